@@ -1,0 +1,49 @@
+// Building a Model: from URDF (through urdfdom) or from a built-in name.
+#ifndef MOREAU_ENGINE_MODEL_LOADER_H_
+#define MOREAU_ENGINE_MODEL_LOADER_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/model/model.h"
+
+namespace moreau {
+
+enum class BaseMode {
+  kAuto,      // a root link named "world" fixes the base, otherwise it floats
+  kFixed,     // the root link is welded to the world
+  kFloating,  // the root link floats (a root named "world" is dropped and its
+              // single child becomes the floating base)
+};
+
+struct LoadOptions {
+  BaseMode base = BaseMode::kAuto;
+  // Links whose sphere collision geoms become contact points. Empty: the
+  // sphere collision geoms of leaf links (the feet). An unknown link name is
+  // an error.
+  std::vector<std::string> contact_links;
+};
+
+// Parses and validates URDF text. Errors (InvalidArgument) name the link or
+// joint and the offending value; warnings land in Model::warnings.
+absl::StatusOr<std::shared_ptr<const Model>> LoadUrdfString(std::string_view urdf_xml,
+                                                            const LoadOptions& options = {});
+absl::StatusOr<std::shared_ptr<const Model>> LoadUrdfFile(const std::string& path,
+                                                          const LoadOptions& options = {});
+
+// Built-in models: mini_cheetah (shipped URDF), pendulum, double_pendulum,
+// cartpole, acrobot, sphere, box.
+std::vector<std::string> BuiltinModelNames();
+absl::StatusOr<std::shared_ptr<const Model>> LoadBuiltin(std::string_view name,
+                                                         const LoadOptions& options = {});
+
+// MODEL argument of the commands: a built-in name, else a URDF file path.
+absl::StatusOr<std::shared_ptr<const Model>> LoadModel(std::string_view name_or_path,
+                                                       const LoadOptions& options = {});
+
+}  // namespace moreau
+
+#endif  // MOREAU_ENGINE_MODEL_LOADER_H_

@@ -1,0 +1,148 @@
+// Model: the immutable description of one robot (MuJoCo's mjModel, Pinocchio's
+// Model). Built once by LoadUrdf / LoadBuiltin, validated, then shared read-only
+// (std::shared_ptr<const Model>) by every instance of that robot.
+//
+// Bodies are stored in depth-first topological order with parent array
+// λ(i) < i (parent[i]); body 0 is the world. Fixed joints are merged into their
+// parent body, so every body i ≥ 1 has exactly one joint to its parent:
+//   kFree      (the floating base, body 1 only): nq = 7, nv = 6,
+//   kRevolute / kPrismatic (any axis; continuous joints are revolute without
+//              position limits): nq = nv = 1.
+// Body frames are the URDF link frames of the body's first (non-merged) link.
+//
+// Coordinates (ARCHITECTURE.md, MuJoCo's free-joint conventions):
+//   q = [base position in world (3), base quaternion (w, x, y, z) base→world,
+//        joint coordinates in body order]                        (floating base)
+//   v = [base origin linear velocity in world (3), base angular velocity in
+//        base frame (3), joint rates]
+// For a fixed base q and v hold the joint coordinates only.
+#ifndef MOREAU_ENGINE_MODEL_MODEL_H_
+#define MOREAU_ENGINE_MODEL_MODEL_H_
+
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "engine/spatial/inertia.h"
+#include "engine/spatial/motion.h"
+#include "engine/spatial/transform.h"
+
+namespace moreau {
+
+using spatial::Inertia;
+using spatial::Mat3;
+using spatial::Transform;
+using spatial::Vec3;
+
+enum class JointType { kFree, kRevolute, kPrismatic };
+
+// "free", "revolute", "prismatic" (and "continuous" for a revolute joint
+// without position limits, see JointTypeName(const Joint&)).
+const char* JointTypeName(JointType type);
+
+struct JointLimits {
+  static constexpr double kInf = std::numeric_limits<double>::infinity();
+  bool has_position_limits = false;
+  double lower = -kInf;     // rad or m
+  double upper = kInf;      // rad or m
+  double velocity = kInf;   // rad/s or m/s
+  double effort = kInf;     // N m or N
+};
+
+// The joint that moves body `body` relative to its parent.
+struct Joint {
+  std::string name;
+  JointType type = JointType::kRevolute;
+  bool continuous = false;  // URDF "continuous": revolute, no position limits
+  int body = 0;
+  int q_index = 0;          // first coordinate in q
+  int v_index = 0;          // first coordinate in v
+  int nq = 1;
+  int nv = 1;
+  Vec3 axis = Vec3::UnitZ();  // unit axis in the body frame (revolute, prismatic)
+  JointLimits limits;
+  double damping = 0.0;     // viscous, N m s/rad or N s/m
+  double friction = 0.0;    // Coulomb, N m or N
+};
+
+enum class GeomType { kSphere, kBox, kCylinder, kMesh };
+const char* GeomTypeName(GeomType type);
+
+// Collision geometry of a link, in the frame of the body it was merged into.
+struct Geom {
+  std::string link;             // the URDF link it came from
+  int body = 0;
+  GeomType type = GeomType::kSphere;
+  Mat3 rotation = Mat3::Identity();  // geom axes in the body frame
+  Vec3 position = Vec3::Zero();      // geom origin in the body frame
+  // sphere: (radius, 0, 0); box: full side lengths (x, y, z);
+  // cylinder: (radius, length, 0); mesh: the mesh scale.
+  Vec3 size = Vec3::Zero();
+  std::string mesh;             // mesh file name, recorded, never loaded
+};
+
+// A contact sphere on a body: the default is every sphere collision geom of a
+// leaf link (the feet); LoadOptions::contact_links overrides the choice.
+struct ContactPoint {
+  std::string name;             // the link the sphere belongs to
+  int body = 0;
+  Vec3 position = Vec3::Zero(); // sphere centre in the body frame
+  double radius = 0.0;
+};
+
+// One actuator per revolute or prismatic joint, in joint order.
+struct Actuator {
+  std::string name;
+  int joint = 0;                // index into Model::joints
+  double gear = 1.0;            // transmission ratio
+  double effort_limit = JointLimits::kInf;
+};
+
+struct Model {
+  std::string name;
+  bool floating_base = false;
+  int nq = 0;
+  int nv = 0;
+  int nbodies = 0;  // including the world, body 0
+
+  // Per body, index 0 = world. Sizes nbodies.
+  std::vector<std::string> body_names;
+  std::vector<int> parent;           // λ(i) < i; parent[0] = -1
+  std::vector<int> body_joint;       // index into joints; -1 for the world
+  std::vector<JointType> joint_type; // type of the body's joint (world: kFree, unused)
+  std::vector<Vec3> joint_axis;      // unit axis in the body frame
+  std::vector<int> q_index;          // first q coordinate of the body's joint
+  std::vector<int> v_index;          // first v coordinate of the body's joint
+  std::vector<Transform> X_tree;     // λ(i)_X_i at q = 0 (joint placement)
+  std::vector<Inertia> inertia;      // body inertia in the body frame, fixed
+                                     // children merged; inertia[0] collects the
+                                     // links welded to the world
+  std::vector<std::vector<std::string>> merged_links;  // links merged into each body
+
+  std::vector<Joint> joints;  // in body order; joints[0] is the free joint when
+                              // floating_base
+  std::vector<Actuator> actuators;
+  std::vector<Geom> geoms;
+  std::vector<ContactPoint> contact_points;
+
+  Vec3 gravity = Vec3(0.0, 0.0, -9.81);
+  Eigen::VectorXd q_default;  // size nq: zero joints, identity quaternion,
+                              // base at `default_base_height`
+  double default_base_height = 0.0;
+
+  std::vector<std::string> warnings;  // non-fatal validation findings
+
+  // Sum of all link masses, including links welded to the world.
+  double TotalMass() const;
+  // Index of the body / joint / contact point with that name, or -1.
+  int BodyIndex(const std::string& body_name) const;
+  int JointIndex(const std::string& joint_name) const;
+  // Names of v's coordinates' joints, in order (the free joint counted once).
+  std::vector<std::string> JointNames() const;
+};
+
+}  // namespace moreau
+
+#endif  // MOREAU_ENGINE_MODEL_MODEL_H_

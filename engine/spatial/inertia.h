@@ -1,0 +1,101 @@
+// Spatial inertias (Featherstone, RBDA §2.13 and Table 2.8).
+//
+// A rigid-body inertia about a frame's origin is kept as (m, h, Ī): mass m,
+// first moment h = m c (c: centre of mass in the frame) and the rotational
+// inertia Ī about the origin, Ī = I_c + m c×c×ᵀ. As a matrix
+//   I = [Ī  h×; h×ᵀ  m1].
+// Articulated-body inertias (ABA) are general symmetric 6×6 matrices (Mat6),
+// transformed with the block formula in TransformArticulated.
+#ifndef MOREAU_ENGINE_SPATIAL_INERTIA_H_
+#define MOREAU_ENGINE_SPATIAL_INERTIA_H_
+
+#include "engine/spatial/motion.h"
+#include "engine/spatial/transform.h"
+
+namespace moreau::spatial {
+
+struct Inertia {
+  double mass = 0.0;
+  Vec3 h = Vec3::Zero();      // first moment m c
+  Mat3 Ibar = Mat3::Zero();   // rotational inertia about the frame origin
+
+  Inertia() = default;
+  Inertia(double m, const Vec3& first_moment, const Mat3& inertia_about_origin)
+      : mass(m), h(first_moment), Ibar(inertia_about_origin) {}
+  static Inertia Zero() { return Inertia(); }
+  // From mass, centre of mass c and rotational inertia I_c about the centre of
+  // mass (parallel-axis theorem: Ī = I_c − m c× c×).
+  static Inertia FromMassComInertia(double m, const Vec3& com, const Mat3& inertia_com) {
+    const Mat3 cx = Skew(com);
+    return Inertia(m, m * com, inertia_com - m * cx * cx);
+  }
+
+  Vec3 CenterOfMass() const { return mass > 0.0 ? Vec3(h / mass) : Vec3::Zero(); }
+  // Rotational inertia about the centre of mass: I_c = Ī + m c× c× = Ī + h× h× / m.
+  Mat3 InertiaAboutCom() const {
+    if (mass <= 0.0) return Ibar;
+    const Mat3 hx = Skew(h);
+    return Ibar + hx * hx / mass;
+  }
+
+  // I m: n = Ī ω + h × v, f = m v − h × ω.
+  Force operator*(const Motion& m) const {
+    return {Ibar * m.angular + h.cross(m.linear), mass * m.linear - h.cross(m.angular)};
+  }
+  Inertia operator+(const Inertia& o) const { return {mass + o.mass, h + o.h, Ibar + o.Ibar}; }
+  Inertia& operator+=(const Inertia& o) {
+    mass += o.mass;
+    h += o.h;
+    Ibar += o.Ibar;
+    return *this;
+  }
+
+  // Expresses an inertia given in frame B in frame A, where x = B_X_A:
+  // I_A = Xᵀ I_B X (RBDA Table 2.8): m' = m, h' = Eᵀh + m r,
+  // Ī' = EᵀĪE − r×(Eᵀh)× − (Eᵀh + m r)× r×.
+  Inertia ExpressedInParent(const Transform& x) const {
+    const Vec3 h_rot = x.E.transpose() * h;
+    const Vec3 h_new = h_rot + mass * x.r;
+    const Mat3 rx = Skew(x.r);
+    const Mat3 I_new = x.E.transpose() * Ibar * x.E - rx * Skew(h_rot) - Skew(h_new) * rx;
+    return {mass, h_new, I_new};
+  }
+
+  Mat6 Matrix() const {
+    Mat6 I;
+    const Mat3 hx = Skew(h);
+    I.topLeftCorner<3, 3>() = Ibar;
+    I.topRightCorner<3, 3>() = hx;
+    I.bottomLeftCorner<3, 3>() = hx.transpose();
+    I.bottomRightCorner<3, 3>() = mass * Mat3::Identity();
+    return I;
+  }
+};
+
+// Xᵀ IA X for a symmetric 6×6 articulated inertia IA given in frame B, where
+// x = B_X_A. Block form with IA = [A B; Bᵀ C] rotated to A's axes
+// (A' = EᵀAE, …) and T = [1 0; −r× 1]:
+//   Xᵀ IA X = [A' + r×B'ᵀ − (B' + r×C') r×,  B' + r×C';  (…)ᵀ,  C'].
+inline Mat6 TransformArticulated(const Transform& x, const Mat6& IA) {
+  const Mat3& E = x.E;
+  const Mat3 A = E.transpose() * IA.topLeftCorner<3, 3>() * E;
+  const Mat3 B = E.transpose() * IA.topRightCorner<3, 3>() * E;
+  const Mat3 C = E.transpose() * IA.bottomRightCorner<3, 3>() * E;
+  const Mat3 rx = Skew(x.r);
+  const Mat3 B_plus = B + rx * C;
+  Mat6 out;
+  out.topLeftCorner<3, 3>() = A + rx * B.transpose() - B_plus * rx;
+  out.topRightCorner<3, 3>() = B_plus;
+  out.bottomLeftCorner<3, 3>() = B_plus.transpose();
+  out.bottomRightCorner<3, 3>() = C;
+  return out;
+}
+
+inline Force Multiply(const Mat6& I, const Motion& m) {
+  return {I.topLeftCorner<3, 3>() * m.angular + I.topRightCorner<3, 3>() * m.linear,
+          I.bottomLeftCorner<3, 3>() * m.angular + I.bottomRightCorner<3, 3>() * m.linear};
+}
+
+}  // namespace moreau::spatial
+
+#endif  // MOREAU_ENGINE_SPATIAL_INERTIA_H_
