@@ -67,6 +67,9 @@ struct Joint {
   double friction = 0.0;    // Coulomb, N m or N
 };
 
+// JointTypeName(joint.type), except "continuous" for a continuous revolute joint.
+const char* JointTypeName(const Joint& joint);
+
 enum class GeomType { kSphere, kBox, kCylinder, kMesh };
 const char* GeomTypeName(GeomType type);
 
@@ -115,7 +118,8 @@ struct Model {
   std::vector<Vec3> joint_axis;      // unit axis in the body frame
   std::vector<int> q_index;          // first q coordinate of the body's joint
   std::vector<int> v_index;          // first v coordinate of the body's joint
-  std::vector<Transform> X_tree;     // λ(i)_X_i at q = 0 (joint placement)
+  std::vector<Transform> X_tree;     // i_X_λ(i) at q = 0: the joint placement
+                                     // (Featherstone's tree transform)
   std::vector<Inertia> inertia;      // body inertia in the body frame, fixed
                                      // children merged; inertia[0] collects the
                                      // links welded to the world

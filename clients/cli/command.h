@@ -1,0 +1,54 @@
+// A subcommand of `moreau`: its name, help text, the flags it accepts and the
+// function that runs it. main.cc keeps the table of commands.
+#ifndef MOREAU_CLIENTS_CLI_COMMAND_H_
+#define MOREAU_CLIENTS_CLI_COMMAND_H_
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+
+namespace moreau::cli {
+
+// Exit codes of the `moreau` process.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitError =
+    1;  // the command failed (bad model, bad values)
+inline constexpr int kExitUsage = 2;  // the command line is malformed
+
+// What a command runs with: its positional arguments (flags are already
+// parsed into their absl flags), where to write its report, and where to
+// collect non-fatal warnings (printed to stderr, "warning: …", only when the
+// command succeeds, so that a failure prints exactly one line).
+struct Invocation {
+  std::vector<std::string> args;
+  std::ostream* out = nullptr;
+  std::vector<std::string>* warnings = nullptr;
+};
+
+// A flag a command accepts: the absl flag's name as declared ("contact_links";
+// on the command line both --contact-links and --contact_links work) and a
+// placeholder for its value in help text (empty for a bool flag).
+struct FlagSpec {
+  absl::string_view name;
+  absl::string_view value;
+};
+
+struct Command {
+  absl::string_view name;
+  absl::string_view
+      synopsis;               // arguments after the name, e.g. "MODEL [--json]"
+  absl::string_view summary;  // one line for the command list
+  absl::string_view description;  // paragraphs for `moreau help NAME` (wrapped)
+  absl::string_view notes;        // printed verbatim after the flags
+  std::vector<FlagSpec> flags;    // the flags it accepts
+  int min_args = 0;               // positional arguments
+  int max_args = 0;
+  absl::Status (*run)(const Invocation& invocation) = nullptr;
+};
+
+}  // namespace moreau::cli
+
+#endif  // MOREAU_CLIENTS_CLI_COMMAND_H_

@@ -1,0 +1,6 @@
+#include "clients/cli/common_flags.h"
+
+#include "absl/flags/flag.h"
+
+ABSL_FLAG(bool, json, false,
+          "Print the report as one JSON object instead of text.");

@@ -1,0 +1,116 @@
+#include "clients/cli/flag_parser.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "absl/flags/commandlineflag.h"
+#include "absl/flags/reflection.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/string_view.h"
+#include "clients/cli/text_format.h"
+
+namespace moreau::cli {
+namespace {
+
+bool Accepts(const std::vector<FlagSpec>& flags, absl::string_view name) {
+  return std::any_of(flags.begin(), flags.end(),
+                     [&](const FlagSpec& spec) { return spec.name == name; });
+}
+
+// absl's parse error reads "Illegal value 'x' specified for flag 'f'; why";
+// keep the "why".
+std::string ParseErrorDetail(const std::string& error) {
+  const size_t separator = error.find("; ");
+  if (separator == std::string::npos) return "";
+  return error.substr(separator + 2);
+}
+
+}  // namespace
+
+std::string FlagDisplayName(absl::string_view name) {
+  return absl::StrCat("--", absl::StrReplaceAll(name, {{"_", "-"}}));
+}
+
+absl::StatusOr<ParsedCommandLine> ParseCommandLine(
+    absl::string_view command_name, const std::vector<std::string>& argv,
+    const std::vector<FlagSpec>& flags) {
+  ParsedCommandLine parsed;
+  for (size_t i = 0; i < argv.size(); ++i) {
+    const std::string& word = argv[i];
+    if (word == "--") {
+      parsed.args.insert(parsed.args.end(), argv.begin() + i + 1, argv.end());
+      break;
+    }
+    if (word.size() < 2 || word[0] != '-') {
+      parsed.args.push_back(word);
+      continue;
+    }
+    if (word == "-h" || word == "--help") {
+      parsed.help = true;
+      continue;
+    }
+    // -name or --name, with an optional =value.
+    absl::string_view body(word);
+    body.remove_prefix(absl::StartsWith(body, "--") ? 2 : 1);
+    const size_t equals = body.find('=');
+    const bool has_value = equals != absl::string_view::npos;
+    std::string name =
+        absl::StrReplaceAll(body.substr(0, equals), {{"-", "_"}});
+    const std::string display = FlagDisplayName(name);
+    if (name.empty())
+      return absl::InvalidArgumentError(
+          absl::StrCat("malformed flag '", word, "'"));
+
+    absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
+    if (flag == nullptr)
+      return absl::InvalidArgumentError(absl::StrCat("unknown flag ", display));
+    if (!Accepts(flags, name)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", command_name, "' does not take ", display));
+    }
+    std::string value;
+    if (has_value) {
+      value = std::string(body.substr(equals + 1));
+    } else if (flag->IsOfType<bool>()) {
+      value = "true";
+    } else if (i + 1 < argv.size()) {
+      value = argv[++i];
+    } else {
+      return absl::InvalidArgumentError(
+          absl::StrCat(display, " needs a value"));
+    }
+    std::string error;
+    if (!flag->ParseFrom(value, &error)) {
+      const std::string detail = ParseErrorDetail(error);
+      return absl::InvalidArgumentError(
+          absl::StrCat("invalid value '", value, "' for ", display,
+                       detail.empty() ? "" : ": ", detail));
+    }
+  }
+  return parsed;
+}
+
+std::string DescribeFlags(const std::vector<FlagSpec>& flags) {
+  std::string text;
+  for (const FlagSpec& spec : flags) {
+    absl::StrAppend(&text, "  ", FlagDisplayName(spec.name));
+    if (!spec.value.empty()) absl::StrAppend(&text, " ", spec.value);
+    absl::StrAppend(&text, "\n");
+    const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(spec.name);
+    if (flag == nullptr) continue;
+    std::string help = flag->Help();
+    const std::string default_value = flag->DefaultValue();
+    if (!default_value.empty() && !flag->IsOfType<bool>()) {
+      absl::StrAppend(&help, " (default: ", default_value, ")");
+    }
+    absl::StrAppend(&text, WrapText(help, 80, "      "));
+  }
+  return text;
+}
+
+}  // namespace moreau::cli

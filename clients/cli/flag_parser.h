@@ -1,0 +1,41 @@
+// Parses a subcommand's command line into its absl flags. Unlike
+// absl::ParseCommandLine, it accepts only the flags the command declares,
+// reports every problem as a Status (no exit, no multi-line report), and
+// allows dashes in flag names (--contact-links for the flag contact_links).
+//
+// Grammar: --name=value, --name value, --bool-flag, --bool-flag=true|false,
+// -h / --help, and "--" to end the flags. Anything else is a positional
+// argument.
+#ifndef MOREAU_CLIENTS_CLI_FLAG_PARSER_H_
+#define MOREAU_CLIENTS_CLI_FLAG_PARSER_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "clients/cli/command.h"
+
+namespace moreau::cli {
+
+struct ParsedCommandLine {
+  std::vector<std::string> args;  // positional arguments
+  bool help = false;              // -h or --help was given
+};
+
+// Sets the absl flags named in `flags` from `argv` (the words after the
+// command name). Errors (InvalidArgument) are usage errors: an unknown flag,
+// a flag the command does not take, a missing or unparsable value.
+absl::StatusOr<ParsedCommandLine> ParseCommandLine(
+    absl::string_view command_name, const std::vector<std::string>& argv,
+    const std::vector<FlagSpec>& flags);
+
+// "--contact-links" for the flag "contact_links".
+std::string FlagDisplayName(absl::string_view name);
+
+// Help lines for `flags`: "  --name VALUE" then the flag's help and default.
+std::string DescribeFlags(const std::vector<FlagSpec>& flags);
+
+}  // namespace moreau::cli
+
+#endif  // MOREAU_CLIENTS_CLI_FLAG_PARSER_H_

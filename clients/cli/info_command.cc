@@ -1,0 +1,236 @@
+#include "clients/cli/info_command.h"
+
+#include <algorithm>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "clients/cli/common_flags.h"
+#include "clients/cli/json_writer.h"
+#include "clients/cli/model_flags.h"
+#include "clients/cli/text_format.h"
+#include "engine/util/status_macros.h"
+
+namespace moreau::cli {
+namespace {
+
+std::string BodyName(const Model& model, int body) {
+  if (body >= 0 && body < static_cast<int>(model.body_names.size())) {
+    return model.body_names[body];
+  }
+  return absl::StrCat("#", body);
+}
+
+std::vector<std::string> MergedLinks(const Model& model, int body) {
+  if (body >= 0 && body < static_cast<int>(model.merged_links.size())) {
+    return model.merged_links[body];
+  }
+  return {};
+}
+
+std::string JointName(const Model& model, int joint) {
+  if (joint >= 0 && joint < static_cast<int>(model.joints.size())) {
+    return model.joints[joint].name;
+  }
+  return absl::StrCat("#", joint);
+}
+
+// Moving bodies: 1 … nbodies−1 (body 0 is the world).
+int BodyCount(const Model& model) {
+  return static_cast<int>(model.body_names.size());
+}
+
+absl::Status RunInfo(const Invocation& invocation) {
+  MOREAU_ASSIGN_OR_RETURN(const std::shared_ptr<const Model> model,
+                          LoadModelFromFlags(invocation.args[0]));
+  invocation.warnings->insert(invocation.warnings->end(),
+                              model->warnings.begin(), model->warnings.end());
+  if (absl::GetFlag(FLAGS_json)) {
+    WriteInfoJson(*model, *invocation.out);
+  } else {
+    WriteInfoText(*model, *invocation.out);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+void WriteInfoJson(const Model& model, std::ostream& out) {
+  JsonWriter json(out);
+  json.BeginObject();
+  json.Key("name").String(model.name);
+  json.Key("nq").Int(model.nq);
+  json.Key("nv").Int(model.nv);
+  json.Key("floating_base").Bool(model.floating_base);
+  json.Key("total_mass").Number(model.TotalMass());
+  json.Key("gravity").Numbers(model.gravity);
+
+  // Moving bodies; body 0, the world, is not one of them.
+  json.Key("bodies").BeginArray();
+  for (int i = 1; i < BodyCount(model); ++i) json.String(model.body_names[i]);
+  json.EndArray();
+  json.Key("world_links").Strings(MergedLinks(model, 0));
+  json.Key("body_details").BeginArray();
+  for (int i = 1; i < BodyCount(model); ++i) {
+    json.BeginObject();
+    json.Key("name").String(model.body_names[i]);
+    json.Key("parent").String(BodyName(
+        model,
+        i < static_cast<int>(model.parent.size()) ? model.parent[i] : -1));
+    json.Key("merged_links").Strings(MergedLinks(model, i));
+    if (i < static_cast<int>(model.inertia.size())) {
+      const Inertia& inertia = model.inertia[i];
+      json.Key("mass").Number(inertia.mass);
+      json.Key("com").Numbers(inertia.CenterOfMass());
+      json.Key("inertia_com").Matrix(inertia.InertiaAboutCom());
+    }
+    json.EndObject();
+  }
+  json.EndArray();
+
+  json.Key("joints").BeginArray();
+  for (const Joint& joint : model.joints) {
+    json.BeginObject();
+    json.Key("name").String(joint.name);
+    json.Key("type").String(JointTypeName(joint));
+    json.Key("body").String(BodyName(model, joint.body));
+    json.Key("q_index").Int(joint.q_index);
+    json.Key("v_index").Int(joint.v_index);
+    json.Key("nq").Int(joint.nq);
+    json.Key("nv").Int(joint.nv);
+    if (joint.type != JointType::kFree) {
+      json.Key("axis").Numbers(joint.axis);
+      // null: no limit (±∞ has no JSON spelling).
+      json.Key("limits").BeginObject();
+      json.Key("lower").Number(joint.limits.lower);
+      json.Key("upper").Number(joint.limits.upper);
+      json.Key("velocity").Number(joint.limits.velocity);
+      json.Key("effort").Number(joint.limits.effort);
+      json.EndObject();
+      json.Key("damping").Number(joint.damping);
+      json.Key("friction").Number(joint.friction);
+    }
+    json.EndObject();
+  }
+  json.EndArray();
+
+  json.Key("contact_points").BeginArray();
+  for (const ContactPoint& point : model.contact_points) {
+    json.BeginObject();
+    json.Key("name").String(point.name);
+    json.Key("body").String(BodyName(model, point.body));
+    json.Key("position").Numbers(point.position);
+    json.Key("radius").Number(point.radius);
+    json.EndObject();
+  }
+  json.EndArray();
+
+  json.Key("actuators").BeginArray();
+  for (const Actuator& actuator : model.actuators) {
+    json.BeginObject();
+    json.Key("name").String(actuator.name);
+    json.Key("joint").String(JointName(model, actuator.joint));
+    json.Key("gear").Number(actuator.gear);
+    json.Key("effort_limit").Number(actuator.effort_limit);
+    json.EndObject();
+  }
+  json.EndArray();
+
+  json.Key("warnings").Strings(model.warnings);
+  json.EndObject();
+}
+
+void WriteInfoText(const Model& model, std::ostream& out) {
+  out << "model: " << model.name << '\n'
+      << "nq: " << model.nq << "  nv: " << model.nv
+      << "  floating base: " << (model.floating_base ? "yes" : "no")
+      << "  total mass: " << FormatNumber(model.TotalMass()) << " kg\n"
+      << "gravity: " << FormatVector(model.gravity) << " m/s^2\n";
+
+  out << "\nbodies (" << std::max(BodyCount(model) - 1, 0) << "):\n";
+  Table bodies({"#", "name", "parent", "mass", "merged links"});
+  for (int i = 1; i < BodyCount(model); ++i) {
+    const int parent =
+        i < static_cast<int>(model.parent.size()) ? model.parent[i] : -1;
+    const double mass = i < static_cast<int>(model.inertia.size())
+                            ? model.inertia[i].mass
+                            : 0.0;
+    bodies.AddRow({absl::StrCat(i), model.body_names[i],
+                   BodyName(model, parent), FormatNumber(mass),
+                   absl::StrJoin(MergedLinks(model, i), ", ")});
+  }
+  bodies.Print(out);
+  const std::vector<std::string> world_links = MergedLinks(model, 0);
+  if (!world_links.empty()) {
+    out << "  welded to the world: " << absl::StrJoin(world_links, ", ")
+        << '\n';
+  }
+
+  out << "\njoints (" << model.joints.size() << "):\n";
+  Table joints({"name", "type", "body", "q", "v", "axis", "lower", "upper",
+                "velocity", "effort"});
+  for (const Joint& joint : model.joints) {
+    if (joint.type == JointType::kFree) {
+      joints.AddRow(
+          {joint.name, JointTypeName(joint), BodyName(model, joint.body),
+           absl::StrCat(joint.q_index, "-", joint.q_index + joint.nq - 1),
+           absl::StrCat(joint.v_index, "-", joint.v_index + joint.nv - 1), "",
+           "", "", "", ""});
+      continue;
+    }
+    joints.AddRow(
+        {joint.name, JointTypeName(joint), BodyName(model, joint.body),
+         absl::StrCat(joint.q_index), absl::StrCat(joint.v_index),
+         FormatVector(joint.axis), FormatNumber(joint.limits.lower),
+         FormatNumber(joint.limits.upper), FormatNumber(joint.limits.velocity),
+         FormatNumber(joint.limits.effort)});
+  }
+  joints.Print(out);
+
+  out << "\ncontact points (" << model.contact_points.size() << "):\n";
+  Table contacts({"name", "body", "position (body frame)", "radius"});
+  for (const ContactPoint& point : model.contact_points) {
+    contacts.AddRow({point.name, BodyName(model, point.body),
+                     FormatVector(point.position), FormatNumber(point.radius)});
+  }
+  contacts.Print(out);
+
+  out << "\nactuators (" << model.actuators.size() << "):\n";
+  Table actuators({"name", "joint", "gear", "effort limit"});
+  for (const Actuator& actuator : model.actuators) {
+    actuators.AddRow({actuator.name, JointName(model, actuator.joint),
+                      FormatNumber(actuator.gear),
+                      FormatNumber(actuator.effort_limit)});
+  }
+  actuators.Print(out);
+}
+
+const Command& InfoCommand() {
+  static const Command* const command = new Command{
+      .name = "info",
+      .synopsis =
+          "MODEL [--json] [--base auto|fixed|floating] [--contact-links "
+          "LINK,...]",
+      .summary =
+          "describe a model: sizes, bodies, joints, mass, contacts, actuators",
+      .description =
+          "Loads MODEL (a built-in name or a URDF file path) and prints nq, "
+          "nv, whether the base floats, the total mass, the bodies (with the "
+          "links merged into each by fixed joints), the joints (type, q and v "
+          "index, limits), the contact points and the actuators. The loader's "
+          "warnings go to stderr (and into the JSON report).",
+      .notes = "",
+      .flags = {kJsonFlagSpec, kBaseFlagSpec, kContactLinksFlagSpec},
+      .min_args = 1,
+      .max_args = 1,
+      .run = &RunInfo,
+  };
+  return *command;
+}
+
+}  // namespace moreau::cli

@@ -1,0 +1,73 @@
+#include "clients/cli/model_flags.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "engine/util/status_macros.h"
+
+ABSL_FLAG(moreau::cli::BaseFlag, base, moreau::cli::BaseFlag{},
+          "How the root link attaches to the world: auto (a root link named "
+          "\"world\" fixes the base, otherwise it floats), fixed, or "
+          "floating.");
+ABSL_FLAG(std::vector<std::string>, contact_links, {},
+          "Comma-separated links whose sphere collision geoms become contact "
+          "points; empty: the sphere geoms of the leaf links (the feet).");
+
+namespace moreau::cli {
+
+bool AbslParseFlag(absl::string_view text, BaseFlag* flag, std::string* error) {
+  if (text == "auto") {
+    flag->mode = BaseMode::kAuto;
+  } else if (text == "fixed") {
+    flag->mode = BaseMode::kFixed;
+  } else if (text == "floating") {
+    flag->mode = BaseMode::kFloating;
+  } else {
+    *error = "expected auto, fixed or floating";
+    return false;
+  }
+  return true;
+}
+
+std::string AbslUnparseFlag(const BaseFlag& flag) {
+  switch (flag.mode) {
+    case BaseMode::kAuto:
+      return "auto";
+    case BaseMode::kFixed:
+      return "fixed";
+    case BaseMode::kFloating:
+      return "floating";
+  }
+  return "auto";
+}
+
+absl::StatusOr<LoadOptions> LoadOptionsFromFlags() {
+  LoadOptions options;
+  options.base = absl::GetFlag(FLAGS_base).mode;
+  const std::vector<std::string> links = absl::GetFlag(FLAGS_contact_links);
+  for (size_t i = 0; i < links.size(); ++i) {
+    const std::string link(absl::StripAsciiWhitespace(links[i]));
+    if (link.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--contact-links: entry ", i + 1, " is an empty link name"));
+    }
+    options.contact_links.push_back(link);
+  }
+  return options;
+}
+
+absl::StatusOr<std::shared_ptr<const Model>> LoadModelFromFlags(
+    const std::string& name_or_path) {
+  MOREAU_ASSIGN_OR_RETURN(const LoadOptions options, LoadOptionsFromFlags());
+  return LoadModel(std::string_view(name_or_path), options);
+}
+
+}  // namespace moreau::cli

@@ -1,0 +1,22 @@
+// Articulated-body algorithm (Featherstone RBDA Table 7.1, with the floating
+// base of RBDA §9.3): q̈ = M⁻¹(τ − c − g + Σ Jᵀ f_ext) in O(n).
+#ifndef MOREAU_ENGINE_DYNAMICS_ABA_H_
+#define MOREAU_ENGINE_DYNAMICS_ABA_H_
+
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "engine/dynamics/data.h"
+#include "engine/model/model.h"
+
+namespace moreau {
+
+// Writes data.qacc (nv) and returns it. f_ext as in rnea.h (body coordinates).
+const Eigen::VectorXd& Aba(const Model& model, Data& data, const Eigen::VectorXd& q,
+                           const Eigen::VectorXd& v, const Eigen::VectorXd& tau,
+                           const std::vector<Force>* f_ext = nullptr);
+
+}  // namespace moreau
+
+#endif  // MOREAU_ENGINE_DYNAMICS_ABA_H_

@@ -1,0 +1,25 @@
+// Composite-rigid-body algorithm (001 Alg. 5; RBDA Table 6.2) and the sparse
+// factorization of the joint-space inertia M = LᵀDL (RBDA §6.5, Table 6.3).
+#ifndef MOREAU_ENGINE_DYNAMICS_CRBA_H_
+#define MOREAU_ENGINE_DYNAMICS_CRBA_H_
+
+#include <Eigen/Core>
+
+#include "engine/dynamics/data.h"
+#include "engine/model/model.h"
+
+namespace moreau {
+
+// M(q), nv × nv, symmetric, written in full to data.M (also writes X_up, Ic).
+const Eigen::MatrixXd& Crba(const Model& model, Data& data, const Eigen::VectorXd& q);
+
+// Factorizes data.M as LᵀDL along the DOF tree (no fill-in, O(n d²) for depth
+// d) into data.LTDL. Returns false if a pivot is not positive (M not PD).
+bool FactorMassMatrix(const Model& model, Data& data);
+
+// x ← M⁻¹ x with the factor from FactorMassMatrix.
+void SolveMassMatrix(const Data& data, Eigen::Ref<Eigen::VectorXd> x);
+
+}  // namespace moreau
+
+#endif  // MOREAU_ENGINE_DYNAMICS_CRBA_H_

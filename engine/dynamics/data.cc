@@ -1,0 +1,52 @@
+#include "engine/dynamics/data.h"
+
+namespace moreau {
+
+Data MakeData(const Model& model) {
+  Data d;
+  const int nb = model.nbodies;
+  const int nv = model.nv;
+  d.X_up.assign(nb, Transform::Identity());
+  d.X_0.assign(nb, Transform::Identity());
+  d.v.assign(nb, Motion::Zero());
+  d.vJ.assign(nb, Motion::Zero());
+  d.cJ.assign(nb, Motion::Zero());
+  d.a.assign(nb, Motion::Zero());
+  d.f.assign(nb, Force::Zero());
+  d.tau = Eigen::VectorXd::Zero(nv);
+  d.c = Eigen::VectorXd::Zero(nv);
+  d.g = Eigen::VectorXd::Zero(nv);
+  d.Ic.assign(nb, Inertia::Zero());
+  d.M = Eigen::MatrixXd::Zero(nv, nv);
+  d.LTDL = Eigen::MatrixXd::Zero(nv, nv);
+  d.dof_parent.assign(nv, -1);
+  for (int i = 1; i < nb; ++i) {
+    const int vi = model.v_index[i];
+    const int ni = model.joint_type[i] == JointType::kFree ? 6 : 1;
+    const int p = model.parent[i];
+    int parent_dof = -1;
+    if (p > 0) {
+      const int np = model.joint_type[p] == JointType::kFree ? 6 : 1;
+      parent_dof = model.v_index[p] + np - 1;
+    }
+    // A multi-DOF joint is a chain of DOFs (its block of M is dense).
+    for (int k = 0; k < ni; ++k) d.dof_parent[vi + k] = k == 0 ? parent_dof : vi + k - 1;
+  }
+  d.ov.assign(nb, Motion::Zero());
+  d.oc.assign(nb, Motion::Zero());
+  d.IA.assign(nb, Mat6::Zero());
+  d.pA.assign(nb, Force::Zero());
+  d.U.assign(nb, Vec6::Zero());
+  d.D.assign(nb, 0.0);
+  d.u.assign(nb, 0.0);
+  d.qacc = Eigen::VectorXd::Zero(nv);
+  d.S_world = Matrix6Xd::Zero(6, nv);
+  const size_t nc = model.contact_points.size();
+  d.contact_J.assign(nc, Matrix3Xd::Zero(3, nv));
+  d.contact_position.assign(nc, Vec3::Zero());
+  d.contact_Jdot_v.assign(nc, Vec3::Zero());
+  d.zero_nv = Eigen::VectorXd::Zero(nv);
+  return d;
+}
+
+}  // namespace moreau

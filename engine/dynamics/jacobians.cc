@@ -1,0 +1,74 @@
+#include "engine/dynamics/jacobians.h"
+
+#include "engine/dynamics/joint.h"
+#include "engine/dynamics/kinematics.h"
+
+namespace moreau {
+
+void ComputeJointAxesWorld(const Model& model, Data& data) {
+  for (int i = 1; i < model.nbodies; ++i) {
+    const int vi = model.v_index[i];
+    const Transform& X = data.X_0[i];
+    if (model.joint_type[i] == JointType::kFree) {
+      for (int k = 0; k < 6; ++k)
+        data.S_world.col(vi + k) =
+            X.ApplyInverse(joint::FreeMotionSubspace(data.R_base, k)).ToVector();
+    } else {
+      data.S_world.col(vi) = X.ApplyInverse(joint::MotionSubspace(model, i)).ToVector();
+    }
+  }
+}
+
+void PointJacobian(const Model& model, const Data& data, int body, const Vec3& point_body,
+                   Eigen::Ref<Matrix3Xd> J) {
+  J.setZero();
+  const Vec3 p = data.X_0[body].InverseTransformPoint(point_body);
+  // 001 Alg. 6: only the joints on the support path from `body` to the root
+  // move the point; column = v_O + ω × p for each world-frame axis (ω, v_O).
+  for (int j = body; j > 0; j = model.parent[j]) {
+    const int vj = model.v_index[j];
+    const int nvj = model.joint_type[j] == JointType::kFree ? 6 : 1;
+    for (int k = vj; k < vj + nvj; ++k) {
+      const auto s = data.S_world.col(k);
+      J.col(k) = s.tail<3>() + s.head<3>().cross(p);
+    }
+  }
+}
+
+void ContactJacobians(const Model& model, Data& data, const Eigen::VectorXd& q) {
+  ForwardKinematics(model, data, q);
+  ComputeJointAxesWorld(model, data);
+  for (size_t k = 0; k < model.contact_points.size(); ++k) {
+    const ContactPoint& cp = model.contact_points[k];
+    data.contact_position[k] = data.X_0[cp.body].InverseTransformPoint(cp.position);
+    PointJacobian(model, data, cp.body, cp.position, data.contact_J[k]);
+  }
+}
+
+void ContactJdotV(const Model& model, Data& data, const Eigen::VectorXd& q,
+                  const Eigen::VectorXd& v) {
+  ForwardKinematics(model, data, q, v);
+  // Bias accelerations with q̈ = 0, no gravity: a_i = ^iX_λ a_λ + c_J + v_i × v_J.
+  for (int i = 1; i < model.nbodies; ++i) {
+    const int p = model.parent[i];
+    Motion a = data.v[i].Cross(data.vJ[i]);
+    if (model.joint_type[i] == JointType::kFree) a += data.cJ[i];
+    if (p > 0) a += data.X_up[i].Apply(data.a[p]);
+    data.a[i] = a;
+  }
+  for (size_t k = 0; k < model.contact_points.size(); ++k) {
+    const ContactPoint& cp = model.contact_points[k];
+    const int b = cp.body;
+    const Motion& a = data.a[b];
+    const Motion& vel = data.v[b];
+    const Vec3& r = cp.position;
+    // Classical acceleration of a body-fixed point from the spatial one:
+    // p̈ = a_O + α × r + ω × (v_O + ω × r), in body coordinates, then to world.
+    const Vec3 acc =
+        a.linear + a.angular.cross(r) + vel.angular.cross(vel.linear + vel.angular.cross(r));
+    data.contact_Jdot_v[k] = data.X_0[b].E.transpose() * acc;
+    data.contact_position[k] = data.X_0[b].InverseTransformPoint(r);
+  }
+}
+
+}  // namespace moreau

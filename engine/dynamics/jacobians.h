@@ -1,0 +1,33 @@
+// Contact-point Jacobians by the support path (001 Alg. 6) and J̇v.
+#ifndef MOREAU_ENGINE_DYNAMICS_JACOBIANS_H_
+#define MOREAU_ENGINE_DYNAMICS_JACOBIANS_H_
+
+#include <Eigen/Core>
+
+#include "engine/dynamics/data.h"
+#include "engine/model/model.h"
+
+namespace moreau {
+
+// Joint motion axes in world coordinates, data.S_world (6 × nv). Needs
+// ForwardKinematics positions.
+void ComputeJointAxesWorld(const Model& model, Data& data);
+
+// World positions and 3 × nv Jacobians of every contact point: the point's
+// world linear velocity is contact_J[k] v. Runs ForwardKinematics(q).
+void ContactJacobians(const Model& model, Data& data, const Eigen::VectorXd& q);
+
+// The world linear velocity Jacobian (3 × nv) of a point fixed on `body` at
+// `point_body` (body coordinates). Needs ComputeJointAxesWorld.
+void PointJacobian(const Model& model, const Data& data, int body, const Vec3& point_body,
+                   Eigen::Ref<Matrix3Xd> J);
+
+// J̇ v of every contact point (world frame): the point's acceleration when
+// q̈ = 0 and without gravity. Runs ForwardKinematics(q, v); writes
+// data.contact_position and data.contact_Jdot_v.
+void ContactJdotV(const Model& model, Data& data, const Eigen::VectorXd& q,
+                  const Eigen::VectorXd& v);
+
+}  // namespace moreau
+
+#endif  // MOREAU_ENGINE_DYNAMICS_JACOBIANS_H_

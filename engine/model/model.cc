@@ -1,0 +1,75 @@
+#include "engine/model/model.h"
+
+#include <string>
+#include <vector>
+
+namespace moreau {
+
+const char* JointTypeName(JointType type) {
+  switch (type) {
+    case JointType::kFree:
+      return "free";
+    case JointType::kRevolute:
+      return "revolute";
+    case JointType::kPrismatic:
+      return "prismatic";
+  }
+  return "unknown";
+}
+
+const char* JointTypeName(const Joint& joint) {
+  if (joint.type == JointType::kRevolute && joint.continuous) {
+    return "continuous";
+  }
+  return JointTypeName(joint.type);
+}
+
+const char* GeomTypeName(GeomType type) {
+  switch (type) {
+    case GeomType::kSphere:
+      return "sphere";
+    case GeomType::kBox:
+      return "box";
+    case GeomType::kCylinder:
+      return "cylinder";
+    case GeomType::kMesh:
+      return "mesh";
+  }
+  return "unknown";
+}
+
+double Model::TotalMass() const {
+  double mass = 0.0;
+  for (const Inertia& body_inertia : inertia) mass += body_inertia.mass;
+  return mass;
+}
+
+// A body's name is its first URDF link; a link merged into a body by a fixed
+// joint (merged_links) resolves to that body too.
+int Model::BodyIndex(const std::string& body_name) const {
+  for (int i = 0; i < static_cast<int>(body_names.size()); ++i) {
+    if (body_names[i] == body_name) return i;
+  }
+  for (int i = 0; i < static_cast<int>(merged_links.size()); ++i) {
+    for (const std::string& link : merged_links[i]) {
+      if (link == body_name) return i;
+    }
+  }
+  return -1;
+}
+
+int Model::JointIndex(const std::string& joint_name) const {
+  for (int i = 0; i < static_cast<int>(joints.size()); ++i) {
+    if (joints[i].name == joint_name) return i;
+  }
+  return -1;
+}
+
+std::vector<std::string> Model::JointNames() const {
+  std::vector<std::string> names;
+  names.reserve(joints.size());
+  for (const Joint& joint : joints) names.push_back(joint.name);
+  return names;
+}
+
+}  // namespace moreau

@@ -1,0 +1,200 @@
+#include "engine/model/urdf_prepare.h"
+
+#include <tinyxml.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/string_view.h"
+
+namespace moreau::model_internal {
+namespace {
+
+absl::Status ParseError(absl::string_view message) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("URDF parse error: ", message));
+}
+
+// XML 1.0 §2.2: text holds no control characters other than tab, LF and CR, so
+// this rejects binary data before the XML parser sees it.
+absl::Status CheckIsText(absl::string_view text) {
+  if (text.find_first_not_of(" \t\r\n") == absl::string_view::npos) {
+    return ParseError("empty input");
+  }
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+      return ParseError(absl::StrFormat(
+          "not XML text: control byte 0x%02x at offset %d", c, i));
+    }
+  }
+  return absl::OkStatus();
+}
+
+std::vector<TiXmlElement*> Children(TiXmlElement* parent, const char* name) {
+  std::vector<TiXmlElement*> children;
+  for (TiXmlElement* e = parent->FirstChildElement(name); e != nullptr;
+       e = e->NextSiblingElement(name)) {
+    children.push_back(e);
+  }
+  return children;
+}
+
+std::string NameOf(const TiXmlElement* element) {
+  const char* name = element->Attribute("name");
+  return name != nullptr ? name : "";
+}
+
+void RemoveAll(TiXmlElement* parent, const char* name) {
+  for (TiXmlElement* child : Children(parent, name)) parent->RemoveChild(child);
+}
+
+// Adds <link name="world"/> when a joint refers to an undeclared "world";
+// returns whether it did.
+bool AddImplicitWorld(TiXmlElement* robot, const std::set<std::string>& links) {
+  if (links.count("world") > 0) return false;
+  bool referenced = false;
+  for (TiXmlElement* joint : Children(robot, "joint")) {
+    for (const char* end : {"parent", "child"}) {
+      const TiXmlElement* e = joint->FirstChildElement(end);
+      const char* link = e != nullptr ? e->Attribute("link") : nullptr;
+      if (link != nullptr && absl::string_view(link) == "world") {
+        referenced = true;
+      }
+    }
+  }
+  if (!referenced) return false;
+  TiXmlElement world("link");
+  world.SetAttribute("name", "world");
+  if (robot->FirstChild() != nullptr) {
+    robot->InsertBeforeChild(robot->FirstChild(), world);
+  } else {
+    robot->InsertEndChild(world);
+  }
+  return true;
+}
+
+void CompleteLimits(TiXmlElement* joint) {
+  TiXmlElement* limit = joint->FirstChildElement("limit");
+  if (limit == nullptr) {
+    const char* type = joint->Attribute("type");
+    const absl::string_view t = type != nullptr ? type : "";
+    if (t != "revolute" && t != "prismatic") return;
+    limit = joint->InsertEndChild(TiXmlElement("limit"))->ToElement();
+  }
+  for (const char* attribute : {"effort", "velocity"}) {
+    if (limit->Attribute(attribute) == nullptr) {
+      limit->SetAttribute(attribute, "0");
+    }
+  }
+}
+
+std::string LinkOf(const TiXmlElement* joint, const char* end) {
+  const TiXmlElement* e = joint->FirstChildElement(end);
+  const char* link = e != nullptr ? e->Attribute("link") : nullptr;
+  return link != nullptr ? link : "";
+}
+
+// Rejects links with two parent joints and kinematic loops with a clear
+// message (urdfdom reports them as "two root links" or "no root link", and
+// leaks the links of a loop, which hold shared pointers to each other).
+absl::Status CheckTreeShape(TiXmlElement* robot) {
+  struct Parent {
+    std::string joint, link;
+  };
+  std::map<std::string, Parent> parent_of;  // child link → its parent
+  for (TiXmlElement* joint : Children(robot, "joint")) {
+    const std::string child = LinkOf(joint, "child");
+    if (child.empty()) continue;  // urdfdom names the joint
+    const auto [it, inserted] = parent_of.emplace(
+        child, Parent{NameOf(joint), LinkOf(joint, "parent")});
+    if (!inserted) {
+      return ParseError(
+          absl::StrCat("link '", child, "' is the child of two joints, '",
+                       it->second.joint, "' and '", NameOf(joint), "'"));
+    }
+  }
+  // Walk up from every link, each link once. State 1: on the current path,
+  // 2: known to reach a root.
+  std::map<std::string, int> state;
+  for (const auto& [start, unused] : parent_of) {
+    std::vector<std::string> path;
+    std::string link = start;
+    while (state[link] == 0) {
+      state[link] = 1;
+      path.push_back(link);
+      const auto parent = parent_of.find(link);
+      if (parent == parent_of.end()) break;
+      link = parent->second.link;
+    }
+    if (state[link] == 1 && parent_of.count(link) > 0) {
+      const auto loop_start = std::find(path.begin(), path.end(), link);
+      std::vector<std::string> loop(loop_start, path.end());
+      std::reverse(loop.begin(), loop.end());
+      loop.push_back(loop.front());
+      return ParseError(
+          absl::StrCat("kinematic loop: ", absl::StrJoin(loop, " -> ")));
+    }
+    for (const std::string& l : path) state[l] = 2;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<PreparedUrdf> PrepareUrdf(std::string_view urdf_xml) {
+  const absl::string_view input(urdf_xml.data(), urdf_xml.size());
+  if (absl::Status s = CheckIsText(input); !s.ok()) return s;
+
+  const std::string text(urdf_xml);
+  TiXmlDocument doc;
+  doc.Parse(text.c_str(), nullptr, TIXML_ENCODING_UTF8);
+  if (doc.Error() && doc.ErrorId() != TiXmlBase::TIXML_ERROR_DOCUMENT_EMPTY) {
+    // TinyXML cannot tell a truncated document from a malformed one.
+    if (doc.ErrorRow() <= 0) {
+      return ParseError(
+          absl::StrCat("malformed or truncated XML: ", doc.ErrorDesc()));
+    }
+    return ParseError(
+        absl::StrFormat("malformed or truncated XML at line %d, column %d: %s",
+                        doc.ErrorRow(), doc.ErrorCol(), doc.ErrorDesc()));
+  }
+  TiXmlElement* robot = doc.RootElement();
+  if (robot == nullptr) return ParseError("no XML element in the input");
+  if (robot->ValueStr() != "robot") {
+    return ParseError(absl::StrCat("the root element is <", robot->ValueStr(),
+                                   ">, expected <robot>"));
+  }
+
+  PreparedUrdf prepared;
+  std::set<std::string> links;
+  for (TiXmlElement* link : Children(robot, "link")) {
+    prepared.link_order.push_back(NameOf(link));
+    links.insert(NameOf(link));
+    RemoveAll(link, "visual");
+  }
+  RemoveAll(robot, "material");
+  for (TiXmlElement* joint : Children(robot, "joint")) {
+    prepared.joint_order.push_back(NameOf(joint));
+    CompleteLimits(joint);
+  }
+  if (absl::Status s = CheckTreeShape(robot); !s.ok()) return s;
+  if (AddImplicitWorld(robot, links)) {
+    prepared.link_order.insert(prepared.link_order.begin(), "world");
+  }
+
+  TiXmlPrinter printer;
+  doc.Accept(&printer);
+  prepared.xml = printer.Str();
+  return prepared;
+}
+
+}  // namespace moreau::model_internal

@@ -1,0 +1,256 @@
+"""`moreau info MODEL [--json]` on every built-in and every shared URDF."""
+
+import math
+import pathlib
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from conftest import REPO
+
+BUILTINS = ["mini_cheetah", "pendulum", "double_pendulum", "cartpole", "acrobot", "sphere", "box"]
+
+# (path under the shared models folder, extra flags)
+SHARED_URDFS = [
+    ("mini_cheetah/mini_cheetah.urdf", []),
+    ("unitree_a1/a1.urdf", []),
+    ("ur10/ur10_robot.urdf", ["--base", "fixed"]),
+    ("pendulum/Pendulum.urdf", []),
+    ("double_pendulum/double_pendulum.urdf", []),
+    ("acrobot/acrobot.urdf", []),
+    ("cartpole/cartpole.urdf", []),
+    ("sphere/sphere2.urdf", []),
+    ("box/box.urdf", []),
+    ("box/cube.urdf", []),
+]
+
+BUILTIN_MINI_CHEETAH_URDF = REPO / "engine" / "model" / "robots" / "mini_cheetah.urdf"
+
+TOP_KEYS = {
+    "name",
+    "nq",
+    "nv",
+    "floating_base",
+    "total_mass",
+    "bodies",
+    "joints",
+    "contact_points",
+    "actuators",
+    "warnings",
+}
+JOINT_SIZES = {"free": (7, 6), "revolute": (1, 1), "continuous": (1, 1), "prismatic": (1, 1)}
+
+
+def urdf_total_mass(path):
+    """Σ <link><inertial><mass value> — computed independently of the loader."""
+    root = ET.parse(path).getroot()
+    return sum(
+        float(mass.get("value"))
+        for link in root.findall("link")
+        for mass in link.findall("inertial/mass")
+    )
+
+
+def check_report(info):
+    """Checks the structure and internal consistency of an info report."""
+    assert TOP_KEYS <= info.keys(), f"missing keys: {TOP_KEYS - info.keys()}"
+    assert isinstance(info["name"], str)
+    assert isinstance(info["floating_base"], bool)
+    assert isinstance(info["total_mass"], float | int) and info["total_mass"] >= 0
+    assert all(isinstance(name, str) for name in info["bodies"])
+    assert all(isinstance(w, str) for w in info["warnings"])
+
+    # nq, nv are the sums of the joints' sizes, and q/v indices are contiguous.
+    q_index = v_index = 0
+    for joint in info["joints"]:
+        assert {"name", "type", "q_index", "v_index"} <= joint.keys()
+        assert joint["type"] in JOINT_SIZES, joint
+        assert joint["q_index"] == q_index, joint
+        assert joint["v_index"] == v_index, joint
+        nq, nv = JOINT_SIZES[joint["type"]]
+        q_index += nq
+        v_index += nv
+    assert info["nq"] == q_index
+    assert info["nv"] == v_index
+    free = [joint for joint in info["joints"] if joint["type"] == "free"]
+    assert len(free) == int(info["floating_base"])
+    if free:
+        assert info["joints"][0]["type"] == "free"
+    names = [joint["name"] for joint in info["joints"]]
+    assert len(set(names)) == len(names), "joint names must be unique"
+
+    for point in info["contact_points"]:
+        assert {"name", "body", "position", "radius"} <= point.keys()
+        assert isinstance(point["name"], str)
+        assert point["body"] in info["bodies"] or point["body"] == "world", point
+        assert len(point["position"]) == 3
+        assert all(math.isfinite(x) for x in point["position"])
+        assert point["radius"] > 0
+
+    for actuator in info["actuators"]:
+        assert {"name", "joint", "effort_limit"} <= actuator.keys()
+        assert actuator["joint"] in names, actuator
+        limit = actuator["effort_limit"]
+        assert limit is None or limit > 0, actuator
+
+
+@pytest.mark.parametrize("name", BUILTINS)
+def test_builtin_info_json(moreau, name):
+    info = moreau.json("info", name)
+    check_report(info)
+    assert info["total_mass"] > 0
+
+
+@pytest.mark.parametrize("path,flags", SHARED_URDFS, ids=[p for p, _ in SHARED_URDFS])
+def test_shared_urdf_info_json(moreau, shared_models, path, flags):
+    file = shared_models / path
+    info = moreau.json("info", file, *flags)
+    check_report(info)
+    assert info["total_mass"] == pytest.approx(urdf_total_mass(file), rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.parametrize("source", ["builtin", "shared"])
+def test_mini_cheetah(moreau, shared_models, source):
+    if source == "builtin":
+        model, urdf = "mini_cheetah", BUILTIN_MINI_CHEETAH_URDF
+    else:
+        model = urdf = shared_models / "mini_cheetah" / "mini_cheetah.urdf"
+    info = moreau.json("info", model)
+    assert info["nq"] == 19
+    assert info["nv"] == 18
+    assert info["floating_base"] is True
+    assert info["joints"][0]["type"] == "free"
+    assert [j["type"] for j in info["joints"][1:]] == ["continuous"] * 12
+    assert len(info["contact_points"]) == 4
+    for point in info["contact_points"]:
+        assert point["radius"] == pytest.approx(0.015)
+    assert len(info["actuators"]) == 12
+    assert info["total_mass"] == pytest.approx(urdf_total_mass(urdf), rel=1e-12)
+    assert info["total_mass"] == pytest.approx(8.852, abs=1e-9)
+
+
+def test_mini_cheetah_actuated_joints(moreau):
+    info = moreau.json("info", "mini_cheetah")
+    actuated = [actuator["joint"] for actuator in info["actuators"]]
+    assert actuated == [joint["name"] for joint in info["joints"][1:]]
+
+
+# (model, floating by default, (nq, nv) with --base fixed, (nq, nv) with --base floating).
+# A root link named "world" is dropped by --base floating: its child floats
+# and the joint to it goes (the built-in pendulum keeps no hinge).
+BASE_CASES = [
+    ("mini_cheetah", True, (12, 12), (19, 18)),
+    ("sphere", True, (0, 0), (7, 6)),
+    ("box", True, (0, 0), (7, 6)),
+    ("pendulum", False, (1, 1), (7, 6)),
+    ("cartpole", False, (2, 2), (8, 7)),
+]
+
+
+@pytest.mark.parametrize("model,default_floating,fixed_size,floating_size", BASE_CASES)
+def test_base_override(moreau, model, default_floating, fixed_size, floating_size):
+    auto = moreau.json("info", model)
+    fixed = moreau.json("info", model, "--base", "fixed")
+    floating = moreau.json("info", model, "--base=floating")
+    assert auto["floating_base"] is default_floating
+    assert fixed["floating_base"] is False
+    assert floating["floating_base"] is True
+    assert (fixed["nq"], fixed["nv"]) == fixed_size
+    assert (floating["nq"], floating["nv"]) == floating_size
+    expected = floating if default_floating else fixed
+    assert (auto["nq"], auto["nv"]) == (expected["nq"], expected["nv"])
+    for report in (auto, fixed, floating):
+        check_report(report)
+
+
+def test_base_floating_drops_world_root(moreau, shared_models):
+    pendulum = shared_models / "pendulum" / "Pendulum.urdf"
+    auto = moreau.json("info", pendulum)
+    floating = moreau.json("info", pendulum, "--base", "floating")
+    assert auto["floating_base"] is False
+    assert floating["floating_base"] is True
+    # world -(fixed)- base -(theta)- arm: base floats, theta stays.
+    assert (floating["nq"], floating["nv"]) == (8, 7)
+
+
+def test_base_override_on_urdf_file(moreau, shared_models):
+    a1 = shared_models / "unitree_a1" / "a1.urdf"
+    assert moreau.json("info", a1)["nq"] == 19
+    fixed = moreau.json("info", a1, "--base", "fixed")
+    assert fixed["floating_base"] is False
+    assert (fixed["nq"], fixed["nv"]) == (12, 12)
+
+
+def test_contact_links_override(moreau):
+    default = moreau.json("info", "mini_cheetah")
+    feet = [point["name"] for point in default["contact_points"]]
+    one = moreau.json("info", "mini_cheetah", "--contact-links", feet[0])
+    assert [point["name"] for point in one["contact_points"]] == [feet[0]]
+    # The underscore spelling of the flag works too.
+    two = moreau.json("info", "mini_cheetah", f"--contact_links={feet[0]},{feet[1]}")
+    assert [point["name"] for point in two["contact_points"]] == feet[:2]
+
+
+def test_text_report(moreau):
+    result = moreau.ok("info", "mini_cheetah")
+    text = result.stdout
+    info = moreau.json("info", "mini_cheetah")
+    assert "nq: 19" in text and "nv: 18" in text
+    for joint in info["joints"]:
+        assert joint["name"] in text
+    for point in info["contact_points"]:
+        assert point["name"] in text
+    # Warnings go to stderr, one line each.
+    assert all(line.startswith("warning: ") for line in result.stderr.splitlines())
+    assert len(result.stderr.splitlines()) == len(info["warnings"])
+
+
+def test_json_is_the_only_stdout(moreau):
+    """--json prints exactly one JSON document (warnings go to stderr)."""
+    result = moreau.ok("info", "pendulum", "--json")
+    assert result.stdout.lstrip().startswith("{")
+    assert result.stdout.rstrip().endswith("}")
+
+
+@pytest.mark.parametrize("args", [[], ["help"], ["--help"], ["-h"]])
+def test_help(moreau, args):
+    result = moreau.ok(*args)
+    for command in ("info", "dynamics", "help"):
+        assert command in result.stdout
+    assert "w, x, y, z" in result.stdout or "w,x,y,z" in result.stdout
+    assert result.stderr == ""
+
+
+@pytest.mark.parametrize("args", [["help", "info"], ["info", "--help"], ["dynamics", "-h"]])
+def test_command_help(moreau, args):
+    result = moreau.ok(*args)
+    assert "--base" in result.stdout
+    assert "--contact-links" in result.stdout
+    assert "--json" in result.stdout
+
+
+ESCAPE_URDF = """<?xml version="1.0"?>
+<robot name="q&quot;uote\\\\back&#9;tab \u00fc\u2192 &lt;x&gt;">
+  <link name="base">
+    <inertial>
+      <mass value="1"/>
+      <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>
+    </inertial>
+  </link>
+</robot>
+"""
+
+
+def test_json_string_escaping(moreau, tmp_path):
+    path = tmp_path / "escape.urdf"
+    path.write_text(ESCAPE_URDF, encoding="utf-8")
+    info = moreau.json("info", path)
+    assert info["name"] == 'q"uote\\\\back\ttab \u00fc\u2192 <x>'
+
+
+def test_json_is_valid_utf8_for_invalid_input_bytes(moreau, tmp_path):
+    """A name with bytes that are not UTF-8 still gives valid JSON (U+FFFD)."""
+    path = tmp_path / "latin1.urdf"
+    path.write_bytes(ESCAPE_URDF.encode("utf-8").replace(b"q&quot;uote", b"caf\xe9"))
+    info = moreau.json("info", path)  # decodes stdout strictly as UTF-8
+    assert info["name"].startswith("caf\ufffd")

@@ -1,0 +1,114 @@
+// Checks the (E, r) transforms, cross operators and inertia formulas against
+// their 6×6 matrix definitions (001 App. A; RBDA §2).
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "engine/spatial/inertia.h"
+#include "engine/spatial/motion.h"
+#include "engine/spatial/quaternion.h"
+#include "engine/spatial/transform.h"
+
+namespace moreau::spatial {
+namespace {
+
+class SpatialTest : public ::testing::Test {
+ protected:
+  Vec3 RandomVec() { return Vec3(u_(rng_), u_(rng_), u_(rng_)); }
+  Mat3 RandomRotation() {
+    Eigen::Quaterniond q(u_(rng_), u_(rng_), u_(rng_), u_(rng_));
+    q.normalize();
+    return q.toRotationMatrix();
+  }
+  Transform RandomTransform() { return Transform(RandomRotation(), RandomVec()); }
+  Motion RandomMotion() { return Motion(RandomVec(), RandomVec()); }
+  Force RandomForce() { return Force(RandomVec(), RandomVec()); }
+  Inertia RandomInertia() {
+    const Vec3 d = RandomVec().cwiseAbs() + Vec3::Constant(0.1);
+    const Mat3 R = RandomRotation();
+    return Inertia::FromMassComInertia(1.0 + u_(rng_) * u_(rng_), RandomVec(),
+                                       R * d.asDiagonal() * R.transpose());
+  }
+
+  std::mt19937 rng_{42};
+  std::uniform_real_distribution<double> u_{-1.0, 1.0};
+};
+
+constexpr double kTol = 1e-12;
+
+TEST_F(SpatialTest, TransformActionsMatchMatrices) {
+  for (int n = 0; n < 100; ++n) {
+    const Transform X = RandomTransform();
+    const Motion m = RandomMotion();
+    const Force f = RandomForce();
+    EXPECT_TRUE(X.Apply(m).ToVector().isApprox(X.MotionMatrix() * m.ToVector(), kTol));
+    EXPECT_TRUE(X.Apply(f).ToVector().isApprox(X.ForceMatrix() * f.ToVector(), kTol));
+    EXPECT_TRUE(
+        X.ApplyInverse(m).ToVector().isApprox(X.MotionMatrix().inverse() * m.ToVector(), 1e-10));
+    EXPECT_TRUE(X.ApplyTranspose(f).ToVector().isApprox(
+        X.MotionMatrix().transpose() * f.ToVector(), kTol));
+    // Power is invariant: (X m) · (X* f) = m · f.
+    EXPECT_NEAR(X.Apply(m).Dot(X.Apply(f)), m.Dot(f), 1e-12);
+  }
+}
+
+TEST_F(SpatialTest, CompositionAndInverse) {
+  for (int n = 0; n < 100; ++n) {
+    const Transform A = RandomTransform(), B = RandomTransform();
+    EXPECT_TRUE((A * B).MotionMatrix().isApprox(A.MotionMatrix() * B.MotionMatrix(), kTol));
+    EXPECT_TRUE(A.Inverse().MotionMatrix().isApprox(A.MotionMatrix().inverse(), 1e-10));
+    const Vec3 p = RandomVec();
+    EXPECT_TRUE(A.InverseTransformPoint(A.TransformPoint(p)).isApprox(p, kTol));
+  }
+}
+
+TEST_F(SpatialTest, PoseConvention) {
+  // A frame B rotated 90° about z and moved to (1, 2, 3): its x axis is A's y.
+  const Mat3 R = Eigen::AngleAxisd(M_PI / 2, Vec3::UnitZ()).toRotationMatrix();
+  const Transform X = Transform::FromPose(R, Vec3(1, 2, 3));
+  EXPECT_TRUE(X.InverseTransformPoint(Vec3(1, 0, 0)).isApprox(Vec3(1, 3, 3), kTol));
+  EXPECT_TRUE(X.Rotation().isApprox(R, kTol));
+}
+
+TEST_F(SpatialTest, CrossOperatorsMatchMatrices) {
+  for (int n = 0; n < 100; ++n) {
+    const Motion m = RandomMotion(), m2 = RandomMotion();
+    const Force f = RandomForce();
+    EXPECT_TRUE(m.Cross(m2).ToVector().isApprox(CrmMatrix(m) * m2.ToVector(), kTol));
+    EXPECT_TRUE(m.CrossForce(f).ToVector().isApprox(CrfMatrix(m) * f.ToVector(), kTol));
+  }
+}
+
+TEST_F(SpatialTest, InertiaProductAndTransform) {
+  for (int n = 0; n < 100; ++n) {
+    const Inertia I = RandomInertia();
+    const Motion m = RandomMotion();
+    EXPECT_TRUE((I * m).ToVector().isApprox(I.Matrix() * m.ToVector(), kTol));
+    const Transform X = RandomTransform();
+    const Mat6 expected = X.MotionMatrix().transpose() * I.Matrix() * X.MotionMatrix();
+    EXPECT_TRUE(I.ExpressedInParent(X).Matrix().isApprox(expected, 1e-10));
+    EXPECT_TRUE(TransformArticulated(X, I.Matrix()).isApprox(expected, 1e-10));
+    EXPECT_TRUE(Multiply(I.Matrix(), m).ToVector().isApprox((I * m).ToVector(), kTol));
+  }
+}
+
+TEST_F(SpatialTest, InertiaAboutComRoundTrip) {
+  const Mat3 Ic = Vec3(0.1, 0.2, 0.25).asDiagonal();
+  const Inertia I = Inertia::FromMassComInertia(2.0, Vec3(0.1, -0.2, 0.3), Ic);
+  EXPECT_TRUE(I.CenterOfMass().isApprox(Vec3(0.1, -0.2, 0.3), kTol));
+  EXPECT_TRUE(I.InertiaAboutCom().isApprox(Ic, kTol));
+}
+
+TEST_F(SpatialTest, QuaternionWxyzAndIntegration) {
+  const double wxyz_rot[4] = {std::cos(0.25), 0.0, 0.0, std::sin(0.25)};  // 0.5 rad about z
+  EXPECT_TRUE(QuatToRotation(wxyz_rot).isApprox(
+      Eigen::AngleAxisd(0.5, Vec3::UnitZ()).toRotationMatrix(), kTol));
+  double q[4] = {1, 0, 0, 0};
+  for (int k = 0; k < 1000; ++k) QuatIntegrateBody(q, Vec3(0, 0, 0.5), 1e-3);
+  EXPECT_TRUE(QuatToRotation(q).isApprox(QuatToRotation(wxyz_rot), 1e-12));
+  double bad[4] = {0, 0, 0, 0};
+  EXPECT_FALSE(QuatNormalize(bad));
+}
+
+}  // namespace
+}  // namespace moreau::spatial
