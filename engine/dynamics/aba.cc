@@ -35,7 +35,7 @@ const Eigen::VectorXd& Aba(const Model& model, Data& data, const Eigen::VectorXd
     data.ov[i] = p == 0 ? vJ : data.ov[p] + vJ;
     if (model.joint_type[i] != JointType::kFree) data.oc[i] = data.ov[i].Cross(vJ);
     const Inertia oI = model.inertia[i].ExpressedInParent(data.X_0[i]);
-    data.IA[i] = oI.Matrix();
+    oI.WriteMatrix(data.IA[i]);
     data.pA[i] = data.ov[i].CrossForce(oI * data.ov[i]);
     if (f_ext != nullptr) data.pA[i] -= data.X_0[i].ApplyTranspose((*f_ext)[i]);
   }
@@ -51,11 +51,15 @@ const Eigen::VectorXd& Aba(const Model& model, Data& data, const Eigen::VectorXd
     data.u[i] = tau[vi] - S.dot(data.pA[i].ToVector());
     const int p = model.parent[i];
     if (p == 0) continue;
+    // I^a_i = IA_i − U D⁻¹ Uᵀ goes straight into the parent, and
+    // p^a = p^A + I^a c + U D⁻¹ u = p^A + IA c + U D⁻¹ (u − Uᵀ c).
     const double Dinv = 1.0 / data.D[i];
-    data.IA[i].noalias() -= data.U[i] * (data.U[i].transpose() * Dinv);
+    const Vec6 c = data.oc[i].ToVector();
+    const double coeff = (data.u[i] - data.U[i].dot(c)) * Dinv;
     data.IA[p] += data.IA[i];
+    data.IA[p].noalias() -= data.U[i] * (data.U[i].transpose() * Dinv);
     data.pA[p] += data.pA[i] + spatial::Multiply(data.IA[i], data.oc[i]) +
-                  Force::FromVector(data.U[i] * (data.u[i] * Dinv));
+                  Force::FromVector(data.U[i] * coeff);
   }
 
   // Pass 3 (root to leaves), a_0 = −g.
@@ -65,16 +69,17 @@ const Eigen::VectorXd& Aba(const Model& model, Data& data, const Eigen::VectorXd
     const int p = model.parent[i];
     const Motion a_prime = (p == 0 ? a0 : data.a[p]) + data.oc[i];
     if (model.joint_type[i] == JointType::kFree) {
-      // Floating base (RBDA §9.3): τ_b = Sᵀ(IA (a' + S q̈_b) + p^A), so
-      // (Sᵀ IA S) q̈_b = τ_b − Sᵀ(p^A + IA a').
-      const auto S = data.S_world.middleCols<6>(vi);
-      const Mat6 IS = data.IA[i] * S;
-      const Mat6 H = S.transpose() * IS;
-      const Vec6 rhs = tau.segment<6>(vi) -
-                       S.transpose() * (data.pA[i].ToVector() + data.IA[i] * a_prime.ToVector());
-      const Vec6 qdd = H.llt().solve(rhs);
-      data.qacc.segment<6>(vi) = qdd;
-      data.a[i] = a_prime + Motion::FromVector(S * qdd);
+      // Floating base (RBDA §9.3): IA a_1 + p^A = F with Sᵀ F = τ_b. In world
+      // coordinates S = [0 R; 1 p×R] for v_b = [ṗ; ω], so F = (R τ_ω + p × τ_p,
+      // τ_p), and S q̈_b = a_1 − a' inverts as ω̇ = Rᵀ α_ang, p̈ = α_lin − p × α_ang.
+      const Vec3& p_base = data.X_0[i].r;
+      const Vec3 f_lin = tau.segment<3>(vi);
+      const Force F(data.R_base * tau.segment<3>(vi + 3) + p_base.cross(f_lin), f_lin);
+      const Vec6 a1 = data.IA[i].llt().solve((F - data.pA[i]).ToVector());
+      const Motion alpha = Motion::FromVector(a1) - a_prime;
+      data.qacc.segment<3>(vi) = alpha.linear - p_base.cross(alpha.angular);
+      data.qacc.segment<3>(vi + 3) = data.R_base.transpose() * alpha.angular;
+      data.a[i] = Motion::FromVector(a1);
       continue;
     }
     const auto S = data.S_world.col(vi);

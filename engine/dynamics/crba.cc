@@ -6,7 +6,7 @@
 namespace moreau {
 
 const Eigen::MatrixXd& Crba(const Model& model, Data& data, const Eigen::VectorXd& q) {
-  ForwardKinematics(model, data, q);
+  UpdateJointTransforms(model, data, q);
   Eigen::MatrixXd& M = data.M;
   const int nb = model.nbodies;
   // 001 Alg. 5: I^c_i = I_i, then I^c_λ(i) += ^iX_λ(i)ᵀ I^c_i ^iX_λ(i).
@@ -18,29 +18,33 @@ const Eigen::MatrixXd& Crba(const Model& model, Data& data, const Eigen::VectorX
   for (int i = nb - 1; i >= 1; --i) {
     const int vi = model.v_index[i];
     if (model.joint_type[i] == JointType::kFree) {
-      // The base block: M_kl = S_kᵀ I^c S_l over the six columns.
-      Force F[6];
-      Motion S[6];
-      for (int k = 0; k < 6; ++k) {
-        S[k] = joint::FreeMotionSubspace(data.R_base, k);
-        F[k] = data.Ic[i] * S[k];
-      }
-      for (int k = 0; k < 6; ++k)
-        for (int l = 0; l <= k; ++l) M(vi + k, vi + l) = M(vi + l, vi + k) = S[k].Dot(F[l]);
+      // The base block Sᵀ I^c S with S = [0 1; Rᵀ 0] for v_b = [ṗ; ω] and
+      // I^c = [Ī h×; h×ᵀ m1]: [m1, −R h×; (−R h×)ᵀ, Ī].
+      const Inertia& Ic = data.Ic[i];
+      const Mat3 cross_block = -data.R_base * spatial::Skew(Ic.h);
+      M.block<3, 3>(vi, vi) = Ic.mass * Mat3::Identity();
+      M.block<3, 3>(vi, vi + 3) = cross_block;
+      M.block<3, 3>(vi + 3, vi) = cross_block.transpose();
+      M.block<3, 3>(vi + 3, vi + 3) = Ic.Ibar;
       continue;
     }
     // F = I^c_i S_i; M_ii = S_iᵀ F; then up the support path:
     // F = ^jX_λ(j)ᵀ F, j = λ(j), M_ij = M_ji = Fᵀ S_j.
-    Force F = data.Ic[i] * joint::MotionSubspace(model, i);
-    M(vi, vi) = joint::MotionSubspace(model, i).Dot(F);
+    const Motion S_i = joint::MotionSubspace(model, i);
+    Force F = data.Ic[i] * S_i;
+    M(vi, vi) = S_i.Dot(F);
     int j = i;
     while (model.parent[j] > 0) {
       F = data.X_up[j].ApplyTranspose(F);
       j = model.parent[j];
       const int vj = model.v_index[j];
       if (model.joint_type[j] == JointType::kFree) {
-        for (int k = 0; k < 6; ++k)
-          M(vi, vj + k) = M(vj + k, vi) = joint::FreeMotionSubspace(data.R_base, k).Dot(F);
+        // Sᵀ F = [R f; n] for the base columns.
+        const Vec3 f_world = data.R_base * F.linear;
+        for (int k = 0; k < 3; ++k) {
+          M(vi, vj + k) = M(vj + k, vi) = f_world[k];
+          M(vi, vj + 3 + k) = M(vj + 3 + k, vi) = F.angular[k];
+        }
       } else {
         M(vi, vj) = M(vj, vi) = joint::MotionSubspace(model, j).Dot(F);
       }
@@ -51,34 +55,56 @@ const Eigen::MatrixXd& Crba(const Model& model, Data& data, const Eigen::VectorX
   return M;
 }
 
-bool FactorMassMatrix(const Model& model, Data& data) {
+// The inner loops run over at most the tree depth; vectorizing them costs more
+// in set-up than it saves.
+__attribute__((optimize("no-tree-vectorize"))) bool FactorMassMatrix(const Model& model,
+                                                                     Data& data) {
   (void)model;
-  Eigen::MatrixXd& H = data.LTDL;
-  H = data.M;  // same size: no allocation
-  const std::vector<int>& lambda = data.dof_parent;
-  const int n = static_cast<int>(H.rows());
-  // RBDA Table 6.3 (LTDL): for k = n..1, eliminate along k's ancestors.
+  const int n = static_cast<int>(data.L_diag.size());
+  double* L = data.L_values.data();
+  const int* cols = data.L_cols.data();
+  const int* adr = data.L_row_adr.data();
+  const int* len = data.L_row_len.data();
+  double* D = data.L_diag.data();
+  // Gather M's tree-sparse lower triangle: row k holds M_kj for the
+  // ancestors j of k, nearest first.
+  for (int k = 0; k < n; ++k) {
+    D[k] = data.M(k, k);
+    for (int t = 0; t < len[k]; ++t) L[adr[k] + t] = data.M(k, cols[adr[k] + t]);
+  }
+  // RBDA Table 6.3 (LTDL), k = n..1: for each ancestor i of k,
+  // a = H_ki / H_kk, H_ij −= a H_kj for j ∈ {i} ∪ ancestors(i), H_ki = a.
+  // The ancestors of i are the entries after i in row k, so the update of row
+  // i is one contiguous axpy.
   for (int k = n - 1; k >= 0; --k) {
-    if (!(H(k, k) > 0.0)) return false;
-    for (int i = lambda[k]; i >= 0; i = lambda[i]) {
-      const double a = H(k, i) / H(k, k);
-      for (int j = i; j >= 0; j = lambda[j]) H(i, j) -= a * H(k, j);
-      H(k, i) = a;
+    if (!(D[k] > 0.0)) return false;
+    double* row_k = L + adr[k];
+    const double inv_dk = 1.0 / D[k];
+    for (int t = 0; t < len[k]; ++t) {
+      const int i = cols[adr[k] + t];
+      const double a = row_k[t] * inv_dk;
+      D[i] -= a * row_k[t];
+      double* row_i = L + adr[i];
+      const double* tail = row_k + t + 1;
+      for (int s = 0; s < len[i]; ++s) row_i[s] -= a * tail[s];
+      row_k[t] = a;
     }
   }
   return true;
 }
 
 void SolveMassMatrix(const Data& data, Eigen::Ref<Eigen::VectorXd> x) {
-  const Eigen::MatrixXd& H = data.LTDL;
-  const std::vector<int>& lambda = data.dof_parent;
-  const int n = static_cast<int>(H.rows());
-  // M = Lᵀ D L: solve Lᵀ y = x (backward along the tree), D z = y, L x = z.
+  const int n = static_cast<int>(data.L_diag.size());
+  const double* L = data.L_values.data();
+  const int* cols = data.L_cols.data();
+  const int* adr = data.L_row_adr.data();
+  const int* len = data.L_row_len.data();
+  // M = Lᵀ D L: solve Lᵀ y = x (leaves to root), D z = y, L x = z.
   for (int i = n - 1; i >= 0; --i)
-    for (int j = lambda[i]; j >= 0; j = lambda[j]) x[j] -= H(i, j) * x[i];
-  for (int i = 0; i < n; ++i) x[i] /= H(i, i);
+    for (int t = 0; t < len[i]; ++t) x[cols[adr[i] + t]] -= L[adr[i] + t] * x[i];
+  for (int i = 0; i < n; ++i) x[i] /= data.L_diag[i];
   for (int i = 0; i < n; ++i)
-    for (int j = lambda[i]; j >= 0; j = lambda[j]) x[i] -= H(i, j) * x[j];
+    for (int t = 0; t < len[i]; ++t) x[i] -= L[adr[i] + t] * x[cols[adr[i] + t]];
 }
 
 }  // namespace moreau

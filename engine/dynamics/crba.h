@@ -14,7 +14,8 @@ namespace moreau {
 const Eigen::MatrixXd& Crba(const Model& model, Data& data, const Eigen::VectorXd& q);
 
 // Factorizes data.M as LᵀDL along the DOF tree (no fill-in, O(n d²) for depth
-// d) into data.LTDL. Returns false if a pivot is not positive (M not PD).
+// d) into data.L_values / data.L_diag. Returns false if a pivot is not
+// positive (M not positive definite).
 bool FactorMassMatrix(const Model& model, Data& data);
 
 // x ← M⁻¹ x with the factor from FactorMassMatrix.

@@ -18,7 +18,6 @@ Data MakeData(const Model& model) {
   d.g = Eigen::VectorXd::Zero(nv);
   d.Ic.assign(nb, Inertia::Zero());
   d.M = Eigen::MatrixXd::Zero(nv, nv);
-  d.LTDL = Eigen::MatrixXd::Zero(nv, nv);
   d.dof_parent.assign(nv, -1);
   for (int i = 1; i < nb; ++i) {
     const int vi = model.v_index[i];
@@ -32,6 +31,15 @@ Data MakeData(const Model& model) {
     // A multi-DOF joint is a chain of DOFs (its block of M is dense).
     for (int k = 0; k < ni; ++k) d.dof_parent[vi + k] = k == 0 ? parent_dof : vi + k - 1;
   }
+  d.L_row_adr.assign(nv, 0);
+  d.L_row_len.assign(nv, 0);
+  for (int k = 0; k < nv; ++k) {
+    d.L_row_adr[k] = static_cast<int>(d.L_cols.size());
+    for (int j = d.dof_parent[k]; j >= 0; j = d.dof_parent[j]) d.L_cols.push_back(j);
+    d.L_row_len[k] = static_cast<int>(d.L_cols.size()) - d.L_row_adr[k];
+  }
+  d.L_values.assign(d.L_cols.size(), 0.0);
+  d.L_diag = Eigen::VectorXd::Zero(nv);
   d.ov.assign(nb, Motion::Zero());
   d.oc.assign(nb, Motion::Zero());
   d.IA.assign(nb, Mat6::Zero());

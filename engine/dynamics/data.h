@@ -46,10 +46,14 @@ struct Data {
   std::vector<Inertia> Ic;      // composite inertias in body coordinates
   Eigen::MatrixXd M;            // nv × nv joint-space inertia, full (symmetric)
 
-  // --- FactorMassMatrix (RBDA §6.5, sparse LTDL along the DOF tree) ---
+  // --- FactorMassMatrix (RBDA §6.5: M = LᵀDL along the DOF tree, no fill-in;
+  // rows stored sparsely as in MuJoCo's qLD so every update is contiguous) ---
   std::vector<int> dof_parent;  // nv: parent DOF of each DOF (−1 at a root)
-  Eigen::MatrixXd LTDL;         // nv × nv: D on the diagonal, L strictly below
-                                // (only tree-sparse entries are meaningful)
+  std::vector<int> L_row_adr;   // nv: start of row k in L_cols / L_values
+  std::vector<int> L_row_len;   // nv: number of ancestors of DOF k
+  std::vector<int> L_cols;      // ancestors of each DOF, nearest first
+  std::vector<double> L_values; // L_kj for j in L_cols (unit lower triangle)
+  Eigen::VectorXd L_diag;       // nv: D
 
   // --- ABA (world-frame variant: every quantity in world coordinates about
   // the world origin, so articulated inertias fold into the parent by plain

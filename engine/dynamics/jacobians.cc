@@ -13,8 +13,18 @@ void ComputeJointAxesWorld(const Model& model, Data& data) {
       for (int k = 0; k < 6; ++k)
         data.S_world.col(vi + k) =
             X.ApplyInverse(joint::FreeMotionSubspace(data.R_base, k)).ToVector();
+      continue;
+    }
+    // The body axis a in world coordinates, R a = Eᵀ a, through the body
+    // origin p: revolute (R a, p × R a), prismatic (0, R a).
+    const Vec3 axis_world = X.E.transpose() * model.joint_axis[i];
+    auto col = data.S_world.col(vi);
+    if (model.joint_type[i] == JointType::kRevolute) {
+      col.head<3>() = axis_world;
+      col.tail<3>() = X.r.cross(axis_world);
     } else {
-      data.S_world.col(vi) = X.ApplyInverse(joint::MotionSubspace(model, i)).ToVector();
+      col.head<3>().setZero();
+      col.tail<3>() = axis_world;
     }
   }
 }

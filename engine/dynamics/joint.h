@@ -14,9 +14,10 @@ namespace moreau::joint {
 
 using spatial::Motion;
 
-// i_X_λ(i) = X_J(q) X_tree for body i ≥ 1, and (floating base) the base
-// rotation R (base→world).
-inline Transform JointTransformUp(const Model& model, int i, const double* q, Mat3* R_base) {
+// X_up = i_X_λ(i) = X_J(q) X_tree for body i ≥ 1, written in place, and
+// (floating base) the base rotation R (base→world).
+inline void JointTransformUp(const Model& model, int i, const double* q, Transform& X_up,
+                             Mat3& R_base) {
   const Transform& Xt = model.X_tree[i];
   switch (model.joint_type[i]) {
     case JointType::kRevolute: {
@@ -24,28 +25,42 @@ inline Transform JointTransformUp(const Model& model, int i, const double* q, Ma
       const double angle = q[model.q_index[i]];
       const double s = std::sin(angle), c = std::cos(angle);
       const Vec3& a = model.joint_axis[i];
-      Mat3 E_J;
       const double t = 1.0 - c;
-      E_J << c + t * a.x() * a.x(), t * a.x() * a.y() + s * a.z(), t * a.x() * a.z() - s * a.y(),
-          t * a.x() * a.y() - s * a.z(), c + t * a.y() * a.y(), t * a.y() * a.z() + s * a.x(),
-          t * a.x() * a.z() + s * a.y(), t * a.y() * a.z() - s * a.x(), c + t * a.z() * a.z();
-      return Transform(E_J * Xt.E, Xt.r);
+      Mat3 E_J;
+      E_J(0, 0) = c + t * a.x() * a.x();
+      E_J(0, 1) = t * a.x() * a.y() + s * a.z();
+      E_J(0, 2) = t * a.x() * a.z() - s * a.y();
+      E_J(1, 0) = t * a.x() * a.y() - s * a.z();
+      E_J(1, 1) = c + t * a.y() * a.y();
+      E_J(1, 2) = t * a.y() * a.z() + s * a.x();
+      E_J(2, 0) = t * a.x() * a.z() + s * a.y();
+      E_J(2, 1) = t * a.y() * a.z() - s * a.x();
+      E_J(2, 2) = c + t * a.z() * a.z();
+      if (model.X_tree_pure_translation[i]) {
+        X_up.E = E_J;
+      } else {
+        X_up.E.noalias() = E_J * Xt.E;
+      }
+      X_up.r = Xt.r;
+      return;
     }
     case JointType::kPrismatic: {
       // X_J = xlt(axis q): the translation, given in the child frame, moved to
       // the parent frame by E_treeᵀ.
       const double d = q[model.q_index[i]];
-      return Transform(Xt.E, Xt.r + Xt.E.transpose() * (model.joint_axis[i] * d));
+      X_up.E = Xt.E;
+      X_up.r.noalias() = Xt.r + Xt.E.transpose() * (model.joint_axis[i] * d);
+      return;
     }
     case JointType::kFree: {
       // 000 eq. 21: position p in world, unit quaternion base→world.
       const int k = model.q_index[i];
-      const Mat3 R = spatial::QuatToRotation(q + k + 3);
-      if (R_base != nullptr) *R_base = R;
-      return Transform(R.transpose(), Vec3(q[k], q[k + 1], q[k + 2]));
+      R_base = spatial::QuatToRotation(q + k + 3);
+      X_up.E = R_base.transpose();
+      X_up.r = Vec3(q[k], q[k + 1], q[k + 2]);
+      return;
     }
   }
-  return Xt;
 }
 
 // S of a 1-DOF joint in body coordinates.

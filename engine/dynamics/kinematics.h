@@ -9,6 +9,15 @@
 
 namespace moreau {
 
+// Joint transforms only: writes X_up and R_base (what the body-frame
+// recursions RNEA and CRBA need). q: nq.
+void UpdateJointTransforms(const Model& model, Data& data, const Eigen::VectorXd& q);
+
+// Joint transforms and body twists, without world placements: writes X_up,
+// R_base, vJ, cJ and v.
+void UpdateJointTransformsAndVelocities(const Model& model, Data& data, const Eigen::VectorXd& q,
+                                        const Eigen::VectorXd& v);
+
 // Positions: writes X_up, X_0 and R_base. q: nq.
 void ForwardKinematics(const Model& model, Data& data, const Eigen::VectorXd& q);
 

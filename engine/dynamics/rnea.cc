@@ -58,7 +58,7 @@ void ForwardPass(const Model& model, Data& data, const double* qacc,
 const Eigen::VectorXd& Rnea(const Model& model, Data& data, const Eigen::VectorXd& q,
                             const Eigen::VectorXd& v, const Eigen::VectorXd& qacc,
                             const std::vector<Force>* f_ext) {
-  ForwardKinematics(model, data, q, v);
+  UpdateJointTransformsAndVelocities(model, data, q, v);
   ForwardPass(model, data, qacc.data(), true, true, f_ext);
   BackwardPass(model, data, data.tau);
   return data.tau;
@@ -66,14 +66,14 @@ const Eigen::VectorXd& Rnea(const Model& model, Data& data, const Eigen::VectorX
 
 const Eigen::VectorXd& ComputeCoriolis(const Model& model, Data& data, const Eigen::VectorXd& q,
                                        const Eigen::VectorXd& v) {
-  ForwardKinematics(model, data, q, v);
+  UpdateJointTransformsAndVelocities(model, data, q, v);
   ForwardPass(model, data, nullptr, true, false, nullptr);
   BackwardPass(model, data, data.c);
   return data.c;
 }
 
 const Eigen::VectorXd& ComputeGravity(const Model& model, Data& data, const Eigen::VectorXd& q) {
-  ForwardKinematics(model, data, q);
+  UpdateJointTransforms(model, data, q);
   ForwardPass(model, data, nullptr, false, true, nullptr);
   BackwardPass(model, data, data.g);
   return data.g;
@@ -81,7 +81,7 @@ const Eigen::VectorXd& ComputeGravity(const Model& model, Data& data, const Eige
 
 const Eigen::VectorXd& NonlinearEffects(const Model& model, Data& data, const Eigen::VectorXd& q,
                                         const Eigen::VectorXd& v) {
-  ForwardKinematics(model, data, q, v);
+  UpdateJointTransformsAndVelocities(model, data, q, v);
   ForwardPass(model, data, nullptr, true, true, nullptr);
   BackwardPass(model, data, data.tau);
   return data.tau;

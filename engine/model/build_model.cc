@@ -60,6 +60,7 @@ void AddWorld(Model& m) {
   m.q_index = {-1};
   m.v_index = {-1};
   m.X_tree = {Transform::Identity()};
+  m.X_tree_pure_translation = {1};
   m.inertia = {Inertia::Zero()};
   m.merged_links = {{}};
 }
@@ -82,6 +83,7 @@ int AddBody(Model& m, const std::string& name, int parent,
   m.q_index.push_back(joint.q_index);
   m.v_index.push_back(joint.v_index);
   m.X_tree.push_back(Transform::FromPose(placement.R, placement.p));
+  m.X_tree_pure_translation.push_back(m.X_tree.back().E.isIdentity(0.0) ? 1 : 0);
   m.inertia.push_back(Inertia::Zero());
   m.merged_links.emplace_back();
   m.joints.push_back(std::move(joint));

@@ -19,6 +19,7 @@
 #ifndef MOREAU_ENGINE_MODEL_MODEL_H_
 #define MOREAU_ENGINE_MODEL_MODEL_H_
 
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
@@ -120,6 +121,8 @@ struct Model {
   std::vector<int> v_index;          // first v coordinate of the body's joint
   std::vector<Transform> X_tree;     // i_X_λ(i) at q = 0: the joint placement
                                      // (Featherstone's tree transform)
+  std::vector<uint8_t> X_tree_pure_translation;  // 1 where X_tree.E is the
+                                                 // identity (skips a 3×3 product)
   std::vector<Inertia> inertia;      // body inertia in the body frame, fixed
                                      // children merged; inertia[0] collects the
                                      // links welded to the world

@@ -52,23 +52,35 @@ struct Inertia {
 
   // Expresses an inertia given in frame B in frame A, where x = B_X_A:
   // I_A = Xᵀ I_B X (RBDA Table 2.8): m' = m, h' = Eᵀh + m r,
-  // Ī' = EᵀĪE − r×(Eᵀh)× − (Eᵀh + m r)× r×.
+  // Ī' = EᵀĪE − r×(Eᵀh)× − h'× r×, with the skew products expanded by
+  // a× b× = b aᵀ − (a·b) 1.
   Inertia ExpressedInParent(const Transform& x) const {
     const Vec3 h_rot = x.E.transpose() * h;
     const Vec3 h_new = h_rot + mass * x.r;
-    const Mat3 rx = Skew(x.r);
-    const Mat3 I_new = x.E.transpose() * Ibar * x.E - rx * Skew(h_rot) - Skew(h_new) * rx;
+    Mat3 I_new = x.E.transpose() * (Ibar * x.E);
+    I_new.noalias() -= h_rot * x.r.transpose();
+    I_new.noalias() -= x.r * h_new.transpose();
+    I_new.diagonal().array() += x.r.dot(h_rot) + h_new.dot(x.r);
     return {mass, h_new, I_new};
   }
 
   Mat6 Matrix() const {
     Mat6 I;
-    const Mat3 hx = Skew(h);
-    I.topLeftCorner<3, 3>() = Ibar;
-    I.topRightCorner<3, 3>() = hx;
-    I.bottomLeftCorner<3, 3>() = hx.transpose();
-    I.bottomRightCorner<3, 3>() = mass * Mat3::Identity();
+    WriteMatrix(I);
     return I;
+  }
+  // Writes the 6×6 matrix in place (no temporary in hot loops).
+  void WriteMatrix(Mat6& I) const {
+    I.topLeftCorner<3, 3>() = Ibar;
+    // h× (top right) and its transpose (bottom left).
+    I(0, 3) = 0.0, I(0, 4) = -h.z(), I(0, 5) = h.y();
+    I(1, 3) = h.z(), I(1, 4) = 0.0, I(1, 5) = -h.x();
+    I(2, 3) = -h.y(), I(2, 4) = h.x(), I(2, 5) = 0.0;
+    I(3, 0) = 0.0, I(4, 0) = -h.z(), I(5, 0) = h.y();
+    I(3, 1) = h.z(), I(4, 1) = 0.0, I(5, 1) = -h.x();
+    I(3, 2) = -h.y(), I(4, 2) = h.x(), I(5, 2) = 0.0;
+    I.bottomRightCorner<3, 3>().setZero();
+    I(3, 3) = I(4, 4) = I(5, 5) = mass;
   }
 };
 

@@ -21,7 +21,15 @@ using Mat6 = Eigen::Matrix<double, 6, 6>;
 // Skew-symmetric matrix a× such that (a×) b = a × b.
 inline Mat3 Skew(const Vec3& a) {
   Mat3 s;
-  s << 0.0, -a.z(), a.y(), a.z(), 0.0, -a.x(), -a.y(), a.x(), 0.0;
+  s(0, 0) = 0.0;
+  s(1, 0) = a.z();
+  s(2, 0) = -a.y();
+  s(0, 1) = -a.z();
+  s(1, 1) = 0.0;
+  s(2, 1) = a.x();
+  s(0, 2) = a.y();
+  s(1, 2) = -a.x();
+  s(2, 2) = 0.0;
   return s;
 }
 

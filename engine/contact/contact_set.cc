@@ -1,0 +1,62 @@
+#include "engine/contact/contact_set.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace moreau::contact {
+
+ContactSet MakeContactSet(const Model& model, double activation_margin) {
+  ContactSet set;
+  set.contacts.assign(model.contact_points.size(), Contact());
+  set.activation_margin = activation_margin;
+  return set;
+}
+
+void TangentBasis(const Vec3& n, Vec3& t1, Vec3& t2) {
+  // Gram–Schmidt of a fixed world axis against n; 1 − n_x² ≥ 0.19 keeps the
+  // projection well away from zero.
+  const Vec3 ref = std::abs(n.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
+  t1 = ref - ref.dot(n) * n;
+  t1 /= t1.norm();
+  t2 = n.cross(t1);  // t1 × t2 = t1 × (n × t1) = n
+}
+
+void DetectContacts(const Model& model, const Data& data, const Terrain& terrain, ContactSet& set) {
+  const int nc = set.capacity();
+  int active = 0;
+  double min_gap = 0.0;
+  for (int k = 0; k < nc; ++k) {
+    const ContactPoint& cp = model.contact_points[k];
+    Contact& c = set.contacts[k];
+    const Vec3& centre = data.contact_position[k];
+    const TerrainQuery t = terrain.Query(centre);
+    // 001 eq. 31: d_c = d_f − r (sphere-to-terrain distance).
+    c.gap = t.distance - cp.radius;
+    c.normal = t.normal;
+    TangentBasis(c.normal, c.t1, c.t2);
+    // 001 §5: {C_k} sits on the foot sphere at the point closest to the
+    // ground, r below the centre along −n (001 eq. 33: r_{C O_f} = (0, 0, r)).
+    c.position = centre - cp.radius * c.normal;
+    c.active = c.gap <= set.activation_margin;
+    if (c.active) ++active;
+    min_gap = std::min(min_gap, c.gap);
+  }
+  set.num_active = active;
+  set.peak_active = std::max(set.peak_active, active);
+  set.max_penetration = min_gap < 0.0 ? -min_gap : 0.0;
+}
+
+void ComputeContactVelocities(const Model& /*model*/, const Data& data, const Eigen::VectorXd& v,
+                              ContactSet& set) {
+  const int nc = set.capacity();
+  for (int k = 0; k < nc; ++k) {
+    Contact& c = set.contacts[k];
+    // γ_U = W_Uᵀ u (000 eq. 1) with W = Jᵀ of the sphere centre; 001 eq. 36:
+    // δ̇ = ẑ_Cᵀ v_f. A 3 × nv by nv product into a fixed 3-vector: no heap.
+    c.velocity.noalias() = data.contact_J[k] * v;
+    c.gamma_N = c.normal.dot(c.velocity);
+    c.gamma_T = Eigen::Vector2d(c.t1.dot(c.velocity), c.t2.dot(c.velocity));
+  }
+}
+
+}  // namespace moreau::contact

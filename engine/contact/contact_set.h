@@ -1,0 +1,95 @@
+// Collision detection of contact spheres against the Terrain (001 eq. 31) and
+// the contact-point relative velocities γ = W_kᵀ v (000 eq. 1, γ_U = [γ_N,
+// γ_T]). Stage 1 ("position") and stage 2 ("velocity") of ARCHITECTURE.md's
+// step.
+//
+// A ContactSet has one slot per model contact point (slot k ↔
+// model.contact_points[k]); its capacity is fixed when it is made, so no
+// per-step function allocates and the set can never overflow. Every slot is
+// filled every step; `active` marks the ones the force laws and solvers use.
+#ifndef MOREAU_ENGINE_CONTACT_CONTACT_SET_H_
+#define MOREAU_ENGINE_CONTACT_CONTACT_SET_H_
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "engine/contact/terrain.h"
+#include "engine/dynamics/data.h"
+#include "engine/model/model.h"
+#include "engine/spatial/motion.h"
+
+namespace moreau::contact {
+
+using spatial::Vec3;
+
+// One contact-point slot. Frames and vectors are world coordinates.
+struct Contact {
+  // --- position (DetectContacts) ---
+  // g_N = d(centre) − radius (001 eq. 31: d_c = d_f − r), m; < 0 penetration.
+  double gap = 0.0;
+  // True when gap ≤ the set's activation margin.
+  bool active = false;
+  // Contact point P: the point of the sphere closest to the terrain,
+  // centre − radius·n (001 §5: the contact frame {C_k} origin).
+  Vec3 position = Vec3::Zero();
+  // Contact frame (t1, t2, n): n the terrain normal at the sphere centre
+  // (pointing out of the terrain, the direction of λ_N on the robot), t1, t2
+  // tangents; orthonormal and right-handed (t1 × t2 = n). See TangentBasis.
+  Vec3 normal = Vec3::UnitZ();
+  Vec3 t1 = Vec3::UnitX();
+  Vec3 t2 = Vec3::UnitY();
+
+  // --- velocity (ComputeContactVelocities) ---
+  // Velocity of the sphere centre, J v (m/s). The sphere-centre Jacobian is
+  // used for the contact point as in 000 and 001 eq. 36–37 (point feet): the
+  // surface point of a rolling sphere would move at J v + ω × (−r n), which
+  // this ignores — exact for r → 0 and for non-rotating feet.
+  Vec3 velocity = Vec3::Zero();
+  double gamma_N = 0.0;                               // n·(J v), > 0 separating
+  Eigen::Vector2d gamma_T = Eigen::Vector2d::Zero();  // [t1·J v, t2·J v]
+
+  // --- contact (ContactForces) ---
+  // Force on the robot at this contact, world (N); zero when inactive.
+  Vec3 force = Vec3::Zero();
+};
+
+struct ContactSet {
+  std::vector<Contact> contacts;  // size = capacity, fixed by MakeContactSet
+  // A slot is active when gap ≤ activation_margin (m, ≥ 0; default 0 =
+  // touching or penetrating, 000's set I(q) = {i | g_N ≤ 0}).
+  double activation_margin = 0.0;
+
+  // --- written by DetectContacts ---
+  int num_active = 0;
+  int peak_active = 0;           // max num_active since MakeContactSet
+  double max_penetration = 0.0;  // max(0, −min gap) over all slots (m)
+
+  int capacity() const { return static_cast<int>(contacts.size()); }
+};
+
+// A set with one slot per model.contact_points entry (the only allocation).
+ContactSet MakeContactSet(const Model& model, double activation_margin = 0.0);
+
+// A tangent basis (t1, t2) for the unit normal n with (t1, t2, n) orthonormal
+// and right-handed: t1 is the projection of the world x axis on the tangent
+// plane, normalized, t2 = n × t1. It varies continuously with n for all
+// |n_x| < 0.9 (every ground, incline or heightfield normal in practice) and
+// equals (x, y) for n = z; for |n_x| ≥ 0.9 (walls facing ±x) the world y axis
+// is projected instead.
+void TangentBasis(const Vec3& n, Vec3& t1, Vec3& t2);
+
+// Stage 1: gap, contact point, normal, tangent frame and active flag of every
+// slot from data.contact_position (world sphere centres; written by
+// ContactJacobians or ContactJdotV). Updates num_active, peak_active,
+// max_penetration. Allocation-free.
+void DetectContacts(const Model& model, const Data& data, const Terrain& terrain, ContactSet& set);
+
+// Stage 2: velocity = J_k v from data.contact_J[k] (3 × nv, written by
+// ContactJacobians at the same q), γ_N and γ_T in each slot's frame (set by
+// DetectContacts). v has size nv. Allocation-free.
+void ComputeContactVelocities(const Model& model, const Data& data, const Eigen::VectorXd& v,
+                              ContactSet& set);
+
+}  // namespace moreau::contact
+
+#endif  // MOREAU_ENGINE_CONTACT_CONTACT_SET_H_

@@ -1,0 +1,93 @@
+#include "engine/contact/hertz.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+
+namespace moreau::contact {
+namespace {
+
+absl::Status FieldError(const char* field, const char* rule, double value) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("hertz.", field, " must be ", rule, ", got ", value));
+}
+
+}  // namespace
+
+absl::Status Validate(const HertzParams& p) {
+  if (!std::isfinite(p.stiffness) || p.stiffness <= 0.0) {
+    return FieldError("stiffness", "finite and > 0", p.stiffness);
+  }
+  if (!std::isfinite(p.exponent) || p.exponent < 1.0) {
+    return FieldError("exponent", "finite and >= 1", p.exponent);
+  }
+  if (!std::isfinite(p.damping) || p.damping < 0.0) {
+    return FieldError("damping", "finite and >= 0", p.damping);
+  }
+  if (!std::isfinite(p.ramp_depth) || p.ramp_depth <= 0.0) {
+    return FieldError("ramp_depth", "finite and > 0", p.ramp_depth);
+  }
+  if (!std::isfinite(p.mu_static) || p.mu_static < 0.0) {
+    return FieldError("mu_static", "finite and >= 0", p.mu_static);
+  }
+  if (!std::isfinite(p.mu_dynamic) || p.mu_dynamic < 0.0) {
+    return FieldError("mu_dynamic", "finite and >= 0", p.mu_dynamic);
+  }
+  if (!std::isfinite(p.stiction_velocity) || p.stiction_velocity <= 0.0) {
+    return FieldError("stiction_velocity", "finite and > 0", p.stiction_velocity);
+  }
+  if (!std::isfinite(p.sliding_velocity) || p.sliding_velocity <= p.stiction_velocity) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("hertz.sliding_velocity must be finite and > stiction_velocity (",
+                     p.stiction_velocity, "), got ", p.sliding_velocity));
+  }
+  return absl::OkStatus();
+}
+
+double Smoothstep(double x) {
+  if (x <= 0.0) return 0.0;
+  if (x >= 1.0) return 1.0;
+  return x * x * (3.0 - 2.0 * x);
+}
+
+double HertzDamping(const HertzParams& params, double depth) {
+  // 001 eq. 35: c = c(δ, c_max, w), ramped from 0 to c_max over w.
+  return params.damping * Smoothstep(depth / params.ramp_depth);
+}
+
+double HertzFrictionCoefficient(const HertzParams& params, double speed) {
+  // 001 eq. 38: μ = μ(v_rel, μ_s, v_s, μ_d, v_d).
+  const double v = std::abs(speed);
+  const double vs = params.stiction_velocity;
+  const double vd = params.sliding_velocity;
+  if (v <= vs) {
+    // −μ_s at −v_s to +μ_s at +v_s through 0 (sense reversal).
+    return params.mu_static * (2.0 * Smoothstep((speed + vs) / (2.0 * vs)) - 1.0);
+  }
+  // μ_s at v_s to μ_d at v_d (stiction → sliding), μ_d beyond.
+  const double mu = v < vd ? params.mu_static + (params.mu_dynamic - params.mu_static) *
+                                                    Smoothstep((v - vs) / (vd - vs))
+                           : params.mu_dynamic;
+  return speed < 0.0 ? -mu : mu;
+}
+
+spatial::Vec3 HertzForce(const HertzParams& params, const Contact& contact) {
+  if (!(contact.gap < 0.0)) return spatial::Vec3::Zero();
+  const double depth = -contact.gap;           // δ ≥ 0 (001 eq. 34)
+  const double depth_rate = -contact.gamma_N;  // δ̇ (001 eq. 36)
+  // 001 eq. 34–35: f_n = f_s + f_d = K δ^e + c(δ) δ̇, never pulling.
+  const double f_s = params.stiffness * std::pow(depth, params.exponent);
+  const double f_d = HertzDamping(params, depth) * depth_rate;
+  const double f_n = std::max(f_s + f_d, 0.0);
+  spatial::Vec3 force = f_n * contact.normal;
+  // 001 eq. 38 on the disc: −μ(‖γ_T‖) f_n γ̂_T (see the header).
+  const double speed = contact.gamma_T.norm();
+  if (speed > 0.0 && f_n > 0.0) {
+    const double scale = -HertzFrictionCoefficient(params, speed) * f_n / speed;
+    force += scale * (contact.gamma_T.x() * contact.t1 + contact.gamma_T.y() * contact.t2);
+  }
+  return force;
+}
+
+}  // namespace moreau::contact

@@ -1,0 +1,64 @@
+// Hertz contact with ramped damping and smooth stick–slip friction (001 §5,
+// eq. 34–38): a nonlinear spring K δ^e, a damper whose coefficient a
+// smoothstep ramps in over the first w of penetration (so the force has no
+// jump at impact), and a friction coefficient μ(v) that is a smooth function
+// of the slip speed. Stateless; integrated by the explicit schemes of step/.
+#ifndef MOREAU_ENGINE_CONTACT_HERTZ_H_
+#define MOREAU_ENGINE_CONTACT_HERTZ_H_
+
+#include "absl/status/status.h"
+#include "engine/contact/contact_set.h"
+#include "engine/spatial/motion.h"
+
+namespace moreau::contact {
+
+// Defaults: 001 Table I ("our simulator"), tuned there with Δt = 1e-4 s.
+struct HertzParams {
+  double stiffness = 1.0e4;         // K, N/m^e (Table I: 1.0e4 "N/m")
+  double exponent = 2.2;            // e
+  double damping = 10.0;            // c_max, N s/m
+  double ramp_depth = 1.0e-4;       // w, m
+  double mu_static = 2.0;           // μ_s
+  double stiction_velocity = 1e-4;  // v_s, m/s: μ = μ_s at ‖v‖ = v_s
+  double mu_dynamic = 2.0;          // μ_d
+  double sliding_velocity = 2e-4;   // v_d, m/s: μ = μ_d for ‖v‖ ≥ v_d
+};
+
+// InvalidArgument naming the field and value unless K > 0, e ≥ 1, c_max ≥ 0,
+// w > 0, μ_s, μ_d ≥ 0, 0 < v_s < v_d, all finite.
+absl::Status Validate(const HertzParams& params);
+
+// The cubic smoothstep S(x) = 3x² − 2x³ on [0, 1], 0 below, 1 above (C¹).
+double Smoothstep(double x);
+
+// Effective damping c(δ) of 001 eq. 35: c_max S(δ / w) — 0 at δ = 0, c_max/2
+// at δ = w/2, c_max for δ ≥ w. (001 writes the ramp over δ ∈ [−w, 0] with δ
+// the signed distance d_c; here δ is the penetration depth −d_c ≥ 0.)
+double HertzDamping(const HertzParams& params, double depth);
+
+// Effective friction coefficient μ(v) of 001 eq. 38 at slip speed v ≥ 0
+// (odd in v, so μ(−v) = −μ(v) for a signed velocity). 001 gives the shape in
+// words — a smoothstep from −μ_s to +μ_s as v crosses zero, then from μ_s to
+// μ_d — but no formula; we take the cubic smoothstep pieces below (the shape
+// of Simscape's continuous stick–slip friction law; 001 ran in Simulink):
+//   |v| ≤ v_s:        μ = μ_s (2 S((v + v_s) / (2 v_s)) − 1)   (0 at v = 0)
+//   v_s < |v| < v_d:  μ = μ_s + (μ_d − μ_s) S((|v| − v_s)/(v_d − v_s))
+//   |v| ≥ v_d:        μ = μ_d
+double HertzFrictionCoefficient(const HertzParams& params, double speed);
+
+// Force on the robot at one contact, world (N). Penetration δ = max(0, −g_N)
+// (001 eq. 34: δ = d_c), penetration rate δ̇ = −γ_N (001 eq. 36):
+//   f_n = max(0, K δ^e + c(δ) δ̇)                (001 eq. 34–35, no pulling)
+//   f_T = −μ(‖γ_T‖) f_n γ_T/‖γ_T‖               (001 eq. 38, isotropic)
+// 001 applies eq. 38 per axis of the contact frame (f_x = μ(v_x) f_n,
+// f_y = μ(v_y) f_n), an anisotropic "friction square" whose bound along the
+// diagonal is √2 μ f_n; we apply μ to the tangential speed ‖γ_T‖ along the
+// slip direction instead (spatial Coulomb friction on the disc, as in 000
+// eq. 3), so ‖f_T‖ ≤ max(μ_s, μ_d) f_n in every direction. Zero when
+// g_N ≥ 0. Reads contact.gap, .normal, .t1, .t2, .gamma_N, .gamma_T.
+// Allocation-free.
+spatial::Vec3 HertzForce(const HertzParams& params, const Contact& contact);
+
+}  // namespace moreau::contact
+
+#endif  // MOREAU_ENGINE_CONTACT_HERTZ_H_

@@ -1,0 +1,177 @@
+// The force-law dispatch: law names, validation, per-slot forces and the
+// generalized force h += Σ J_kᵀ λ_k, and a full detect → velocities → forces
+// pipeline that drops the floating sphere onto the ground.
+#include "engine/contact/contact_forces.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "engine/contact/contact_set.h"
+#include "engine/contact/terrain.h"
+#include "engine/dynamics/data.h"
+#include "engine/dynamics/jacobians.h"
+#include "tests/unit/contact/test_bodies.h"
+
+namespace moreau::contact {
+namespace {
+
+using testing::FloatingBody;
+using testing::FreeQ;
+using testing::SphereModel;
+
+TEST(ContactForceLaw, NamesRoundTrip) {
+  for (ContactForceLaw law :
+       {ContactForceLaw::kSpringDamper, ContactForceLaw::kHertz, ContactForceLaw::kMicro}) {
+    auto parsed = ParseContactForceLaw(ContactForceLawName(law));
+    ASSERT_TRUE(parsed.ok());
+    EXPECT_EQ(*parsed, law);
+  }
+  EXPECT_STREQ(ContactForceLawName(ContactForceLaw::kSpringDamper), "spring_damper");
+  auto bad = ParseContactForceLaw("penalty");
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(bad.status().message()), ::testing::HasSubstr("penalty"));
+}
+
+TEST(ContactForceLaw, ValidatesTheChosenLaw) {
+  ContactForceParams p;
+  EXPECT_TRUE(Validate(p).ok());
+  p.hertz.stiffness = -1.0;  // not the chosen law: ignored
+  EXPECT_TRUE(Validate(p).ok());
+  p.law = ContactForceLaw::kHertz;
+  EXPECT_EQ(Validate(p).code(), absl::StatusCode::kInvalidArgument);
+  p.law = ContactForceLaw::kMicro;
+  p.micro.damping = NAN;
+  EXPECT_THAT(std::string(Validate(p).message()), ::testing::HasSubstr("micro.damping"));
+}
+
+// A body with two feet, one in the ground and one in the air, rotated and
+// moving.
+struct TwoFeet {
+  Model model;
+  Data data;
+  ContactSet set;
+  std::vector<ContactState> states;
+  Eigen::VectorXd q, v;
+
+  TwoFeet() {
+    ContactPoint a, b;
+    a.body = b.body = 1;
+    a.position = Vec3(0.2, 0.05, -0.3);
+    b.position = Vec3(-0.2, 0.0, -0.1);
+    a.radius = 0.02;
+    b.radius = 0.02;
+    model = FloatingBody(3.0, Vec3(0.1, 0.2, 0.3).asDiagonal(), {a, b});
+    data = MakeData(model);
+    set = MakeContactSet(model);
+    states = MakeContactStates(model);
+    const Eigen::Quaterniond rot(Eigen::AngleAxisd(0.2, Vec3(1, 0.5, 0).normalized()));
+    // Put foot a 3 mm into the ground.
+    const Vec3 a_offset = rot * a.position;
+    q = FreeQ(Vec3(0.1, 0.2, 0.02 - 0.003 - a_offset.z()), rot);
+    v.resize(6);
+    v << 0.1, -0.05, -0.2, 0.3, -0.1, 0.2;
+  }
+
+  void Run(const ContactForceParams& params, double dt, Eigen::VectorXd& h) {
+    ContactJacobians(model, data, q);
+    DetectContacts(model, data, Terrain(), set);
+    ComputeContactVelocities(model, data, v, set);
+    ContactForces(model, data, params, dt, set, states, h);
+  }
+};
+
+TEST(ContactForces, GeneralizedForceIsSumOfJTransposeLambda) {
+  for (ContactForceLaw law :
+       {ContactForceLaw::kSpringDamper, ContactForceLaw::kHertz, ContactForceLaw::kMicro}) {
+    SCOPED_TRACE(ContactForceLawName(law));
+    TwoFeet t;
+    ContactForceParams params;
+    params.law = law;
+    const Eigen::VectorXd h0 = Eigen::VectorXd::LinSpaced(6, 1.0, 6.0);
+    Eigen::VectorXd h = h0;
+    t.Run(params, 1e-3, h);
+    ASSERT_EQ(t.set.num_active, 1);
+    const Contact& a = t.set.contacts[0];
+    const Contact& b = t.set.contacts[1];
+    EXPECT_TRUE(a.active);
+    EXPECT_FALSE(b.active);
+    EXPECT_NEAR(a.gap, -0.003, 1e-12);
+    EXPECT_GT(a.force.dot(a.normal), 0.0);
+    EXPECT_EQ(b.force, Vec3::Zero());
+    EXPECT_FALSE(t.states[1].closed);
+    EXPECT_EQ(t.states[0].closed, law != ContactForceLaw::kHertz);
+    // h − h0 = J_aᵀ λ_a; its power with v equals λ_a · (J_a v).
+    const Eigen::VectorXd expected = h0 + t.data.contact_J[0].transpose() * a.force;
+    EXPECT_NEAR((h - expected).norm(), 0.0, 1e-12);
+    EXPECT_NEAR((h - h0).dot(t.v), a.force.dot(a.velocity), 1e-12);
+    // The per-law function gives the same force.
+    ContactState s;
+    Vec3 direct = Vec3::Constant(NAN);
+    switch (law) {
+      case ContactForceLaw::kSpringDamper:
+        direct = SpringDamperForce(params.spring_damper, a, s);
+        break;
+      case ContactForceLaw::kHertz:
+        direct = HertzForce(params.hertz, a);
+        break;
+      case ContactForceLaw::kMicro:
+        direct = MicroForce(params.micro, a, 1e-3, s);
+        break;
+    }
+    EXPECT_NEAR((direct - a.force).norm(), 0.0, 1e-12);
+  }
+}
+
+TEST(ContactForces, InactiveContactsAreClearedAndForceless) {
+  TwoFeet t;
+  ContactForceParams params;
+  Eigen::VectorXd h = Eigen::VectorXd::Zero(6);
+  t.Run(params, 1e-3, h);
+  ASSERT_TRUE(t.states[0].closed);
+  // Lift the body: both feet open, forces zero, anchors forgotten.
+  t.q[2] += 0.5;
+  h.setZero();
+  t.Run(params, 1e-3, h);
+  EXPECT_EQ(t.set.num_active, 0);
+  EXPECT_EQ(h, Eigen::VectorXd::Zero(6));
+  EXPECT_FALSE(t.states[0].closed);
+  EXPECT_EQ(t.set.contacts[0].force, Vec3::Zero());
+}
+
+// The full compliant-contact pipeline on the floating sphere: it falls on the
+// ground and rests at m g / c_N (the sphere's translation decouples, so
+// M = diag(m, m, m, I, I, I) and u̇ = (h + m g)/m for the linear part).
+TEST(ContactForces, SphereDropPipelineRests) {
+  const double r = 0.1, m = 2.0;
+  const Model model = SphereModel(r, m);
+  Data data = MakeData(model);
+  ContactSet set = MakeContactSet(model);
+  std::vector<ContactState> states = MakeContactStates(model);
+  ContactForceParams params;  // spring-damper, 000 defaults
+  const double dt = 1.25e-3;
+  Eigen::VectorXd q = FreeQ(Vec3(0, 0, 0.3));
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
+  v[0] = 0.2;  // sliding sideways when it lands: friction stops it
+  Eigen::VectorXd h(6);
+  for (int k = 0; k < static_cast<int>(2.0 / dt); ++k) {
+    ContactJacobians(model, data, q);
+    DetectContacts(model, data, Terrain(), set);
+    ComputeContactVelocities(model, data, v, set);
+    h.setZero();
+    ContactForces(model, data, params, dt, set, states, h);
+    v.head<3>() += dt * (h.head<3>() / m + model.gravity);
+    q.head<3>() += dt * v.head<3>();
+  }
+  const double expected = -m * 9.81 / params.spring_damper.normal_stiffness;
+  EXPECT_NEAR(set.contacts[0].gap, expected, 0.05 * std::abs(expected));
+  EXPECT_LT(v.head<3>().norm(), 1e-3);
+  EXPECT_GT(set.max_penetration, 0.0);
+  EXPECT_EQ(set.peak_active, 1);
+  EXPECT_TRUE(states[0].closed);
+}
+
+}  // namespace
+}  // namespace moreau::contact

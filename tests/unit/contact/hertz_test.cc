@@ -1,0 +1,152 @@
+// 001 eq. 34–38: Hertz spring, damping ramp, smooth stick–slip friction.
+#include "engine/contact/hertz.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "engine/contact/terrain.h"
+#include "tests/unit/contact/test_bodies.h"
+
+namespace moreau::contact {
+namespace {
+
+using testing::PointContact;
+
+constexpr double kTol = 1e-12;
+
+Contact Ground(const Vec3& p, const Vec3& vel = Vec3::Zero()) {
+  return PointContact(Terrain(), p, 0.0, vel);
+}
+
+TEST(Hertz, DefaultsAreTableI) {
+  const HertzParams p;
+  EXPECT_EQ(p.stiffness, 1e4);
+  EXPECT_EQ(p.exponent, 2.2);
+  EXPECT_EQ(p.damping, 10.0);
+  EXPECT_EQ(p.ramp_depth, 1e-4);
+  EXPECT_EQ(p.mu_static, 2.0);
+  EXPECT_EQ(p.mu_dynamic, 2.0);
+  EXPECT_EQ(p.stiction_velocity, 1e-4);
+  EXPECT_EQ(p.sliding_velocity, 2e-4);
+  EXPECT_TRUE(Validate(p).ok());
+}
+
+TEST(Hertz, StaticForceIsKDeltaToTheE) {
+  const HertzParams p;
+  const Vec3 f = HertzForce(p, Ground(Vec3(0, 0, -0.01)));
+  EXPECT_NEAR(f.z(), 1e4 * std::pow(0.01, 2.2), 1e-12);
+  EXPECT_NEAR(f.head<2>().norm(), 0.0, kTol);
+  // Open or just touching: nothing.
+  EXPECT_EQ(HertzForce(p, Ground(Vec3(0, 0, 0.001))), Vec3::Zero());
+  EXPECT_EQ(HertzForce(p, Ground(Vec3(0, 0, 0.0), Vec3(0, 0, -1))), Vec3::Zero());
+}
+
+TEST(Hertz, DampingRampsInOverW) {
+  const HertzParams p;
+  const double w = p.ramp_depth;
+  EXPECT_EQ(Smoothstep(-1.0), 0.0);
+  EXPECT_EQ(Smoothstep(0.0), 0.0);
+  EXPECT_NEAR(Smoothstep(0.5), 0.5, kTol);
+  EXPECT_NEAR(Smoothstep(0.25), 3 * 0.0625 - 2 * 0.015625, kTol);
+  EXPECT_EQ(Smoothstep(1.0), 1.0);
+  EXPECT_EQ(Smoothstep(3.0), 1.0);
+  EXPECT_EQ(HertzDamping(p, 0.0), 0.0);
+  EXPECT_NEAR(HertzDamping(p, 0.5 * w), 5.0, kTol);
+  EXPECT_NEAR(HertzDamping(p, w), 10.0, kTol);
+  EXPECT_NEAR(HertzDamping(p, 10 * w), 10.0, kTol);
+  // The force at δ = w/2 approaching at 1 m/s: K δ^e + (c_max/2)·1.
+  const Vec3 f = HertzForce(p, Ground(Vec3(0, 0, -0.5 * w), Vec3(0, 0, -1)));
+  EXPECT_NEAR(f.z(), 1e4 * std::pow(0.5 * w, 2.2) + 5.0, 1e-12);
+  // At δ = w: full damping.
+  const Vec3 f2 = HertzForce(p, Ground(Vec3(0, 0, -w), Vec3(0, 0, -0.1)));
+  EXPECT_NEAR(f2.z(), 1e4 * std::pow(w, 2.2) + 1.0, 1e-12);
+}
+
+TEST(Hertz, NoPullingWhenSeparatingFast) {
+  const HertzParams p;
+  const Vec3 f = HertzForce(p, Ground(Vec3(0, 0, -0.001), Vec3(1, 0, 5)));
+  EXPECT_EQ(f, Vec3::Zero());
+}
+
+TEST(Hertz, FrictionCoefficientShape) {
+  HertzParams p;
+  p.mu_static = 1.0;
+  p.mu_dynamic = 0.6;
+  const double vs = p.stiction_velocity, vd = p.sliding_velocity;
+  EXPECT_NEAR(HertzFrictionCoefficient(p, 0.0), 0.0, kTol);
+  EXPECT_NEAR(HertzFrictionCoefficient(p, vs), 1.0, kTol);
+  EXPECT_NEAR(HertzFrictionCoefficient(p, -vs), -1.0, kTol);
+  EXPECT_NEAR(HertzFrictionCoefficient(p, 0.5 * vs), 2 * Smoothstep(0.75) - 1, kTol);
+  EXPECT_NEAR(HertzFrictionCoefficient(p, 0.5 * (vs + vd)), 0.8, kTol);
+  EXPECT_NEAR(HertzFrictionCoefficient(p, vd), 0.6, kTol);
+  EXPECT_NEAR(HertzFrictionCoefficient(p, 10.0), 0.6, kTol);
+  EXPECT_NEAR(HertzFrictionCoefficient(p, -10.0), -0.6, kTol);
+  // Continuous and odd.
+  for (double v = -5 * vd; v <= 5 * vd; v += vd / 97) {
+    const double e = 1e-9;
+    EXPECT_NEAR(HertzFrictionCoefficient(p, v + e), HertzFrictionCoefficient(p, v - e), 1e-4);
+    EXPECT_NEAR(HertzFrictionCoefficient(p, -v), -HertzFrictionCoefficient(p, v), kTol);
+  }
+}
+
+TEST(Hertz, FrictionOpposesSlipAndIsIsotropic) {
+  const HertzParams p;  // μ_s = μ_d = 2
+  const double depth = 0.01;
+  const double f_n = 1e4 * std::pow(depth, 2.2);
+  // Sliding fast along t1, then along the diagonal: the same magnitude μ_d f_n,
+  // opposite to the slip.
+  for (const Vec3& vel : {Vec3(0.5, 0, 0), Vec3(0.3, 0.4, 0)}) {
+    const Vec3 f = HertzForce(p, Ground(Vec3(0, 0, -depth), vel));
+    EXPECT_NEAR(f.z(), f_n, 1e-12);
+    EXPECT_NEAR(f.head<2>().norm(), 2.0 * f_n, 1e-12);
+    EXPECT_NEAR(f.head<2>().normalized().dot(vel.head<2>().normalized()), -1.0, 1e-12);
+  }
+  // Slow slip (v < v_s): a fraction of μ_s f_n.
+  const Vec3 slow(0.5 * p.stiction_velocity, 0, 0);
+  const Vec3 f = HertzForce(p, Ground(Vec3(0, 0, -depth), slow));
+  EXPECT_NEAR(f.x(), -HertzFrictionCoefficient(p, slow.x()) * f_n, 1e-12);
+  // No slip: no friction.
+  EXPECT_NEAR(HertzForce(p, Ground(Vec3(0, 0, -depth))).head<2>().norm(), 0.0, kTol);
+}
+
+TEST(Hertz, FrictionBoundedByMuFn) {
+  HertzParams p;
+  p.mu_static = 1.2;
+  p.mu_dynamic = 0.7;
+  std::mt19937_64 rng(9);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int k = 0; k < 2000; ++k) {
+    const double scale = std::pow(10.0, 4 * u(rng) - 2);  // 1e-6 … 1e2 m/s
+    const Vec3 vel = scale * Vec3(u(rng), u(rng), 0.01 * u(rng));
+    const Contact c = Ground(Vec3(0, 0, -0.01 * (u(rng) + 1.0)), vel);
+    const Vec3 f = HertzForce(p, c);
+    EXPECT_GE(f.z(), 0.0);
+    EXPECT_LE(f.head<2>().norm(), p.mu_static * f.z() + 1e-12);
+  }
+}
+
+TEST(Hertz, InvalidParametersAreRejected) {
+  auto expect_invalid = [](const HertzParams& p, const char* field) {
+    const absl::Status s = Validate(p);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+    EXPECT_THAT(std::string(s.message()), ::testing::HasSubstr(field));
+  };
+  HertzParams p;
+  p.exponent = 0.5;
+  expect_invalid(p, "hertz.exponent");
+  p = {};
+  p.ramp_depth = 0.0;
+  expect_invalid(p, "hertz.ramp_depth");
+  p = {};
+  p.sliding_velocity = p.stiction_velocity;
+  expect_invalid(p, "hertz.sliding_velocity");
+  p = {};
+  p.stiffness = std::nan("");
+  expect_invalid(p, "hertz.stiffness");
+}
+
+}  // namespace
+}  // namespace moreau::contact
