@@ -216,26 +216,36 @@ absl::Status CheckMasses(const Model& m) {
   return absl::OkStatus();
 }
 
-// Contact spheres: the sphere collision geoms of the leaf links (default) or
+// Contact points: the sphere collision geoms of the leaf links (default) or
 // of options.contact_links, named after their link (suffixed _0, _1, … when a
-// link has several).
+// link has several). Boxes count as their eight corners (radius 0, named
+// <link>_corner0 … _corner7): always for options.contact_links, and by
+// default for a single-body model without a contact sphere (a free box or
+// cube; an arm's end-effector box is no foot).
 absl::Status AddContactPoints(const LinkTree& tree,
                               const std::vector<int>& visit_order,
                               const LoadOptions& options, Model& m) {
-  auto spheres_of = [&m](const std::string& link) {
-    std::vector<const Geom*> spheres;
+  auto geoms_of = [&m](const std::string& link, GeomType type) {
+    std::vector<const Geom*> out;
     for (const Geom& g : m.geoms) {
-      if (g.link == link && g.type == GeomType::kSphere) spheres.push_back(&g);
+      if (g.link == link && g.type == type) out.push_back(&g);
     }
-    return spheres;
+    return out;
   };
   std::vector<std::string> links;
+  bool use_boxes = !options.contact_links.empty();
   if (options.contact_links.empty()) {
     for (int l : visit_order) {
       if (tree.links[l].child_joints.empty()) {
         links.push_back(tree.links[l].name);
       }
     }
+    use_boxes = m.nbodies == 2 && std::none_of(links.begin(), links.end(), [&](const std::string& link) {
+      for (const Geom* g : geoms_of(link, GeomType::kSphere)) {
+        if (g->body != 0) return true;
+      }
+      return false;
+    });
   } else {
     for (const std::string& name : options.contact_links) {
       const bool known =
@@ -245,9 +255,10 @@ absl::Status AddContactPoints(const LinkTree& tree,
         return absl::InvalidArgumentError(absl::StrCat(
             "contact link '", name, "' is not a link of the model"));
       }
-      if (spheres_of(name).empty()) {
+      if (geoms_of(name, GeomType::kSphere).empty() &&
+          geoms_of(name, GeomType::kBox).empty()) {
         return absl::InvalidArgumentError(absl::StrCat(
-            "contact link '", name, "' has no sphere collision geometry"));
+            "contact link '", name, "' has no sphere or box collision geometry"));
       }
       if (std::find(links.begin(), links.end(), name) == links.end()) {
         links.push_back(name);
@@ -255,7 +266,7 @@ absl::Status AddContactPoints(const LinkTree& tree,
     }
   }
   for (const std::string& link : links) {
-    const std::vector<const Geom*> spheres = spheres_of(link);
+    const std::vector<const Geom*> spheres = geoms_of(link, GeomType::kSphere);
     for (size_t k = 0; k < spheres.size(); ++k) {
       // Default contacts on the world body could never move.
       if (options.contact_links.empty() && spheres[k]->body == 0) continue;
@@ -265,6 +276,23 @@ absl::Status AddContactPoints(const LinkTree& tree,
       c.position = spheres[k]->position;
       c.radius = spheres[k]->size.x();
       m.contact_points.push_back(std::move(c));
+    }
+    if (!use_boxes) continue;
+    const std::vector<const Geom*> boxes = geoms_of(link, GeomType::kBox);
+    for (size_t k = 0; k < boxes.size(); ++k) {
+      const Geom& box = *boxes[k];
+      if (options.contact_links.empty() && box.body == 0) continue;
+      for (int corner = 0; corner < 8; ++corner) {
+        const Vec3 sign((corner & 1) ? 1.0 : -1.0, (corner & 2) ? 1.0 : -1.0,
+                        (corner & 4) ? 1.0 : -1.0);
+        ContactPoint c;
+        c.name = boxes.size() > 1 ? absl::StrCat(link, "_", k, "_corner", corner)
+                                  : absl::StrCat(link, "_corner", corner);
+        c.body = box.body;
+        c.position = box.position + box.rotation * (0.5 * box.size.cwiseProduct(sign));
+        c.radius = 0.0;
+        m.contact_points.push_back(std::move(c));
+      }
     }
   }
   return absl::OkStatus();

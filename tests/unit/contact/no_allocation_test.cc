@@ -1,9 +1,8 @@
 // No heap allocation in any per-step contact function (STYLE.md house rule 5):
-// detection, velocities and every force law run under a global operator new
-// that counts calls, once the ContactSet and states are made.
+// detection, velocities and every force law run under counters of operator
+// new and malloc, once the ContactSet and states are made.
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cstdlib>
 #include <new>
 #include <vector>
@@ -14,26 +13,8 @@
 #include "engine/dynamics/data.h"
 #include "engine/dynamics/jacobians.h"
 #include "tests/unit/contact/test_bodies.h"
+#include "tests/unit/testing/allocation_counter.h"
 
-namespace {
-std::atomic<long> g_allocations{0};
-}  // namespace
-
-void* operator new(std::size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void* operator new(std::size_t size, std::align_val_t align) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  const std::size_t a = static_cast<std::size_t>(align);
-  if (void* p = std::aligned_alloc(a, (size + a - 1) / a * a)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
 
 namespace moreau::contact {
 namespace {
@@ -59,7 +40,7 @@ TEST(NoAllocation, DetectVelocitiesAndEveryForceLaw) {
   Eigen::VectorXd h = Eigen::VectorXd::Zero(6);
   ContactJacobians(model, data, q);
 
-  const long before = g_allocations.load();
+  const long before = ::moreau::testing::HeapAllocationCount();
   for (const Terrain* terrain : {&*hf, &*incline}) {
     for (ContactForceLaw law :
          {ContactForceLaw::kSpringDamper, ContactForceLaw::kHertz, ContactForceLaw::kMicro}) {
@@ -72,7 +53,7 @@ TEST(NoAllocation, DetectVelocitiesAndEveryForceLaw) {
       }
     }
   }
-  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_EQ(::moreau::testing::HeapAllocationCount() - before, 0);
   EXPECT_GT(set.peak_active, 0);
   EXPECT_GT(h.norm(), 0.0);
 }

@@ -1,8 +1,5 @@
 // No heap allocation after Data is made (STYLE.md house rule 5): every
-// dynamics algorithm runs under a global operator new that counts calls.
-#include <atomic>
-#include <cstdlib>
-#include <new>
+// dynamics algorithm runs under counters of operator new and malloc.
 #include <random>
 
 #include <gtest/gtest.h>
@@ -16,26 +13,7 @@
 #include "engine/dynamics/kinematics.h"
 #include "engine/dynamics/rnea.h"
 #include "tests/unit/dynamics/test_models.h"
-
-namespace {
-std::atomic<long> g_allocations{0};
-}  // namespace
-
-void* operator new(std::size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void* operator new(std::size_t size, std::align_val_t align) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  const std::size_t a = static_cast<std::size_t>(align);
-  if (void* p = std::aligned_alloc(a, (size + a - 1) / a * a)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+#include "tests/unit/testing/allocation_counter.h"
 
 namespace moreau {
 namespace {
@@ -54,7 +32,7 @@ TEST(NoAllocation, EveryAlgorithmAfterMakeData) {
     Eigen::VectorXd ext = tau;
     std::vector<Force> f_ext(model->nbodies, Force(Vec3(0.1, 0, 0), Vec3(0, 0, 1)));
 
-    const long before = g_allocations.load();
+    const long before = ::moreau::testing::HeapAllocationCount();
     ForwardKinematics(*model, data, q, v);
     Rnea(*model, data, q, v, tau, &f_ext);
     ComputeCoriolis(*model, data, q, v);
@@ -73,15 +51,21 @@ TEST(NoAllocation, EveryAlgorithmAfterMakeData) {
                            SpatialMomentum(*model, data).linear.x();
     (void)sink;
     IntegrateConfiguration(*model, q, v, 1e-3);
-    EXPECT_EQ(g_allocations.load() - before, 0);
+    EXPECT_EQ(::moreau::testing::HeapAllocationCount() - before, 0);
   }
 }
 
-TEST(NoAllocation, CounterWorks) {
-  const long before = g_allocations.load();
+TEST(NoAllocation, CounterSeesNewAndEigen) {
+  long before = ::moreau::testing::HeapAllocationCount();
   auto* p = new std::vector<double>(100);
   delete p;
-  EXPECT_GE(g_allocations.load() - before, 2);
+  EXPECT_GE(::moreau::testing::HeapAllocationCount() - before, 2);
+  before = ::moreau::testing::HeapAllocationCount();
+  {
+    Eigen::VectorXd x = Eigen::VectorXd::Zero(100);  // Eigen allocates with malloc
+    EXPECT_EQ(x.size(), 100);
+  }
+  EXPECT_GE(::moreau::testing::HeapAllocationCount() - before, 1);
 }
 
 }  // namespace

@@ -65,7 +65,7 @@ INSTANTIATE_TEST_SUITE_P(
                     Expected{"cartpole", false, 2, 2, 3, 1.1, 0, 0.0},
                     Expected{"acrobot", false, 2, 2, 3, 2.0, 0, 0.0},
                     Expected{"sphere", true, 7, 6, 2, 1.0, 1, 0.1},
-                    Expected{"box", true, 7, 6, 2, 1.0, 0, 0.0}),
+                    Expected{"box", true, 7, 6, 2, 1.0, 8, 0.15}),
     [](const testing::TestParamInfo<Expected>& info) {
       return info.param.name;
     });
@@ -124,6 +124,12 @@ TEST(Builtin, MechanismParameters) {
   ASSERT_EQ((*box)->geoms.size(), 1u);
   EXPECT_EQ((*box)->geoms[0].type, GeomType::kBox);
   EXPECT_TRUE((*box)->geoms[0].size.isApprox(Vec3(0.1, 0.2, 0.3)));
+  // A box contacts the ground through its eight corners.
+  ASSERT_EQ((*box)->contact_points.size(), 8u);
+  for (const ContactPoint& c : (*box)->contact_points) {
+    EXPECT_EQ(c.radius, 0.0);
+    EXPECT_TRUE(c.position.cwiseAbs().isApprox(Vec3(0.05, 0.1, 0.15))) << c.name;
+  }
 }
 
 TEST(Builtin, OptionsApply) {

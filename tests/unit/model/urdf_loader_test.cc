@@ -244,8 +244,8 @@ INSTANTIATE_TEST_SUITE_P(
                  1.1, 0},
         Expected{"sphere/sphere2.urdf", BaseMode::kAuto, true, 7, 6, 2, 10.0,
                  1},
-        Expected{"box/box.urdf", BaseMode::kAuto, true, 7, 6, 2, 1.0, 0},
-        Expected{"box/cube.urdf", BaseMode::kAuto, true, 7, 6, 2, 1.0, 0}),
+        Expected{"box/box.urdf", BaseMode::kAuto, true, 7, 6, 2, 1.0, 8},
+        Expected{"box/cube.urdf", BaseMode::kAuto, true, 7, 6, 2, 1.0, 8}),
     [](const testing::TestParamInfo<Expected>& info) {
       std::string name = info.param.file.substr(info.param.file.find('/') + 1);
       for (char& c : name) {
@@ -580,7 +580,7 @@ TEST(UrdfLoader, ContactLinksOverrideTheDefault) {
   for (const auto& [links, message] :
        std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"FR_foot", "nope"}, "contact link 'nope' is not a link"},
-           {{"trunk"}, "contact link 'trunk' has no sphere collision"}}) {
+           {{"FR_hip"}, "contact link 'FR_hip' has no sphere or box collision"}}) {
     const auto bad =
         LoadUrdfFile(kModels + "/unitree_a1/a1.urdf", Contacts(links));
     ASSERT_FALSE(bad.ok());

@@ -1,0 +1,54 @@
+// Settings of one simulation: time step, contact model and its parameters,
+// integrator, solver parameters, terrain, gravity.
+#ifndef MOREAU_ENGINE_SIM_SETTINGS_H_
+#define MOREAU_ENGINE_SIM_SETTINGS_H_
+
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "engine/contact/contact_forces.h"
+#include "engine/contact/prox_solver.h"
+#include "engine/contact/terrain.h"
+#include "engine/spatial/motion.h"
+#include "engine/step/explicit_step.h"
+
+namespace moreau::sim {
+
+// Every contact model of PHYSICS.md § Contact models that is built so far.
+enum class ContactModel {
+  kSpringDamper,  // 000 Alg. 1, explicit integration
+  kHertz,         // 001 eq. 34–38, explicit integration
+  kMicro,         // 003 eq. 14–15, explicit integration
+  kMoreauJor,     // 000 eq. 6–19, hard contact, JOR prox iteration
+  kMoreauSor,     // 000 eq. 6–19, hard contact, SOR prox iteration
+};
+
+// "spring-damper", "hertz", "micro", "moreau-jor", "moreau-sor".
+const char* ContactModelName(ContactModel model);
+absl::StatusOr<ContactModel> ParseContactModel(std::string_view name);
+bool IsHardContact(ContactModel model);
+
+// "euler" (semi-implicit), "heun", "rk4".
+const char* IntegratorName(step::Integrator integrator);
+absl::StatusOr<step::Integrator> ParseIntegrator(std::string_view name);
+
+struct Settings {
+  double dt = 1e-3;  // s
+  ContactModel contact = ContactModel::kMoreauSor;
+  step::Integrator integrator = step::Integrator::kSemiImplicitEuler;  // force laws only
+  contact::ContactForceParams force_law;  // the law itself is set from `contact`
+  contact::ProxParams prox;               // the method is set from `contact`
+  contact::ContactLaw hard_contact;       // μ, ε_N, ε_T of the impulse laws
+  contact::Terrain terrain;               // default: the ground plane z = 0
+  spatial::Vec3 gravity = spatial::Vec3(0.0, 0.0, -9.81);
+  // A state is diverged when any q or v is not finite or |v|∞ exceeds this.
+  double max_speed = 1e3;
+};
+
+// Checks every field; the message names the first bad one and its value.
+absl::Status Validate(const Settings& settings);
+
+}  // namespace moreau::sim
+
+#endif  // MOREAU_ENGINE_SIM_SETTINGS_H_

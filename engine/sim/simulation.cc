@@ -1,0 +1,152 @@
+#include "engine/sim/simulation.h"
+
+#include <cmath>
+#include <random>
+
+#include "absl/strings/str_cat.h"
+#include "engine/step/explicit_step.h"
+#include "engine/step/moreau_step.h"
+#include "engine/util/status_macros.h"
+
+namespace moreau::sim {
+namespace {
+
+contact::ContactForceLaw ForceLawOf(ContactModel model) {
+  switch (model) {
+    case ContactModel::kHertz:
+      return contact::ContactForceLaw::kHertz;
+    case ContactModel::kMicro:
+      return contact::ContactForceLaw::kMicro;
+    default:
+      return contact::ContactForceLaw::kSpringDamper;
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(std::shared_ptr<const Model> model,
+                                                               const Settings& settings) {
+  if (model == nullptr) return absl::InvalidArgumentError("no model");
+  Settings s = settings;
+  s.force_law.law = ForceLawOf(s.contact);
+  s.prox.method = s.contact == ContactModel::kMoreauJor ? contact::ProxMethod::kJor
+                                                        : contact::ProxMethod::kSor;
+  MOREAU_RETURN_IF_ERROR(Validate(s));
+  if (s.gravity != model->gravity) {
+    // The model is shared and immutable: a different gravity gets its own copy.
+    auto copy = std::make_shared<Model>(*model);
+    copy->gravity = s.gravity;
+    model = std::move(copy);
+  }
+  return std::unique_ptr<Simulation>(new Simulation(std::move(model), s));
+}
+
+Simulation::Simulation(std::shared_ptr<const Model> model, const Settings& settings)
+    : model_(std::move(model)),
+      settings_(settings),
+      state_(DefaultState(*model_)),
+      last_good_(state_),
+      workspace_(step::MakeStepWorkspace(*model_)) {}
+
+void Simulation::Reset() { state_ = DefaultState(*model_); }
+
+void Simulation::ResetWithNoise(uint64_t seed, double scale) {
+  Reset();
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-scale, scale);
+  for (const Joint& j : model_->joints) {
+    if (j.type != JointType::kFree) state_.q[j.q_index] += u(rng);
+  }
+  for (int i = 0; i < model_->nv; ++i) state_.v[i] = u(rng);
+}
+
+absl::Status Simulation::SetState(const State& s) {
+  const Model& m = *model_;
+  if (s.q.size() != m.nq) {
+    return absl::InvalidArgumentError(absl::StrCat("q has size ", s.q.size(), ", expected ", m.nq));
+  }
+  if (s.v.size() != m.nv) {
+    return absl::InvalidArgumentError(absl::StrCat("v has size ", s.v.size(), ", expected ", m.nv));
+  }
+  if (!s.q.allFinite() || !s.v.allFinite() || !std::isfinite(s.time)) {
+    return absl::InvalidArgumentError("state has non-finite q, v or time");
+  }
+  State next = s;
+  if (next.contact_states.size() != m.contact_points.size()) {
+    next.contact_states.assign(m.contact_points.size(), contact::ContactState{});
+  }
+  if (next.impulses.size() != 3 * m.contact_points.size()) {
+    next.impulses.assign(3 * m.contact_points.size(), 0.0);
+  }
+  if (m.floating_base) {
+    const double n = next.q.segment<4>(3).norm();
+    if (!(n > 1e-9)) return absl::InvalidArgumentError("base quaternion has zero norm");
+    next.q.segment<4>(3) /= n;
+  }
+  state_ = std::move(next);
+  return absl::OkStatus();
+}
+
+absl::Status Simulation::Restore(std::string_view bytes) {
+  MOREAU_ASSIGN_OR_RETURN(State s, DeserializeState(*model_, bytes));
+  state_ = std::move(s);
+  return absl::OkStatus();
+}
+
+bool Simulation::Diverged() const {
+  if (!state_.q.allFinite() || !state_.v.allFinite()) return true;
+  return state_.v.lpNorm<Eigen::Infinity>() > settings_.max_speed;
+}
+
+absl::Status Simulation::StepOnce(const Eigen::VectorXd& tau, const std::vector<Force>* f_ext) {
+  const step::StepInputs inputs{&tau, f_ext};
+  const double dt = settings_.dt;
+  if (IsHardContact(settings_.contact)) {
+    MOREAU_RETURN_IF_ERROR(step::MoreauStep(*model_, settings_.terrain, settings_.prox,
+                                            settings_.hard_contact, dt, inputs, state_.q, state_.v,
+                                            state_.impulses, workspace_));
+    report_.solver_iterations = workspace_.last_prox.iterations;
+    report_.solver_converged = workspace_.last_prox.converged;
+  } else {
+    step::ExplicitStep(*model_, settings_.terrain, settings_.force_law, settings_.integrator, dt,
+                       inputs, state_.q, state_.v, state_.contact_states, workspace_);
+    report_.solver_iterations = 0;
+    report_.solver_converged = true;
+  }
+  report_.active_contacts = workspace_.contacts.num_active;
+  state_.time += dt;
+  ++state_.steps;
+  return absl::OkStatus();
+}
+
+absl::Status Simulation::Step(const Eigen::VectorXd& tau, int substeps,
+                              const std::vector<Force>* f_ext) {
+  const Model& m = *model_;
+  if (tau.size() != m.nv) {
+    return absl::InvalidArgumentError(absl::StrCat("tau has size ", tau.size(), ", expected ", m.nv));
+  }
+  if (!tau.allFinite()) return absl::InvalidArgumentError("tau has a non-finite entry");
+  if (substeps < 1) {
+    return absl::InvalidArgumentError(absl::StrCat("substeps must be ≥ 1, got ", substeps));
+  }
+  if (f_ext != nullptr && f_ext->size() != static_cast<size_t>(m.nbodies)) {
+    return absl::InvalidArgumentError(absl::StrCat("external wrenches for ", f_ext->size(),
+                                                   " bodies, expected ", m.nbodies));
+  }
+  for (int k = 0; k < substeps; ++k) {
+    last_good_ = state_;  // same sizes: no allocation
+    absl::Status status = StepOnce(tau, f_ext);
+    if (status.ok() && Diverged()) {
+      status = absl::FailedPreconditionError(
+          absl::StrCat("simulation diverged at t = ", state_.time,
+                       " s (non-finite or exploding state); the last good state is kept"));
+    }
+    if (!status.ok()) {
+      state_ = last_good_;
+      return status;
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace moreau::sim

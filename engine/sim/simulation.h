@@ -1,0 +1,82 @@
+// Simulation = shared Model + State + Data (in the step workspace) + Settings
+// (ARCHITECTURE.md). One instance is stepped by one thread at a time; many
+// instances share one Model.
+#ifndef MOREAU_ENGINE_SIM_SIMULATION_H_
+#define MOREAU_ENGINE_SIM_SIMULATION_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "engine/model/model.h"
+#include "engine/sim/settings.h"
+#include "engine/sim/state.h"
+#include "engine/step/workspace.h"
+
+namespace moreau::sim {
+
+// What the last step reported.
+struct StepReport {
+  int solver_iterations = 0;  // prox sweeps (hard contact), 0 for force laws
+  bool solver_converged = true;
+  int active_contacts = 0;
+};
+
+class Simulation {
+ public:
+  // Validates the settings against the model; allocates everything the steps
+  // will use.
+  static absl::StatusOr<std::unique_ptr<Simulation>> Create(std::shared_ptr<const Model> model,
+                                                            const Settings& settings);
+
+  // Back to the default pose at rest, t = 0, contact memory cleared.
+  void Reset();
+  // The default pose perturbed by seeded noise: joints ± scale rad (uniform),
+  // velocities ± scale (uniform). Same seed, same state.
+  void ResetWithNoise(uint64_t seed, double scale);
+  // A given state; InvalidArgument (naming the field) when sizes do not fit
+  // or values are not finite; the current state is kept then.
+  absl::Status SetState(const State& state);
+
+  // Advances `substeps` steps of dt holding the joint torques τ (size nv; the
+  // base entries act as generalized base forces) and the optional external
+  // wrenches (per body, body coordinates). On divergence (non-finite or
+  // exploding state) returns FailedPrecondition and keeps the last good state.
+  absl::Status Step(const Eigen::VectorXd& tau, int substeps,
+                    const std::vector<Force>* f_ext = nullptr);
+
+  const State& state() const { return state_; }
+  std::string Snapshot() const { return SerializeState(state_); }
+  absl::Status Restore(std::string_view bytes);
+
+  const Model& model() const { return *model_; }
+  std::shared_ptr<const Model> shared_model() const { return model_; }
+  const Settings& settings() const { return settings_; }
+  const StepReport& last_report() const { return report_; }
+  // Contact set of the last step (positions, gaps, forces).
+  const contact::ContactSet& contacts() const { return workspace_.contacts; }
+  // Workspace of the last step; data() holds its kinematics.
+  const Data& data() const { return workspace_.data; }
+
+ private:
+  Simulation(std::shared_ptr<const Model> model, const Settings& settings);
+  absl::Status StepOnce(const Eigen::VectorXd& tau, const std::vector<Force>* f_ext);
+  bool Diverged() const;
+
+  std::shared_ptr<const Model> model_;
+  Settings settings_;
+  State state_;
+  State last_good_;
+  step::StepWorkspace workspace_;
+  StepReport report_;
+};
+
+}  // namespace moreau::sim
+
+#endif  // MOREAU_ENGINE_SIM_SIMULATION_H_

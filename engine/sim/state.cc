@@ -1,0 +1,120 @@
+#include "engine/sim/state.h"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+
+namespace moreau::sim {
+namespace {
+
+constexpr char kMagic[4] = {'M', 'R', 'S', 'T'};
+constexpr uint32_t kVersion = 1;
+
+static_assert(std::endian::native == std::endian::little,
+              "state blobs are little-endian; add byte swapping for big-endian hosts");
+
+class Writer {
+ public:
+  void Bytes(const void* p, size_t n) { out_.append(static_cast<const char*>(p), n); }
+  void U32(uint32_t x) { Bytes(&x, sizeof x); }
+  void U64(uint64_t x) { Bytes(&x, sizeof x); }
+  void F64(double x) { Bytes(&x, sizeof x); }
+  std::string Take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+class Reader {
+ public:
+  explicit Reader(std::string_view in) : in_(in) {}
+  bool Bytes(void* p, size_t n) {
+    if (in_.size() - pos_ < n) return false;
+    std::memcpy(p, in_.data() + pos_, n);
+    pos_ += n;
+    return true;
+  }
+  bool U32(uint32_t& x) { return Bytes(&x, sizeof x); }
+  bool U64(uint64_t& x) { return Bytes(&x, sizeof x); }
+  bool F64(double& x) { return Bytes(&x, sizeof x); }
+  bool AtEnd() const { return pos_ == in_.size(); }
+
+ private:
+  std::string_view in_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+State DefaultState(const Model& model) {
+  State s;
+  s.q = model.q_default;
+  s.v = Eigen::VectorXd::Zero(model.nv);
+  s.contact_states.assign(model.contact_points.size(), contact::ContactState{});
+  s.impulses.assign(3 * model.contact_points.size(), 0.0);
+  return s;
+}
+
+std::string SerializeState(const State& s) {
+  Writer w;
+  w.Bytes(kMagic, sizeof kMagic);
+  w.U32(kVersion);
+  w.U32(static_cast<uint32_t>(s.q.size()));
+  w.U32(static_cast<uint32_t>(s.v.size()));
+  w.U32(static_cast<uint32_t>(s.contact_states.size()));
+  w.F64(s.time);
+  w.U64(s.steps);
+  for (double x : s.q) w.F64(x);
+  for (double x : s.v) w.F64(x);
+  for (const contact::ContactState& c : s.contact_states) {
+    w.U32((c.closed ? 1u : 0u) | (c.slip ? 2u : 0u));
+    for (double x : c.anchor) w.F64(x);
+  }
+  for (double x : s.impulses) w.F64(x);
+  return w.Take();
+}
+
+absl::StatusOr<State> DeserializeState(const Model& model, std::string_view bytes) {
+  Reader r(bytes);
+  char magic[4];
+  uint32_t version = 0, nq = 0, nv = 0, nc = 0;
+  if (!r.Bytes(magic, 4) || std::memcmp(magic, kMagic, 4) != 0) {
+    return absl::InvalidArgumentError("state blob: not a Moreau state (bad magic)");
+  }
+  if (!r.U32(version) || version != kVersion) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("state blob: version ", version, " is not supported (expected ", kVersion, ")"));
+  }
+  if (!r.U32(nq) || !r.U32(nv) || !r.U32(nc)) {
+    return absl::InvalidArgumentError("state blob: truncated header");
+  }
+  if (nq != static_cast<uint32_t>(model.nq) || nv != static_cast<uint32_t>(model.nv) ||
+      nc != model.contact_points.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "state blob: sizes nq=", nq, " nv=", nv, " contacts=", nc, " do not match model '",
+        model.name, "' (nq=", model.nq, " nv=", model.nv,
+        " contacts=", model.contact_points.size(), ")"));
+  }
+  State s = DefaultState(model);
+  bool ok = r.F64(s.time) && r.U64(s.steps);
+  for (int i = 0; ok && i < model.nq; ++i) ok = r.F64(s.q[i]);
+  for (int i = 0; ok && i < model.nv; ++i) ok = r.F64(s.v[i]);
+  for (contact::ContactState& c : s.contact_states) {
+    uint32_t flags = 0;
+    ok = ok && r.U32(flags);
+    c.closed = flags & 1u;
+    c.slip = flags & 2u;
+    for (double& x : c.anchor) ok = ok && r.F64(x);
+  }
+  for (double& x : s.impulses) ok = ok && r.F64(x);
+  if (!ok) return absl::InvalidArgumentError("state blob: truncated body");
+  if (!r.AtEnd()) return absl::InvalidArgumentError("state blob: trailing bytes");
+  if (!s.q.allFinite() || !s.v.allFinite() || !std::isfinite(s.time)) {
+    return absl::InvalidArgumentError("state blob: non-finite q, v or time");
+  }
+  return s;
+}
+
+}  // namespace moreau::sim

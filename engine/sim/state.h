@@ -1,0 +1,41 @@
+// State: everything a snapshot holds and determinism is defined on
+// (ARCHITECTURE.md): q, v, time, contact memory (stick anchors, previous
+// impulses for the warm start) and the step count.
+#ifndef MOREAU_ENGINE_SIM_STATE_H_
+#define MOREAU_ENGINE_SIM_STATE_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "absl/status/statusor.h"
+#include "engine/contact/contact_state.h"
+#include "engine/model/model.h"
+
+namespace moreau::sim {
+
+struct State {
+  Eigen::VectorXd q;  // nq
+  Eigen::VectorXd v;  // nv
+  double time = 0.0;  // s
+  uint64_t steps = 0;
+  std::vector<contact::ContactState> contact_states;  // one per contact point
+  std::vector<double> impulses;  // 3 per contact point (N, T1, T2), warm start
+};
+
+// A state at rest in the model's default configuration.
+State DefaultState(const Model& model);
+
+// Versioned, portable byte blob (little-endian IEEE-754): a state restored
+// from it continues bit-exactly on any machine running the same version.
+std::string SerializeState(const State& state);
+// InvalidArgument when the blob is malformed, of another version, or does not
+// fit `model` (sizes); the message names the problem.
+absl::StatusOr<State> DeserializeState(const Model& model, std::string_view bytes);
+
+}  // namespace moreau::sim
+
+#endif  // MOREAU_ENGINE_SIM_STATE_H_

@@ -1,0 +1,87 @@
+#include "engine/step/explicit_step.h"
+
+#include <algorithm>
+
+#include "engine/contact/contact_set.h"
+#include "engine/dynamics/aba.h"
+#include "engine/dynamics/configuration.h"
+#include "engine/dynamics/jacobians.h"
+
+namespace moreau::step {
+
+void ForceLawAcceleration(const Model& model, const contact::Terrain& terrain,
+                          const contact::ContactForceParams& params, double dt,
+                          const StepInputs& inputs, const Eigen::VectorXd& q,
+                          const Eigen::VectorXd& v, std::span<contact::ContactState> states,
+                          StepWorkspace& w) {
+  // 1. position: kinematics, contact-point Jacobians, collision detection.
+  ContactJacobians(model, w.data, q);
+  contact::DetectContacts(model, w.data, terrain, w.contacts);
+  // 2. velocity: contact-point velocities γ.
+  contact::ComputeContactVelocities(model, w.data, v, w.contacts);
+  // 4–5. actuation and contact: τ + Σ J_kᵀ λ_k.
+  w.h_contact.setZero();
+  contact::ContactForces(model, w.data, params, dt, w.contacts, states, w.h_contact);
+  if (inputs.tau != nullptr) {
+    w.tau_total = *inputs.tau + w.h_contact;
+  } else {
+    w.tau_total = w.h_contact;
+  }
+  // 3. smooth dynamics by ABA (no M needed).
+  Aba(model, w.data, q, v, w.tau_total, inputs.f_ext);
+}
+
+void ExplicitStep(const Model& model, const contact::Terrain& terrain,
+                  const contact::ContactForceParams& params, Integrator integrator, double dt,
+                  const StepInputs& inputs, Eigen::VectorXd& q, Eigen::VectorXd& v,
+                  std::span<contact::ContactState> states, StepWorkspace& w) {
+  std::span<contact::ContactState> stage_states(w.stage_states.data(), states.size());
+  auto accel_at = [&](const Eigen::VectorXd& qq, const Eigen::VectorXd& vv,
+                      Eigen::VectorXd& out) {
+    std::copy(states.begin(), states.end(), stage_states.begin());
+    ForceLawAcceleration(model, terrain, params, dt, inputs, qq, vv, stage_states, w);
+    out = w.data.qacc;
+  };
+
+  // Stage 1 at the step's start also advances the contact memory.
+  ForceLawAcceleration(model, terrain, params, dt, inputs, q, v, states, w);
+  w.k_a[0] = w.data.qacc;
+
+  switch (integrator) {
+    case Integrator::kSemiImplicitEuler:
+      // v⁺ = v + Δt q̈, q⁺ = q ⊕ Δt v⁺.
+      v += dt * w.k_a[0];
+      IntegrateConfiguration(model, q, v, dt);
+      break;
+    case Integrator::kHeun: {
+      // 001's explicit second-order scheme: predictor (q ⊕ Δt v, v + Δt a₁),
+      // corrector with the average slopes.
+      w.q_stage = q;
+      IntegrateConfiguration(model, w.q_stage, v, dt);
+      w.v_stage = v + dt * w.k_a[0];
+      accel_at(w.q_stage, w.v_stage, w.k_a[1]);
+      w.v_sum = 0.5 * (v + w.v_stage);
+      v += 0.5 * dt * (w.k_a[0] + w.k_a[1]);
+      IntegrateConfiguration(model, q, w.v_sum, dt);
+      break;
+    }
+    case Integrator::kRk4: {
+      w.k_v[0] = v;
+      const double half = 0.5 * dt;
+      for (int s = 1; s < 4; ++s) {
+        const double h = s == 3 ? dt : half;
+        w.q_stage = q;
+        IntegrateConfiguration(model, w.q_stage, w.k_v[s - 1], h);
+        w.k_v[s] = v + h * w.k_a[s - 1];
+        accel_at(w.q_stage, w.k_v[s], w.k_a[s]);
+      }
+      w.v_sum = (w.k_v[0] + 2.0 * w.k_v[1] + 2.0 * w.k_v[2] + w.k_v[3]) / 6.0;
+      v += dt / 6.0 * (w.k_a[0] + 2.0 * w.k_a[1] + 2.0 * w.k_a[2] + w.k_a[3]);
+      IntegrateConfiguration(model, q, w.v_sum, dt);
+      break;
+    }
+  }
+  NormalizeConfiguration(model, q);
+}
+
+}  // namespace moreau::step

@@ -1,0 +1,47 @@
+// Explicit time integration of force-law (compliant) contact (ARCHITECTURE.md
+// step stages 1–6): semi-implicit Euler, Heun (001's explicit second-order
+// scheme) and classical RK4, on the configuration manifold (the base
+// quaternion advanced by the exponential map, 000 eq. 22).
+#ifndef MOREAU_ENGINE_STEP_EXPLICIT_STEP_H_
+#define MOREAU_ENGINE_STEP_EXPLICIT_STEP_H_
+
+#include <span>
+
+#include <Eigen/Core>
+
+#include "engine/contact/contact_forces.h"
+#include "engine/contact/terrain.h"
+#include "engine/model/model.h"
+#include "engine/step/workspace.h"
+
+namespace moreau::step {
+
+enum class Integrator { kSemiImplicitEuler, kHeun, kRk4 };
+
+// The forces acting during one step: joint torques τ (nv, base entries
+// usually zero) and external wrenches per body (body coordinates, may be
+// null).
+struct StepInputs {
+  const Eigen::VectorXd* tau = nullptr;
+  const std::vector<Force>* f_ext = nullptr;
+};
+
+// Accelerations q̈ = ABA(q, v, τ + Σ J_kᵀ λ_k) with the contact forces λ_k of
+// the force law at (q, v) (stages 1–5). `states` is the per-contact memory the
+// law may update. Result in w.data.qacc; contact forces in w.contacts.
+void ForceLawAcceleration(const Model& model, const contact::Terrain& terrain,
+                          const contact::ContactForceParams& params, double dt,
+                          const StepInputs& inputs, const Eigen::VectorXd& q,
+                          const Eigen::VectorXd& v, std::span<contact::ContactState> states,
+                          StepWorkspace& w);
+
+// Advances (q, v) by dt (stage 6). The contact memory `states` advances once
+// per step, as evaluated at the step's start; intermediate stages use a copy.
+void ExplicitStep(const Model& model, const contact::Terrain& terrain,
+                  const contact::ContactForceParams& params, Integrator integrator, double dt,
+                  const StepInputs& inputs, Eigen::VectorXd& q, Eigen::VectorXd& v,
+                  std::span<contact::ContactState> states, StepWorkspace& w);
+
+}  // namespace moreau::step
+
+#endif  // MOREAU_ENGINE_STEP_EXPLICIT_STEP_H_

@@ -1,0 +1,37 @@
+#include "engine/step/workspace.h"
+
+namespace moreau::step {
+
+StepWorkspace MakeStepWorkspace(const Model& model) {
+  StepWorkspace w;
+  const int nq = model.nq, nv = model.nv;
+  w.data = MakeData(model);
+  w.contacts = contact::MakeContactSet(model);
+  w.stage_states = contact::MakeContactStates(model);
+  w.tau_total = Eigen::VectorXd::Zero(nv);
+  w.h_contact = Eigen::VectorXd::Zero(nv);
+  w.q_stage = Eigen::VectorXd::Zero(nq);
+  w.v_stage = Eigen::VectorXd::Zero(nv);
+  for (int k = 0; k < 4; ++k) {
+    w.k_v[k] = Eigen::VectorXd::Zero(nv);
+    w.k_a[k] = Eigen::VectorXd::Zero(nv);
+  }
+  w.v_sum = Eigen::VectorXd::Zero(nv);
+  const int nc = static_cast<int>(model.contact_points.size());
+  w.max_contacts = nc;
+  w.W = Eigen::MatrixXd::Zero(nv, 3 * nc);
+  w.Minv_W = Eigen::MatrixXd::Zero(nv, 3 * nc);
+  w.G = Eigen::MatrixXd::Zero(3 * nc, 3 * nc);
+  w.c = Eigen::VectorXd::Zero(3 * nc);
+  w.gamma_S = Eigen::VectorXd::Zero(3 * nc);
+  w.Lambda = Eigen::VectorXd::Zero(3 * nc);
+  w.u_free = Eigen::VectorXd::Zero(nv);
+  w.h = Eigen::VectorXd::Zero(nv);
+  w.active.assign(nc, 0);
+  w.laws.assign(nc, contact::ContactLaw{});
+  w.prox = contact::ProxSolver(nc);
+  w.f_ext.assign(model.nbodies, Force::Zero());
+  return w;
+}
+
+}  // namespace moreau::step

@@ -1,0 +1,41 @@
+// Simulation::Step allocates nothing (STYLE.md house rule 5), for every
+// contact model and integrator, on a robot whose feet touch and leave the
+// ground during the run.
+#include <gtest/gtest.h>
+
+#include "engine/model/loader.h"
+#include "engine/sim/simulation.h"
+#include "tests/unit/testing/allocation_counter.h"
+
+namespace moreau::sim {
+namespace {
+
+TEST(SimulationNoAllocation, StepEveryContactModel) {
+  auto model = LoadBuiltin("mini_cheetah");
+  ASSERT_TRUE(model.ok()) << model.status();
+  for (ContactModel cm : {ContactModel::kSpringDamper, ContactModel::kHertz, ContactModel::kMicro,
+                          ContactModel::kMoreauJor, ContactModel::kMoreauSor}) {
+    for (step::Integrator integrator : {step::Integrator::kSemiImplicitEuler,
+                                        step::Integrator::kHeun, step::Integrator::kRk4}) {
+      SCOPED_TRACE(std::string(ContactModelName(cm)) + " " + IntegratorName(integrator));
+      Settings settings;
+      settings.contact = cm;
+      settings.integrator = integrator;
+      settings.dt = 1e-3;
+      auto sim = Simulation::Create(*model, settings);
+      ASSERT_TRUE(sim.ok()) << sim.status();
+      Eigen::VectorXd tau = Eigen::VectorXd::Zero((*model)->nv);
+      for (int i = 6; i < (*model)->nv; ++i) tau[i] = 0.3;
+      std::vector<Force> f_ext((*model)->nbodies, Force::Zero());
+      ASSERT_TRUE((*sim)->Step(tau, 5, &f_ext).ok());  // warm up
+      const long before = ::moreau::testing::HeapAllocationCount();
+      const absl::Status status = (*sim)->Step(tau, 200, &f_ext);
+      const long allocations = ::moreau::testing::HeapAllocationCount() - before;
+      ASSERT_TRUE(status.ok()) << status;
+      EXPECT_EQ(allocations, 0);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace moreau::sim
