@@ -5,14 +5,14 @@
 //
 //   build/bench/engine/dynamics_bench --benchmark_repetitions=5
 //       (add --benchmark_report_aggregates_only=true for medians only)
+#include <benchmark/benchmark.h>
+
 #include <cstdio>
 #include <map>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
-
-#include <benchmark/benchmark.h>
 
 #include "engine/dynamics/aba.h"
 #include "engine/dynamics/configuration.h"
@@ -104,7 +104,7 @@ void BM_CrbaAndFactor(benchmark::State& s, const std::string& w) {
   });
 }
 
-#define MOREAU_BENCH(fn)                                       \
+#define MOREAU_BENCH(fn)                                            \
   BENCHMARK_CAPTURE(fn, mini_cheetah, std::string("mini_cheetah")); \
   BENCHMARK_CAPTURE(fn, unitree_a1, std::string("unitree_a1"))
 

@@ -14,8 +14,7 @@ namespace moreau::cli {
 
 // Exit codes of the `moreau` process.
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitError =
-    1;  // the command failed (bad model, bad values)
+inline constexpr int kExitError = 1;  // the command failed (bad model, bad values)
 inline constexpr int kExitUsage = 2;  // the command line is malformed
 
 // What a command runs with: its positional arguments (flags are already
@@ -38,9 +37,8 @@ struct FlagSpec {
 
 struct Command {
   absl::string_view name;
-  absl::string_view
-      synopsis;               // arguments after the name, e.g. "MODEL [--json]"
-  absl::string_view summary;  // one line for the command list
+  absl::string_view synopsis;     // arguments after the name, e.g. "MODEL [--json]"
+  absl::string_view summary;      // one line for the command list
   absl::string_view description;  // paragraphs for `moreau help NAME` (wrapped)
   absl::string_view notes;        // printed verbatim after the flags
   std::vector<FlagSpec> flags;    // the flags it accepts

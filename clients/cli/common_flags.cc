@@ -2,5 +2,4 @@
 
 #include "absl/flags/flag.h"
 
-ABSL_FLAG(bool, json, false,
-          "Print the report as one JSON object instead of text.");
+ABSL_FLAG(bool, json, false, "Print the report as one JSON object instead of text.");

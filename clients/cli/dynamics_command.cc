@@ -52,8 +52,7 @@ std::vector<std::string> UniqueContactNames(const Model& model) {
   std::map<std::string, int> seen;
   for (const ContactPoint& point : model.contact_points) {
     const int count = ++seen[point.name];
-    names.push_back(count == 1 ? point.name
-                               : absl::StrCat(point.name, "#", count));
+    names.push_back(count == 1 ? point.name : absl::StrCat(point.name, "#", count));
   }
   return names;
 }
@@ -68,8 +67,7 @@ DynamicsTerms Evaluate(const Model& model, const StateInput& state) {
   ContactJacobians(model, data, state.q);
   const std::vector<std::string> names = UniqueContactNames(model);
   for (size_t k = 0; k < names.size() && k < data.contact_J.size(); ++k) {
-    terms.contacts.push_back(
-        {names[k], data.contact_position[k], data.contact_J[k]});
+    terms.contacts.push_back({names[k], data.contact_position[k], data.contact_J[k]});
   }
   ForwardKinematics(model, data, state.q, state.v);
   terms.center_of_mass = CenterOfMass(model, data);
@@ -81,8 +79,7 @@ DynamicsTerms Evaluate(const Model& model, const StateInput& state) {
 // A label per velocity coordinate: the joint name, with the component for
 // multi-DOF joints ("floating_base.vx", …, "floating_base.wz").
 std::vector<std::string> DofLabels(const Model& model) {
-  static constexpr const char* kFreeComponents[] = {"vx", "vy", "vz",
-                                                    "wx", "wy", "wz"};
+  static constexpr const char* kFreeComponents[] = {"vx", "vy", "vz", "wx", "wy", "wz"};
   std::vector<std::string> labels(model.nv);
   for (const Joint& joint : model.joints) {
     for (int k = 0; k < joint.nv; ++k) {
@@ -100,8 +97,7 @@ std::vector<std::string> DofLabels(const Model& model) {
   return labels;
 }
 
-void WriteJson(const Model& model, const StateInput& state,
-               const DynamicsTerms& terms,
+void WriteJson(const Model& model, const StateInput& state, const DynamicsTerms& terms,
                const std::vector<std::string>& warnings, std::ostream& out) {
   JsonWriter json(out);
   json.BeginObject();
@@ -117,8 +113,7 @@ void WriteJson(const Model& model, const StateInput& state,
   json.Key("g").Numbers(terms.g);
   json.Key("qacc").Numbers(terms.qacc);
   json.Key("contact_jacobians").BeginObject();
-  for (const ContactTerms& contact : terms.contacts)
-    json.Key(contact.name).Matrix(contact.J);
+  for (const ContactTerms& contact : terms.contacts) json.Key(contact.name).Matrix(contact.J);
   json.EndObject();
   json.Key("contact_positions").BeginObject();
   for (const ContactTerms& contact : terms.contacts) {
@@ -132,19 +127,18 @@ void WriteJson(const Model& model, const StateInput& state,
   json.EndObject();
 }
 
-void WriteText(const Model& model, const StateInput& state,
-               const DynamicsTerms& terms, std::ostream& out) {
-  out << "model: " << model.name << "  nq: " << model.nq << "  nv: " << model.nv
-      << '\n'
+void WriteText(const Model& model, const StateInput& state, const DynamicsTerms& terms,
+               std::ostream& out) {
+  out << "model: " << model.name << "  nq: " << model.nq << "  nv: " << model.nv << '\n'
       << kStateConventions << '\n'
       << "q = " << FormatVector(state.q) << "\n\n";
 
   const std::vector<std::string> labels = DofLabels(model);
   Table vectors({"dof", "v", "tau", "c", "g", "qacc"});
   for (int i = 0; i < model.nv; ++i) {
-    vectors.AddRow({labels[i], FormatNumber(state.v[i]),
-                    FormatNumber(state.tau[i]), FormatNumber(terms.c[i]),
-                    FormatNumber(terms.g[i]), FormatNumber(terms.qacc[i])});
+    vectors.AddRow({labels[i], FormatNumber(state.v[i]), FormatNumber(state.tau[i]),
+                    FormatNumber(terms.c[i]), FormatNumber(terms.g[i]),
+                    FormatNumber(terms.qacc[i])});
   }
   vectors.Print(out);
 
@@ -153,15 +147,13 @@ void WriteText(const Model& model, const StateInput& state,
 
   out << "\ncontact points (" << terms.contacts.size() << "):\n";
   for (const ContactTerms& contact : terms.contacts) {
-    PrintMatrix(
-        out,
-        absl::StrCat(contact.name, " at ", FormatVector(contact.position),
-                     " (world), Jacobian of its world velocity"),
-        contact.J, {"x", "y", "z"});
+    PrintMatrix(out,
+                absl::StrCat(contact.name, " at ", FormatVector(contact.position),
+                             " (world), Jacobian of its world velocity"),
+                contact.J, {"x", "y", "z"});
   }
 
-  out << "\ncentre of mass: " << FormatVector(terms.center_of_mass)
-      << " (world)\n"
+  out << "\ncentre of mass: " << FormatVector(terms.center_of_mass) << " (world)\n"
       << "kinetic energy: " << FormatNumber(terms.kinetic_energy) << " J\n"
       << "potential energy: " << FormatNumber(terms.potential_energy) << " J\n";
 }
@@ -170,10 +162,8 @@ absl::Status RunDynamics(const Invocation& invocation) {
   MOREAU_ASSIGN_OR_RETURN(const std::shared_ptr<const Model> model,
                           LoadModelFromFlags(invocation.args[0]));
   std::vector<std::string>& warnings = *invocation.warnings;
-  warnings.insert(warnings.end(), model->warnings.begin(),
-                  model->warnings.end());
-  MOREAU_ASSIGN_OR_RETURN(const StateInput state,
-                          StateFromFlags(*model, &warnings));
+  warnings.insert(warnings.end(), model->warnings.begin(), model->warnings.end());
+  MOREAU_ASSIGN_OR_RETURN(const StateInput state, StateFromFlags(*model, &warnings));
   const DynamicsTerms terms = Evaluate(*model, state);
   if (absl::GetFlag(FLAGS_json)) {
     WriteJson(*model, state, terms, warnings, *invocation.out);
@@ -189,8 +179,7 @@ const Command& DynamicsCommand() {
   static const Command* const command = new Command{
       .name = "dynamics",
       .synopsis = "MODEL [--q Q,...] [--v V,...] [--tau TAU,...] [--json]",
-      .summary =
-          "evaluate M(q), c(q,v), g(q), forward dynamics and contact Jacobians",
+      .summary = "evaluate M(q), c(q,v), g(q), forward dynamics and contact Jacobians",
       .description =
           "Evaluates, at the state given by --q and --v, the joint-space "
           "inertia M (CRBA), the Coriolis/centrifugal terms c and the gravity "
@@ -201,8 +190,8 @@ const Command& DynamicsCommand() {
           "A floating base's quaternion is normalized, with a warning if it "
           "was not unit.",
       .notes = kStateConventions,
-      .flags = {kQFlagSpec, kVFlagSpec, kTauFlagSpec, kJsonFlagSpec,
-                kBaseFlagSpec, kContactLinksFlagSpec},
+      .flags = {kQFlagSpec, kVFlagSpec, kTauFlagSpec, kJsonFlagSpec, kBaseFlagSpec,
+                kContactLinksFlagSpec},
       .min_args = 1,
       .max_args = 1,
       .run = &RunDynamics,

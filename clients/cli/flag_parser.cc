@@ -36,9 +36,9 @@ std::string FlagDisplayName(absl::string_view name) {
   return absl::StrCat("--", absl::StrReplaceAll(name, {{"_", "-"}}));
 }
 
-absl::StatusOr<ParsedCommandLine> ParseCommandLine(
-    absl::string_view command_name, const std::vector<std::string>& argv,
-    const std::vector<FlagSpec>& flags) {
+absl::StatusOr<ParsedCommandLine> ParseCommandLine(absl::string_view command_name,
+                                                   const std::vector<std::string>& argv,
+                                                   const std::vector<FlagSpec>& flags) {
   ParsedCommandLine parsed;
   for (size_t i = 0; i < argv.size(); ++i) {
     const std::string& word = argv[i];
@@ -59,16 +59,13 @@ absl::StatusOr<ParsedCommandLine> ParseCommandLine(
     body.remove_prefix(absl::StartsWith(body, "--") ? 2 : 1);
     const size_t equals = body.find('=');
     const bool has_value = equals != absl::string_view::npos;
-    std::string name =
-        absl::StrReplaceAll(body.substr(0, equals), {{"-", "_"}});
+    std::string name = absl::StrReplaceAll(body.substr(0, equals), {{"-", "_"}});
     const std::string display = FlagDisplayName(name);
     if (name.empty())
-      return absl::InvalidArgumentError(
-          absl::StrCat("malformed flag '", word, "'"));
+      return absl::InvalidArgumentError(absl::StrCat("malformed flag '", word, "'"));
 
     absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
-    if (flag == nullptr)
-      return absl::InvalidArgumentError(absl::StrCat("unknown flag ", display));
+    if (flag == nullptr) return absl::InvalidArgumentError(absl::StrCat("unknown flag ", display));
     if (!Accepts(flags, name)) {
       return absl::InvalidArgumentError(
           absl::StrCat("'", command_name, "' does not take ", display));
@@ -81,15 +78,13 @@ absl::StatusOr<ParsedCommandLine> ParseCommandLine(
     } else if (i + 1 < argv.size()) {
       value = argv[++i];
     } else {
-      return absl::InvalidArgumentError(
-          absl::StrCat(display, " needs a value"));
+      return absl::InvalidArgumentError(absl::StrCat(display, " needs a value"));
     }
     std::string error;
     if (!flag->ParseFrom(value, &error)) {
       const std::string detail = ParseErrorDetail(error);
-      return absl::InvalidArgumentError(
-          absl::StrCat("invalid value '", value, "' for ", display,
-                       detail.empty() ? "" : ": ", detail));
+      return absl::InvalidArgumentError(absl::StrCat("invalid value '", value, "' for ", display,
+                                                     detail.empty() ? "" : ": ", detail));
     }
   }
   return parsed;

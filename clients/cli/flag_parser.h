@@ -26,9 +26,9 @@ struct ParsedCommandLine {
 // Sets the absl flags named in `flags` from `argv` (the words after the
 // command name). Errors (InvalidArgument) are usage errors: an unknown flag,
 // a flag the command does not take, a missing or unparsable value.
-absl::StatusOr<ParsedCommandLine> ParseCommandLine(
-    absl::string_view command_name, const std::vector<std::string>& argv,
-    const std::vector<FlagSpec>& flags);
+absl::StatusOr<ParsedCommandLine> ParseCommandLine(absl::string_view command_name,
+                                                   const std::vector<std::string>& argv,
+                                                   const std::vector<FlagSpec>& flags);
 
 // "--contact-links" for the flag "contact_links".
 std::string FlagDisplayName(absl::string_view name);

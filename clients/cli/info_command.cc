@@ -41,15 +41,13 @@ std::string JointName(const Model& model, int joint) {
 }
 
 // Moving bodies: 1 … nbodies−1 (body 0 is the world).
-int BodyCount(const Model& model) {
-  return static_cast<int>(model.body_names.size());
-}
+int BodyCount(const Model& model) { return static_cast<int>(model.body_names.size()); }
 
 absl::Status RunInfo(const Invocation& invocation) {
   MOREAU_ASSIGN_OR_RETURN(const std::shared_ptr<const Model> model,
                           LoadModelFromFlags(invocation.args[0]));
-  invocation.warnings->insert(invocation.warnings->end(),
-                              model->warnings.begin(), model->warnings.end());
+  invocation.warnings->insert(invocation.warnings->end(), model->warnings.begin(),
+                              model->warnings.end());
   if (absl::GetFlag(FLAGS_json)) {
     WriteInfoJson(*model, *invocation.out);
   } else {
@@ -79,9 +77,8 @@ void WriteInfoJson(const Model& model, std::ostream& out) {
   for (int i = 1; i < BodyCount(model); ++i) {
     json.BeginObject();
     json.Key("name").String(model.body_names[i]);
-    json.Key("parent").String(BodyName(
-        model,
-        i < static_cast<int>(model.parent.size()) ? model.parent[i] : -1));
+    json.Key("parent").String(
+        BodyName(model, i < static_cast<int>(model.parent.size()) ? model.parent[i] : -1));
     json.Key("merged_links").Strings(MergedLinks(model, i));
     if (i < static_cast<int>(model.inertia.size())) {
       const Inertia& inertia = model.inertia[i];
@@ -155,56 +152,47 @@ void WriteInfoText(const Model& model, std::ostream& out) {
   out << "\nbodies (" << std::max(BodyCount(model) - 1, 0) << "):\n";
   Table bodies({"#", "name", "parent", "mass", "merged links"});
   for (int i = 1; i < BodyCount(model); ++i) {
-    const int parent =
-        i < static_cast<int>(model.parent.size()) ? model.parent[i] : -1;
-    const double mass = i < static_cast<int>(model.inertia.size())
-                            ? model.inertia[i].mass
-                            : 0.0;
-    bodies.AddRow({absl::StrCat(i), model.body_names[i],
-                   BodyName(model, parent), FormatNumber(mass),
-                   absl::StrJoin(MergedLinks(model, i), ", ")});
+    const int parent = i < static_cast<int>(model.parent.size()) ? model.parent[i] : -1;
+    const double mass = i < static_cast<int>(model.inertia.size()) ? model.inertia[i].mass : 0.0;
+    bodies.AddRow({absl::StrCat(i), model.body_names[i], BodyName(model, parent),
+                   FormatNumber(mass), absl::StrJoin(MergedLinks(model, i), ", ")});
   }
   bodies.Print(out);
   const std::vector<std::string> world_links = MergedLinks(model, 0);
   if (!world_links.empty()) {
-    out << "  welded to the world: " << absl::StrJoin(world_links, ", ")
-        << '\n';
+    out << "  welded to the world: " << absl::StrJoin(world_links, ", ") << '\n';
   }
 
   out << "\njoints (" << model.joints.size() << "):\n";
-  Table joints({"name", "type", "body", "q", "v", "axis", "lower", "upper",
-                "velocity", "effort"});
+  Table joints({"name", "type", "body", "q", "v", "axis", "lower", "upper", "velocity", "effort"});
   for (const Joint& joint : model.joints) {
     if (joint.type == JointType::kFree) {
-      joints.AddRow(
-          {joint.name, JointTypeName(joint), BodyName(model, joint.body),
-           absl::StrCat(joint.q_index, "-", joint.q_index + joint.nq - 1),
-           absl::StrCat(joint.v_index, "-", joint.v_index + joint.nv - 1), "",
-           "", "", "", ""});
+      joints.AddRow({joint.name, JointTypeName(joint), BodyName(model, joint.body),
+                     absl::StrCat(joint.q_index, "-", joint.q_index + joint.nq - 1),
+                     absl::StrCat(joint.v_index, "-", joint.v_index + joint.nv - 1), "", "", "", "",
+                     ""});
       continue;
     }
-    joints.AddRow(
-        {joint.name, JointTypeName(joint), BodyName(model, joint.body),
-         absl::StrCat(joint.q_index), absl::StrCat(joint.v_index),
-         FormatVector(joint.axis), FormatNumber(joint.limits.lower),
-         FormatNumber(joint.limits.upper), FormatNumber(joint.limits.velocity),
-         FormatNumber(joint.limits.effort)});
+    joints.AddRow({joint.name, JointTypeName(joint), BodyName(model, joint.body),
+                   absl::StrCat(joint.q_index), absl::StrCat(joint.v_index),
+                   FormatVector(joint.axis), FormatNumber(joint.limits.lower),
+                   FormatNumber(joint.limits.upper), FormatNumber(joint.limits.velocity),
+                   FormatNumber(joint.limits.effort)});
   }
   joints.Print(out);
 
   out << "\ncontact points (" << model.contact_points.size() << "):\n";
   Table contacts({"name", "body", "position (body frame)", "radius"});
   for (const ContactPoint& point : model.contact_points) {
-    contacts.AddRow({point.name, BodyName(model, point.body),
-                     FormatVector(point.position), FormatNumber(point.radius)});
+    contacts.AddRow({point.name, BodyName(model, point.body), FormatVector(point.position),
+                     FormatNumber(point.radius)});
   }
   contacts.Print(out);
 
   out << "\nactuators (" << model.actuators.size() << "):\n";
   Table actuators({"name", "joint", "gear", "effort limit"});
   for (const Actuator& actuator : model.actuators) {
-    actuators.AddRow({actuator.name, JointName(model, actuator.joint),
-                      FormatNumber(actuator.gear),
+    actuators.AddRow({actuator.name, JointName(model, actuator.joint), FormatNumber(actuator.gear),
                       FormatNumber(actuator.effort_limit)});
   }
   actuators.Print(out);
@@ -216,8 +204,7 @@ const Command& InfoCommand() {
       .synopsis =
           "MODEL [--json] [--base auto|fixed|floating] [--contact-links "
           "LINK,...]",
-      .summary =
-          "describe a model: sizes, bodies, joints, mass, contacts, actuators",
+      .summary = "describe a model: sizes, bodies, joints, mass, contacts, actuators",
       .description =
           "Loads MODEL (a built-in name or a URDF file path) and prints nq, "
           "nv, whether the base floats, the total mass, the bodies (with the "

@@ -197,8 +197,7 @@ JsonWriter& JsonWriter::Null() {
   return *this;
 }
 
-JsonWriter& JsonWriter::Numbers(
-    const Eigen::Ref<const Eigen::VectorXd>& values) {
+JsonWriter& JsonWriter::Numbers(const Eigen::Ref<const Eigen::VectorXd>& values) {
   BeginArray();
   for (Eigen::Index i = 0; i < values.size(); ++i) Number(values[i]);
   return EndArray();
@@ -210,11 +209,9 @@ JsonWriter& JsonWriter::Strings(const std::vector<std::string>& values) {
   return EndArray();
 }
 
-JsonWriter& JsonWriter::Matrix(
-    const Eigen::Ref<const Eigen::MatrixXd>& matrix) {
+JsonWriter& JsonWriter::Matrix(const Eigen::Ref<const Eigen::MatrixXd>& matrix) {
   BeginArray();
-  for (Eigen::Index r = 0; r < matrix.rows(); ++r)
-    Numbers(matrix.row(r).transpose());
+  for (Eigen::Index r = 0; r < matrix.rows(); ++r) Numbers(matrix.row(r).transpose());
   return EndArray();
 }
 

@@ -3,7 +3,9 @@
 //
 // Every failure prints exactly one line to stderr, "moreau: error: <message>",
 // and exits 1 (kExitError), or 2 (kExitUsage) when the command line itself is
-// malformed. A command's report is buffered and printed only on success.
+// malformed. A command's report is buffered and printed only on success, or
+// when the failing command asks for it (WithReport, command_status.h): then
+// the report goes to stdout before the error line.
 #include <exception>
 #include <iostream>
 #include <sstream>
@@ -16,21 +18,23 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "clients/cli/command.h"
+#include "clients/cli/command_status.h"
 #include "clients/cli/dynamics_command.h"
 #include "clients/cli/flag_parser.h"
 #include "clients/cli/info_command.h"
 #include "clients/cli/model_flags.h"
+#include "clients/cli/sim_command.h"
 #include "clients/cli/text_format.h"
 #include "engine/model/loader.h"
 
 namespace moreau::cli {
 namespace {
 
-// The subcommands, in the order `moreau help` lists them. A new command (e.g.
-// `sim`) is one more entry here and a <name>_command.{h,cc} pair.
+// The subcommands, in the order `moreau help` lists them. A new command is
+// one more entry here and a <name>_command.{h,cc} pair.
 const std::vector<const Command*>& Commands() {
   static const std::vector<const Command*>* const commands =
-      new std::vector<const Command*>{&InfoCommand(), &DynamicsCommand()};
+      new std::vector<const Command*>{&InfoCommand(), &DynamicsCommand(), &SimCommand()};
   return *commands;
 }
 
@@ -54,15 +58,11 @@ std::string Usage() {
       "       moreau help [<command>]\n\n"
       "Commands:\n";
   for (const Command* command : Commands()) {
-    absl::StrAppend(&text, absl::StrFormat("  %-10s %s\n", command->name,
-                                           command->summary));
+    absl::StrAppend(&text, absl::StrFormat("  %-10s %s\n", command->name, command->summary));
   }
   absl::StrAppend(
-      &text,
-      absl::StrFormat("  %-10s %s\n", "help", "show this help, or a command's"),
-      "\n",
-      WrapText(absl::StrCat("MODEL is a built-in model (",
-                            absl::StrJoin(BuiltinModelNames(), ", "),
+      &text, absl::StrFormat("  %-10s %s\n", "help", "show this help, or a command's"), "\n",
+      WrapText(absl::StrCat("MODEL is a built-in model (", absl::StrJoin(BuiltinModelNames(), ", "),
                             ") or the path of a URDF file. Commands that take "
                             "a MODEL accept:")),
       DescribeFlags({kBaseFlagSpec, kContactLinksFlagSpec}), "\n",
@@ -72,9 +72,8 @@ std::string Usage() {
 }
 
 std::string CommandUsage(const Command& command) {
-  return absl::StrCat("usage: moreau ", command.name, " ", command.synopsis,
-                      "\n\n", WrapText(command.description), "\nFlags:\n",
-                      DescribeFlags(command.flags),
+  return absl::StrCat("usage: moreau ", command.name, " ", command.synopsis, "\n\n",
+                      WrapText(command.description), "\nFlags:\n", DescribeFlags(command.flags),
                       command.notes.empty() ? "" : "\n", command.notes);
 }
 
@@ -103,8 +102,7 @@ int RunCommand(const Command& command, const std::vector<std::string>& words) {
   const auto parsed = ParseCommandLine(command.name, words, command.flags);
   if (!parsed.ok()) {
     return Fail(kExitUsage,
-                absl::StrCat(parsed.status().message(), " (see 'moreau help ",
-                             command.name, "')"));
+                absl::StrCat(parsed.status().message(), " (see 'moreau help ", command.name, "')"));
   }
   if (parsed->help) {
     std::cout << CommandUsage(command);
@@ -116,19 +114,20 @@ int RunCommand(const Command& command, const std::vector<std::string>& words) {
                 absl::StrCat("'", command.name, "' takes ",
                              command.min_args == command.max_args
                                  ? absl::StrCat(command.min_args)
-                                 : absl::StrCat(command.min_args, " to ",
-                                                command.max_args),
-                             " argument(s), got ", count, ": usage: moreau ",
-                             command.name, " ", command.synopsis));
+                                 : absl::StrCat(command.min_args, " to ", command.max_args),
+                             " argument(s), got ", count, ": usage: moreau ", command.name, " ",
+                             command.synopsis));
   }
 
   std::ostringstream report;
   std::vector<std::string> warnings;
-  const absl::Status status = command.run(
-      {.args = parsed->args, .out = &report, .warnings = &warnings});
-  if (!status.ok()) return Fail(kExitError, status.message());
-  for (const std::string& warning : warnings)
-    std::cerr << "warning: " << OneLine(warning) << '\n';
+  const absl::Status status =
+      command.run({.args = parsed->args, .out = &report, .warnings = &warnings});
+  if (!status.ok()) {
+    if (PrintsReport(status)) std::cout << report.str() << std::flush;
+    return Fail(kExitError, status.message());
+  }
+  for (const std::string& warning : warnings) std::cerr << "warning: " << OneLine(warning) << '\n';
   std::cout << report.str() << std::flush;
   return kExitOk;
 }
@@ -140,9 +139,8 @@ int Help(const std::vector<std::string>& topics) {
   }
   const Command* command = FindCommand(topics[0]);
   if (command == nullptr && topics[0] != "help") {
-    return Fail(kExitUsage, absl::StrCat("no help for unknown command '",
-                                         topics[0], "'; commands: ",
-                                         absl::StrJoin(CommandNames(), ", ")));
+    return Fail(kExitUsage, absl::StrCat("no help for unknown command '", topics[0],
+                                         "'; commands: ", absl::StrJoin(CommandNames(), ", ")));
   }
   std::cout << (command == nullptr ? Usage() : CommandUsage(*command));
   return kExitOk;
@@ -159,10 +157,9 @@ int Main(int argc, char** argv) {
   if (name == "help" || name == "--help" || name == "-h") return Help(rest);
   const Command* command = FindCommand(name);
   if (command == nullptr) {
-    return Fail(kExitUsage,
-                absl::StrCat("unknown command '", name, "'; commands: ",
-                             absl::StrJoin(CommandNames(), ", "),
-                             " (see 'moreau help')"));
+    return Fail(kExitUsage, absl::StrCat("unknown command '", name,
+                                         "'; commands: ", absl::StrJoin(CommandNames(), ", "),
+                                         " (see 'moreau help')"));
   }
   return RunCommand(*command, rest);
 }

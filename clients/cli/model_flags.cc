@@ -56,16 +56,15 @@ absl::StatusOr<LoadOptions> LoadOptionsFromFlags() {
   for (size_t i = 0; i < links.size(); ++i) {
     const std::string link(absl::StripAsciiWhitespace(links[i]));
     if (link.empty()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "--contact-links: entry ", i + 1, " is an empty link name"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("--contact-links: entry ", i + 1, " is an empty link name"));
     }
     options.contact_links.push_back(link);
   }
   return options;
 }
 
-absl::StatusOr<std::shared_ptr<const Model>> LoadModelFromFlags(
-    const std::string& name_or_path) {
+absl::StatusOr<std::shared_ptr<const Model>> LoadModelFromFlags(const std::string& name_or_path) {
   MOREAU_ASSIGN_OR_RETURN(const LoadOptions options, LoadOptionsFromFlags());
   return LoadModel(std::string_view(name_or_path), options);
 }

@@ -27,16 +27,14 @@ std::string AbslUnparseFlag(const BaseFlag& flag);
 
 // Flag specs to list in a Command's flags.
 inline constexpr FlagSpec kBaseFlagSpec{"base", "auto|fixed|floating"};
-inline constexpr FlagSpec kContactLinksFlagSpec{"contact_links",
-                                                "LINK,LINK,..."};
+inline constexpr FlagSpec kContactLinksFlagSpec{"contact_links", "LINK,LINK,..."};
 
 // LoadOptions from --base and --contact-links. An empty link name in the
 // list is an InvalidArgument error.
 absl::StatusOr<LoadOptions> LoadOptionsFromFlags();
 
 // LoadModel(name_or_path) with the options of the flags.
-absl::StatusOr<std::shared_ptr<const Model>> LoadModelFromFlags(
-    const std::string& name_or_path);
+absl::StatusOr<std::shared_ptr<const Model>> LoadModelFromFlags(const std::string& name_or_path);
 
 }  // namespace moreau::cli
 

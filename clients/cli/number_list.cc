@@ -16,10 +16,8 @@
 
 namespace moreau::cli {
 
-absl::StatusOr<Eigen::VectorXd> ParseNumberList(absl::string_view flag,
-                                                absl::string_view text,
-                                                int expected_size,
-                                                absl::string_view size_name) {
+absl::StatusOr<Eigen::VectorXd> ParseNumberList(absl::string_view flag, absl::string_view text,
+                                                int expected_size, absl::string_view size_name) {
   std::vector<double> values;
   if (!absl::StripAsciiWhitespace(text).empty()) {
     int entry = 0;
@@ -29,25 +27,22 @@ absl::StatusOr<Eigen::VectorXd> ParseNumberList(absl::string_view flag,
       // JsonQuote: the entry may hold any bytes; show it escaped.
       double value = 0.0;
       if (word.empty()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(flag, ": entry ", entry, " is empty"));
+        return absl::InvalidArgumentError(absl::StrCat(flag, ": entry ", entry, " is empty"));
       }
       if (!absl::SimpleAtod(word, &value)) {
-        return absl::InvalidArgumentError(absl::StrCat(flag, ": entry ", entry,
-                                                       " (", JsonQuote(word),
-                                                       ") is not a number"));
+        return absl::InvalidArgumentError(
+            absl::StrCat(flag, ": entry ", entry, " (", JsonQuote(word), ") is not a number"));
       }
       if (!std::isfinite(value)) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            flag, ": entry ", entry, " (", JsonQuote(word), ") is not finite"));
+        return absl::InvalidArgumentError(
+            absl::StrCat(flag, ": entry ", entry, " (", JsonQuote(word), ") is not finite"));
       }
       values.push_back(value);
     }
   }
   if (static_cast<int>(values.size()) != expected_size) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(flag, ": expected ", expected_size, " values (", size_name,
-                     "), got ", values.size()));
+    return absl::InvalidArgumentError(absl::StrCat(flag, ": expected ", expected_size, " values (",
+                                                   size_name, "), got ", values.size()));
   }
   return Eigen::Map<const Eigen::VectorXd>(values.data(), expected_size);
 }

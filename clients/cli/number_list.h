@@ -16,10 +16,8 @@ namespace moreau::cli {
 //   --v: entry 2 ("abc") is not a number
 //   --q: expected 19 values (nq), got 3
 // An empty (or all-blank) text is the empty list.
-absl::StatusOr<Eigen::VectorXd> ParseNumberList(absl::string_view flag,
-                                                absl::string_view text,
-                                                int expected_size,
-                                                absl::string_view size_name);
+absl::StatusOr<Eigen::VectorXd> ParseNumberList(absl::string_view flag, absl::string_view text,
+                                                int expected_size, absl::string_view size_name);
 
 }  // namespace moreau::cli
 

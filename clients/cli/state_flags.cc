@@ -39,15 +39,14 @@ absl::Status NormalizeBaseQuaternion(const Model& model, Eigen::VectorXd& q,
   if (start < 0 || start + 4 > q.size()) return absl::OkStatus();
   auto quaternion = q.segment<4>(start);
   const double norm = quaternion.norm();
-  const std::string where =
-      absl::StrCat("--q: base quaternion q[", start, ":", start + 4,
-                   "] (w, x, y, z) = ", FormatVector(quaternion));
+  const std::string where = absl::StrCat("--q: base quaternion q[", start, ":", start + 4,
+                                         "] (w, x, y, z) = ", FormatVector(quaternion));
   if (!(norm > 0.0) || !std::isfinite(norm)) {
     return absl::InvalidArgumentError(absl::StrCat(where, " has zero norm"));
   }
   if (std::abs(norm - 1.0) > kUnitTolerance) {
-    warnings->push_back(absl::StrCat(where, " has norm ", FormatNumber(norm),
-                                     "; normalized to unit length"));
+    warnings->push_back(
+        absl::StrCat(where, " has norm ", FormatNumber(norm), "; normalized to unit length"));
   }
   quaternion /= norm;
   return absl::OkStatus();
@@ -55,35 +54,31 @@ absl::Status NormalizeBaseQuaternion(const Model& model, Eigen::VectorXd& q,
 
 }  // namespace
 
-absl::StatusOr<StateInput> StateFromFlags(const Model& model,
-                                          std::vector<std::string>* warnings) {
+absl::StatusOr<StateInput> StateFromFlags(const Model& model, std::vector<std::string>* warnings) {
   StateInput state;
   const std::string q_text = absl::GetFlag(FLAGS_q);
   const std::string v_text = absl::GetFlag(FLAGS_v);
   const std::string tau_text = absl::GetFlag(FLAGS_tau);
   if (q_text.empty()) {
     if (model.q_default.size() != model.nq) {
-      return absl::InternalError(
-          absl::StrCat("model '", model.name, "' has a default q of size ",
-                       model.q_default.size(), ", expected nq = ", model.nq));
+      return absl::InternalError(absl::StrCat("model '", model.name, "' has a default q of size ",
+                                              model.q_default.size(),
+                                              ", expected nq = ", model.nq));
     }
     state.q = model.q_default;
   } else {
-    MOREAU_ASSIGN_OR_RETURN(state.q,
-                            ParseNumberList("--q", q_text, model.nq, "nq"));
+    MOREAU_ASSIGN_OR_RETURN(state.q, ParseNumberList("--q", q_text, model.nq, "nq"));
     MOREAU_RETURN_IF_ERROR(NormalizeBaseQuaternion(model, state.q, warnings));
   }
   if (v_text.empty()) {
     state.v = Eigen::VectorXd::Zero(model.nv);
   } else {
-    MOREAU_ASSIGN_OR_RETURN(state.v,
-                            ParseNumberList("--v", v_text, model.nv, "nv"));
+    MOREAU_ASSIGN_OR_RETURN(state.v, ParseNumberList("--v", v_text, model.nv, "nv"));
   }
   if (tau_text.empty()) {
     state.tau = Eigen::VectorXd::Zero(model.nv);
   } else {
-    MOREAU_ASSIGN_OR_RETURN(state.tau,
-                            ParseNumberList("--tau", tau_text, model.nv, "nv"));
+    MOREAU_ASSIGN_OR_RETURN(state.tau, ParseNumberList("--tau", tau_text, model.nv, "nv"));
   }
   return state;
 }

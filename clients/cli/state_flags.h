@@ -28,8 +28,7 @@ struct StateInput {
 // Reads --q, --v and --tau for `model`. Sizes must be nq, nv, nv. A floating
 // base's quaternion q[3:7] must have a non-zero norm; it is normalized, with a
 // warning appended to `warnings` when it was not unit within 1e-6.
-absl::StatusOr<StateInput> StateFromFlags(const Model& model,
-                                          std::vector<std::string>* warnings);
+absl::StatusOr<StateInput> StateFromFlags(const Model& model, std::vector<std::string>* warnings);
 
 }  // namespace moreau::cli
 

@@ -23,8 +23,7 @@ std::string FormatNumber(double value) {
 std::string FormatVector(const Eigen::Ref<const Eigen::VectorXd>& values) {
   std::vector<std::string> words;
   words.reserve(values.size());
-  for (Eigen::Index i = 0; i < values.size(); ++i)
-    words.push_back(FormatNumber(values[i]));
+  for (Eigen::Index i = 0; i < values.size(); ++i) words.push_back(FormatNumber(values[i]));
   return absl::StrCat("[", absl::StrJoin(words, ", "), "]");
 }
 
@@ -33,30 +32,25 @@ void Table::Print(std::ostream& out) const {
   std::vector<size_t> widths;
   for (const auto& row : rows_) {
     if (widths.size() < row.size()) widths.resize(row.size(), 0);
-    for (size_t c = 0; c < row.size(); ++c)
-      widths[c] = std::max(widths[c], row[c].size());
+    for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
   }
   for (const auto& row : rows_) {
     std::string line = " ";
     for (size_t c = 0; c < row.size(); ++c) {
       absl::StrAppend(&line, " ",
-                      c + 1 < row.size()
-                          ? absl::StrFormat("%-*s ", widths[c], row[c])
-                          : row[c]);
+                      c + 1 < row.size() ? absl::StrFormat("%-*s ", widths[c], row[c]) : row[c]);
     }
     line.erase(line.find_last_not_of(' ') + 1);  // empty last cells
     out << line << '\n';
   }
 }
 
-std::string WrapText(absl::string_view text, int width,
-                     absl::string_view indent) {
+std::string WrapText(absl::string_view text, int width, absl::string_view indent) {
   std::string out;
   for (absl::string_view paragraph : absl::StrSplit(text, '\n')) {
     std::string line(indent);
     bool empty = true;
-    for (absl::string_view word :
-         absl::StrSplit(paragraph, ' ', absl::SkipEmpty())) {
+    for (absl::string_view word : absl::StrSplit(paragraph, ' ', absl::SkipEmpty())) {
       if (!empty && static_cast<int>(line.size() + 1 + word.size()) > width) {
         absl::StrAppend(&out, line, "\n");
         line = std::string(indent);
@@ -75,8 +69,7 @@ void PrintMatrix(std::ostream& out, absl::string_view title,
                  const std::vector<std::string>& row_labels) {
   out << title << " (" << matrix.rows() << " x " << matrix.cols() << "):\n";
   size_t label_width = 0;
-  for (const std::string& label : row_labels)
-    label_width = std::max(label_width, label.size());
+  for (const std::string& label : row_labels) label_width = std::max(label_width, label.size());
   size_t width = 1;
   for (Eigen::Index r = 0; r < matrix.rows(); ++r) {
     for (Eigen::Index c = 0; c < matrix.cols(); ++c) {
@@ -86,14 +79,12 @@ void PrintMatrix(std::ostream& out, absl::string_view title,
   for (Eigen::Index r = 0; r < matrix.rows(); ++r) {
     std::string line = "  ";
     if (label_width > 0) {
-      const std::string label = r < static_cast<Eigen::Index>(row_labels.size())
-                                    ? row_labels[r]
-                                    : std::string();
+      const std::string label =
+          r < static_cast<Eigen::Index>(row_labels.size()) ? row_labels[r] : std::string();
       absl::StrAppend(&line, absl::StrFormat("%-*s", label_width, label));
     }
     for (Eigen::Index c = 0; c < matrix.cols(); ++c) {
-      absl::StrAppend(
-          &line, absl::StrFormat(" %*s", width, FormatNumber(matrix(r, c))));
+      absl::StrAppend(&line, absl::StrFormat(" %*s", width, FormatNumber(matrix(r, c))));
     }
     out << line << '\n';
   }

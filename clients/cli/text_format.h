@@ -19,8 +19,7 @@ std::string FormatVector(const Eigen::Ref<const Eigen::VectorXd>& values);
 
 // Fills each paragraph (separated by '\n') of `text` into lines of at most
 // `width` columns, each starting with `indent`; ends with a newline.
-std::string WrapText(absl::string_view text, int width = 80,
-                     absl::string_view indent = "");
+std::string WrapText(absl::string_view text, int width = 80, absl::string_view indent = "");
 
 // Left-aligned columns separated by two spaces, each line indented by two;
 // nothing when there are no rows under the header.

@@ -3,9 +3,8 @@
 #ifndef MOREAU_ENGINE_DYNAMICS_ABA_H_
 #define MOREAU_ENGINE_DYNAMICS_ABA_H_
 
-#include <vector>
-
 #include <Eigen/Core>
+#include <vector>
 
 #include "engine/dynamics/data.h"
 #include "engine/model/model.h"

@@ -3,9 +3,8 @@
 #ifndef MOREAU_ENGINE_DYNAMICS_CONFIGURATION_H_
 #define MOREAU_ENGINE_DYNAMICS_CONFIGURATION_H_
 
-#include <random>
-
 #include <Eigen/Core>
+#include <random>
 
 #include "engine/model/model.h"
 

@@ -5,9 +5,8 @@
 #ifndef MOREAU_ENGINE_DYNAMICS_DATA_H_
 #define MOREAU_ENGINE_DYNAMICS_DATA_H_
 
-#include <vector>
-
 #include <Eigen/Core>
+#include <vector>
 
 #include "engine/model/model.h"
 #include "engine/spatial/inertia.h"
@@ -26,57 +25,57 @@ using Matrix6Xd = Eigen::Matrix<double, 6, Eigen::Dynamic>;
 
 struct Data {
   // --- position (ForwardKinematics) — per body, index 0 = world ---
-  std::vector<Transform> X_up;  // i_X_λ(i) = X_J(q_i) X_tree_i
-  std::vector<Transform> X_0;   // i_X_0: world to body i coordinates
+  std::vector<Transform> X_up;     // i_X_λ(i) = X_J(q_i) X_tree_i
+  std::vector<Transform> X_0;      // i_X_0: world to body i coordinates
   Mat3 R_base = Mat3::Identity();  // base→world rotation of the floating base
 
   // --- velocity (ForwardKinematics with v) ---
-  std::vector<Motion> v;        // body twists in body coordinates
-  std::vector<Motion> vJ;       // joint velocity S q̇ in body coordinates
-  std::vector<Motion> cJ;       // Ṡ q̇ (floating base only; zero for 1-DOF joints)
+  std::vector<Motion> v;   // body twists in body coordinates
+  std::vector<Motion> vJ;  // joint velocity S q̇ in body coordinates
+  std::vector<Motion> cJ;  // Ṡ q̇ (floating base only; zero for 1-DOF joints)
 
   // --- RNEA (001 Alg. 2–4) ---
-  std::vector<Motion> a;        // body accelerations (gravity offset: a_0 = −g)
-  std::vector<Force> f;         // body forces
-  Eigen::VectorXd tau;          // nv, RNEA output
-  Eigen::VectorXd c;            // nv, quadratic-velocity terms c(q, v)
-  Eigen::VectorXd g;            // nv, gravity terms g(q)
+  std::vector<Motion> a;  // body accelerations (gravity offset: a_0 = −g)
+  std::vector<Force> f;   // body forces
+  Eigen::VectorXd tau;    // nv, RNEA output
+  Eigen::VectorXd c;      // nv, quadratic-velocity terms c(q, v)
+  Eigen::VectorXd g;      // nv, gravity terms g(q)
 
   // --- CRBA (001 Alg. 5) ---
-  std::vector<Inertia> Ic;      // composite inertias in body coordinates
-  Eigen::MatrixXd M;            // nv × nv joint-space inertia, full (symmetric)
+  std::vector<Inertia> Ic;  // composite inertias in body coordinates
+  Eigen::MatrixXd M;        // nv × nv joint-space inertia, full (symmetric)
 
   // --- FactorMassMatrix (RBDA §6.5: M = LᵀDL along the DOF tree, no fill-in;
   // rows stored sparsely as in MuJoCo's qLD so every update is contiguous) ---
-  std::vector<int> dof_parent;  // nv: parent DOF of each DOF (−1 at a root)
-  std::vector<int> L_row_adr;   // nv: start of row k in L_cols / L_values
-  std::vector<int> L_row_len;   // nv: number of ancestors of DOF k
-  std::vector<int> L_cols;      // ancestors of each DOF, nearest first
-  std::vector<double> L_values; // L_kj for j in L_cols (unit lower triangle)
-  Eigen::VectorXd L_diag;       // nv: D
+  std::vector<int> dof_parent;   // nv: parent DOF of each DOF (−1 at a root)
+  std::vector<int> L_row_adr;    // nv: start of row k in L_cols / L_values
+  std::vector<int> L_row_len;    // nv: number of ancestors of DOF k
+  std::vector<int> L_cols;       // ancestors of each DOF, nearest first
+  std::vector<double> L_values;  // L_kj for j in L_cols (unit lower triangle)
+  Eigen::VectorXd L_diag;        // nv: D
 
   // --- ABA (world-frame variant: every quantity in world coordinates about
   // the world origin, so articulated inertias fold into the parent by plain
   // addition, as in Pinocchio) ---
-  std::vector<Motion> ov;       // body twists in world coordinates
-  std::vector<Motion> oc;       // bias accelerations Ṡ q̇ in world coordinates
-  std::vector<Mat6> IA;         // articulated inertias (world)
-  std::vector<Force> pA;        // articulated bias forces (world)
-  std::vector<Vec6> U;          // IA S (1-DOF joints)
-  std::vector<double> D;        // Sᵀ U
-  std::vector<double> u;        // τ − Sᵀ pA
-  Eigen::VectorXd qacc;         // nv, ABA output
+  std::vector<Motion> ov;  // body twists in world coordinates
+  std::vector<Motion> oc;  // bias accelerations Ṡ q̇ in world coordinates
+  std::vector<Mat6> IA;    // articulated inertias (world)
+  std::vector<Force> pA;   // articulated bias forces (world)
+  std::vector<Vec6> U;     // IA S (1-DOF joints)
+  std::vector<double> D;   // Sᵀ U
+  std::vector<double> u;   // τ − Sᵀ pA
+  Eigen::VectorXd qacc;    // nv, ABA output
 
   // --- Jacobians (001 Alg. 6) ---
-  Matrix6Xd S_world;            // 6 × nv: joint motion axes in world coordinates
-                                // (about the world origin), ComputeJointAxesWorld
-  std::vector<Matrix3Xd> contact_J;  // per contact point, 3 × nv: world-frame
-                                     // linear velocity of the point = J v
+  Matrix6Xd S_world;                   // 6 × nv: joint motion axes in world coordinates
+                                       // (about the world origin), ComputeJointAxesWorld
+  std::vector<Matrix3Xd> contact_J;    // per contact point, 3 × nv: world-frame
+                                       // linear velocity of the point = J v
   std::vector<Vec3> contact_position;  // world positions of contact points
   std::vector<Vec3> contact_Jdot_v;    // J̇ v of each contact point (world)
 
   // --- scratch ---
-  Eigen::VectorXd zero_nv;      // nv zeros
+  Eigen::VectorXd zero_nv;  // nv zeros
 };
 
 // Allocates a Data for `model`. Every algorithm below then runs allocation-free.

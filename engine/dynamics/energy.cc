@@ -15,8 +15,7 @@ Vec3 CenterOfMass(const Model& model, const Data& data) {
 
 double KineticEnergy(const Model& model, const Data& data) {
   double T = 0.0;
-  for (int i = 1; i < model.nbodies; ++i)
-    T += 0.5 * data.v[i].Dot(model.inertia[i] * data.v[i]);
+  for (int i = 1; i < model.nbodies; ++i) T += 0.5 * data.v[i].Dot(model.inertia[i] * data.v[i]);
   return T;
 }
 

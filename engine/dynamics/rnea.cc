@@ -23,8 +23,8 @@ void BackwardPass(const Model& model, Data& data, Eigen::VectorXd& tau) {
 // Forward pass with the given velocity and acceleration sources. `with_velocity`
 // false skips the velocity-product terms (v = 0); the gravity offset a_0 = −g
 // is applied when `with_gravity`.
-void ForwardPass(const Model& model, Data& data, const double* qacc,
-                 bool with_velocity, bool with_gravity, const std::vector<Force>* f_ext) {
+void ForwardPass(const Model& model, Data& data, const double* qacc, bool with_velocity,
+                 bool with_gravity, const std::vector<Force>* f_ext) {
   const Motion a0(Vec3::Zero(), with_gravity ? Vec3(-model.gravity) : Vec3::Zero());
   for (int i = 1; i < model.nbodies; ++i) {
     const int vi = model.v_index[i];

@@ -8,9 +8,8 @@
 #ifndef MOREAU_ENGINE_DYNAMICS_RNEA_H_
 #define MOREAU_ENGINE_DYNAMICS_RNEA_H_
 
-#include <vector>
-
 #include <Eigen/Core>
+#include <vector>
 
 #include "engine/dynamics/data.h"
 #include "engine/model/model.h"

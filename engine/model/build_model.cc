@@ -67,8 +67,7 @@ void AddWorld(Model& m) {
 
 // Appends body `name` moved by `joint` relative to body `parent`, placed at
 // `placement` (its frame in the parent body's frame) at q = 0.
-int AddBody(Model& m, const std::string& name, int parent,
-            const Pose& placement, Joint joint) {
+int AddBody(Model& m, const std::string& name, int parent, const Pose& placement, Joint joint) {
   const int body = m.nbodies++;
   joint.body = body;
   joint.q_index = m.nq;
@@ -103,8 +102,7 @@ Joint FreeJoint() {
 Joint MovableJoint(const TreeJoint& j) {
   Joint joint;
   joint.name = j.name;
-  joint.type = j.type == TreeJointType::kPrismatic ? JointType::kPrismatic
-                                                   : JointType::kRevolute;
+  joint.type = j.type == TreeJointType::kPrismatic ? JointType::kPrismatic : JointType::kRevolute;
   joint.continuous = j.type == TreeJointType::kContinuous;
   joint.axis = j.axis;
   joint.limits = j.limits;
@@ -117,8 +115,7 @@ Joint MovableJoint(const TreeJoint& j) {
 // its inertia moves to the body frame (I_body = Xᵀ I_link X with
 // X = link_X_body, RBDA Table 2.8) and adds up; its geoms are re-expressed.
 void AddLinkToBody(const TreeLink& link, int body, const Pose& pose, Model& m) {
-  m.inertia[body] +=
-      link.inertia.ExpressedInParent(Transform::FromPose(pose.R, pose.p));
+  m.inertia[body] += link.inertia.ExpressedInParent(Transform::FromPose(pose.R, pose.p));
   for (Geom geom : link.geoms) {
     geom.body = body;
     geom.position = pose.R * geom.position + pose.p;
@@ -141,33 +138,29 @@ struct Pending {
 // links in that order.
 absl::Status PlaceLinks(const LinkTree& tree, const BaseChoice& base, Model& m,
                         std::vector<int>& visit_order) {
-  std::vector<Pending> stack = {
-      {.link = tree.root,
-       .parent_body = 0,
-       .parent_pose = Pose(),
-       .joint = -1,
-       .free = base.floating && base.world_child_joint < 0}};
+  std::vector<Pending> stack = {{.link = tree.root,
+                                 .parent_body = 0,
+                                 .parent_pose = Pose(),
+                                 .joint = -1,
+                                 .free = base.floating && base.world_child_joint < 0}};
   while (!stack.empty()) {
     const Pending p = stack.back();
     stack.pop_back();
     const TreeLink& link = tree.links[p.link];
     const TreeJoint* joint = p.joint >= 0 ? &tree.joints[p.joint] : nullptr;
     int body = p.parent_body;
-    Pose pose = joint != nullptr ? Compose(p.parent_pose, joint->origin)
-                                 : p.parent_pose;
+    Pose pose = joint != nullptr ? Compose(p.parent_pose, joint->origin) : p.parent_pose;
     if (p.free) {
       if (joint != nullptr && joint->type != TreeJointType::kFixed) {
-        m.warnings.push_back(absl::StrCat(
-            "joint '", joint->name, "' from 'world' to '", link.name,
-            "' is replaced by the floating base's free joint"));
+        m.warnings.push_back(absl::StrCat("joint '", joint->name, "' from 'world' to '", link.name,
+                                          "' is replaced by the floating base's free joint"));
       }
       body = AddBody(m, link.name, 0, Pose(), FreeJoint());
       pose = Pose();
     } else if (joint != nullptr && joint->type != TreeJointType::kFixed) {
       if (m.floating_base && joint->name == kFreeJointName) {
         return absl::InvalidArgumentError(
-            absl::StrCat("joint '", joint->name,
-                         "': the name is reserved for the free joint"));
+            absl::StrCat("joint '", joint->name, "': the name is reserved for the free joint"));
       }
       body = AddBody(m, link.name, p.parent_body, pose, MovableJoint(*joint));
       pose = Pose();
@@ -176,8 +169,7 @@ absl::Status PlaceLinks(const LinkTree& tree, const BaseChoice& base, Model& m,
     }
     AddLinkToBody(link, body, pose, m);
     visit_order.push_back(p.link);
-    for (auto j = link.child_joints.rbegin(); j != link.child_joints.rend();
-         ++j) {
+    for (auto j = link.child_joints.rbegin(); j != link.child_joints.rend(); ++j) {
       stack.push_back({.link = tree.joints[*j].child_link,
                        .parent_body = body,
                        .parent_pose = pose,
@@ -195,9 +187,8 @@ absl::Status CheckMasses(const Model& m) {
     double mass = 0.0;
     for (int i = 1; i < m.nbodies; ++i) mass += m.inertia[i].mass;
     if (!(mass > 0.0)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("floating base '", m.body_names[1],
-                       "': the robot has no mass (total 0 kg)"));
+      return absl::InvalidArgumentError(absl::StrCat("floating base '", m.body_names[1],
+                                                     "': the robot has no mass (total 0 kg)"));
     }
   }
   std::vector<bool> has_inertia(m.nbodies);
@@ -206,10 +197,10 @@ absl::Status CheckMasses(const Model& m) {
   }
   for (int i = m.nbodies - 1; i >= 1; --i) {
     if (!has_inertia[i]) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "link '", m.body_names[i],
-          "' and everything below it has no mass: the mass matrix would be "
-          "singular"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("link '", m.body_names[i],
+                       "' and everything below it has no mass: the mass matrix would be "
+                       "singular"));
     }
     has_inertia[m.parent[i]] = true;
   }
@@ -222,8 +213,7 @@ absl::Status CheckMasses(const Model& m) {
 // <link>_corner0 … _corner7): always for options.contact_links, and by
 // default for a single-body model without a contact sphere (a free box or
 // cube; an arm's end-effector box is no foot).
-absl::Status AddContactPoints(const LinkTree& tree,
-                              const std::vector<int>& visit_order,
+absl::Status AddContactPoints(const LinkTree& tree, const std::vector<int>& visit_order,
                               const LoadOptions& options, Model& m) {
   auto geoms_of = [&m](const std::string& link, GeomType type) {
     std::vector<const Geom*> out;
@@ -240,25 +230,24 @@ absl::Status AddContactPoints(const LinkTree& tree,
         links.push_back(tree.links[l].name);
       }
     }
-    use_boxes = m.nbodies == 2 && std::none_of(links.begin(), links.end(), [&](const std::string& link) {
-      for (const Geom* g : geoms_of(link, GeomType::kSphere)) {
-        if (g->body != 0) return true;
-      }
-      return false;
-    });
+    use_boxes =
+        m.nbodies == 2 && std::none_of(links.begin(), links.end(), [&](const std::string& link) {
+          for (const Geom* g : geoms_of(link, GeomType::kSphere)) {
+            if (g->body != 0) return true;
+          }
+          return false;
+        });
   } else {
     for (const std::string& name : options.contact_links) {
-      const bool known =
-          std::any_of(tree.links.begin(), tree.links.end(),
-                      [&](const TreeLink& l) { return l.name == name; });
+      const bool known = std::any_of(tree.links.begin(), tree.links.end(),
+                                     [&](const TreeLink& l) { return l.name == name; });
       if (!known) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "contact link '", name, "' is not a link of the model"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("contact link '", name, "' is not a link of the model"));
       }
-      if (geoms_of(name, GeomType::kSphere).empty() &&
-          geoms_of(name, GeomType::kBox).empty()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "contact link '", name, "' has no sphere or box collision geometry"));
+      if (geoms_of(name, GeomType::kSphere).empty() && geoms_of(name, GeomType::kBox).empty()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("contact link '", name, "' has no sphere or box collision geometry"));
       }
       if (std::find(links.begin(), links.end(), name) == links.end()) {
         links.push_back(name);
@@ -320,8 +309,7 @@ void SetDefaultConfiguration(Model& m) {
   std::vector<Pose> world_pose(m.nbodies);  // at q = 0, base at the origin
   for (int i = 1; i < m.nbodies; ++i) {
     world_pose[i] =
-        Compose(world_pose[m.parent[i]],
-                {m.X_tree[i].Rotation(), m.X_tree[i].Translation()});
+        Compose(world_pose[m.parent[i]], {m.X_tree[i].Rotation(), m.X_tree[i].Translation()});
   }
   double height = -JointLimits::kInf;
   for (const ContactPoint& c : m.contact_points) {
@@ -335,13 +323,11 @@ void SetDefaultConfiguration(Model& m) {
 
 }  // namespace
 
-absl::StatusOr<Model> BuildModel(const LinkTree& tree,
-                                 const LoadOptions& options) {
+absl::StatusOr<Model> BuildModel(const LinkTree& tree, const LoadOptions& options) {
   if (tree.links.empty()) {
     return absl::InvalidArgumentError("the model has no links");
   }
-  MOREAU_ASSIGN_OR_RETURN(const BaseChoice base,
-                          ChooseBase(tree, options.base));
+  MOREAU_ASSIGN_OR_RETURN(const BaseChoice base, ChooseBase(tree, options.base));
   Model m;
   m.name = tree.name;
   m.floating_base = base.floating;

@@ -14,8 +14,7 @@ namespace moreau::model_internal {
 // The joint name of a floating base's free joint.
 inline constexpr char kFreeJointName[] = "floating_base";
 
-absl::StatusOr<Model> BuildModel(const LinkTree& tree,
-                                 const LoadOptions& options);
+absl::StatusOr<Model> BuildModel(const LinkTree& tree, const LoadOptions& options);
 
 }  // namespace moreau::model_internal
 

@@ -210,28 +210,28 @@ std::vector<std::string> BuiltinModelNames() {
   return names;
 }
 
-absl::StatusOr<std::shared_ptr<const Model>> LoadBuiltin(
-    std::string_view name, const LoadOptions& options) {
+absl::StatusOr<std::shared_ptr<const Model>> LoadBuiltin(std::string_view name,
+                                                         const LoadOptions& options) {
   const Builtin* builtin = FindBuiltin(name);
   if (builtin == nullptr) {
-    return absl::NotFoundError(absl::StrCat(
-        "unknown built-in model '", std::string(name),
-        "' (known: ", absl::StrJoin(BuiltinModelNames(), ", "), ")"));
+    return absl::NotFoundError(absl::StrCat("unknown built-in model '", std::string(name),
+                                            "' (known: ", absl::StrJoin(BuiltinModelNames(), ", "),
+                                            ")"));
   }
   return LoadUrdfString(builtin->urdf(), options);
 }
 
-absl::StatusOr<std::shared_ptr<const Model>> LoadModel(
-    std::string_view name_or_path, const LoadOptions& options) {
+absl::StatusOr<std::shared_ptr<const Model>> LoadModel(std::string_view name_or_path,
+                                                       const LoadOptions& options) {
   if (FindBuiltin(name_or_path) != nullptr) {
     return LoadBuiltin(name_or_path, options);
   }
   const std::string path(name_or_path);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
-    return absl::NotFoundError(absl::StrCat(
-        "unknown model '", path, "': not a built-in (",
-        absl::StrJoin(BuiltinModelNames(), ", "), ") and no such file"));
+    return absl::NotFoundError(absl::StrCat("unknown model '", path, "': not a built-in (",
+                                            absl::StrJoin(BuiltinModelNames(), ", "),
+                                            ") and no such file"));
   }
   return LoadUrdfFile(path, options);
 }

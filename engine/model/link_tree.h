@@ -30,9 +30,9 @@ enum class TreeJointType { kFixed, kRevolute, kContinuous, kPrismatic };
 
 struct TreeLink {
   std::string name;
-  Inertia inertia;          // about the link frame's origin, in link axes
-  std::vector<Geom> geoms;  // collision geometry in the link frame
-  int parent_joint = -1;    // index into LinkTree::joints; -1 for the root
+  Inertia inertia;                // about the link frame's origin, in link axes
+  std::vector<Geom> geoms;        // collision geometry in the link frame
+  int parent_joint = -1;          // index into LinkTree::joints; -1 for the root
   std::vector<int> child_joints;  // in document order
 };
 
@@ -63,10 +63,9 @@ struct LinkTree {
 // triangle-inequality-violating inertias are warnings. Also checks that every
 // link hangs from the root. `link_order` and `joint_order` (document order,
 // from PrepareUrdf) fix the order of links, joints and children.
-absl::StatusOr<LinkTree> LinkTreeFromUrdfdom(
-    const urdf::ModelInterface& urdf,
-    const std::vector<std::string>& link_order,
-    const std::vector<std::string>& joint_order);
+absl::StatusOr<LinkTree> LinkTreeFromUrdfdom(const urdf::ModelInterface& urdf,
+                                             const std::vector<std::string>& link_order,
+                                             const std::vector<std::string>& joint_order);
 
 }  // namespace moreau::model_internal
 

@@ -19,12 +19,11 @@
 #ifndef MOREAU_ENGINE_MODEL_MODEL_H_
 #define MOREAU_ENGINE_MODEL_MODEL_H_
 
+#include <Eigen/Core>
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
-
-#include <Eigen/Core>
 
 #include "engine/spatial/inertia.h"
 #include "engine/spatial/motion.h"
@@ -46,10 +45,10 @@ const char* JointTypeName(JointType type);
 struct JointLimits {
   static constexpr double kInf = std::numeric_limits<double>::infinity();
   bool has_position_limits = false;
-  double lower = -kInf;     // rad or m
-  double upper = kInf;      // rad or m
-  double velocity = kInf;   // rad/s or m/s
-  double effort = kInf;     // N m or N
+  double lower = -kInf;    // rad or m
+  double upper = kInf;     // rad or m
+  double velocity = kInf;  // rad/s or m/s
+  double effort = kInf;    // N m or N
 };
 
 // The joint that moves body `body` relative to its parent.
@@ -58,14 +57,14 @@ struct Joint {
   JointType type = JointType::kRevolute;
   bool continuous = false;  // URDF "continuous": revolute, no position limits
   int body = 0;
-  int q_index = 0;          // first coordinate in q
-  int v_index = 0;          // first coordinate in v
+  int q_index = 0;  // first coordinate in q
+  int v_index = 0;  // first coordinate in v
   int nq = 1;
   int nv = 1;
   Vec3 axis = Vec3::UnitZ();  // unit axis in the body frame (revolute, prismatic)
   JointLimits limits;
-  double damping = 0.0;     // viscous, N m s/rad or N s/m
-  double friction = 0.0;    // Coulomb, N m or N
+  double damping = 0.0;   // viscous, N m s/rad or N s/m
+  double friction = 0.0;  // Coulomb, N m or N
 };
 
 // JointTypeName(joint.type), except "continuous" for a continuous revolute joint.
@@ -76,7 +75,7 @@ const char* GeomTypeName(GeomType type);
 
 // Collision geometry of a link, in the frame of the body it was merged into.
 struct Geom {
-  std::string link;             // the URDF link it came from
+  std::string link;  // the URDF link it came from
   int body = 0;
   GeomType type = GeomType::kSphere;
   Mat3 rotation = Mat3::Identity();  // geom axes in the body frame
@@ -84,23 +83,23 @@ struct Geom {
   // sphere: (radius, 0, 0); box: full side lengths (x, y, z);
   // cylinder: (radius, length, 0); mesh: the mesh scale.
   Vec3 size = Vec3::Zero();
-  std::string mesh;             // mesh file name, recorded, never loaded
+  std::string mesh;  // mesh file name, recorded, never loaded
 };
 
 // A contact sphere on a body: the default is every sphere collision geom of a
 // leaf link (the feet); LoadOptions::contact_links overrides the choice.
 struct ContactPoint {
-  std::string name;             // the link the sphere belongs to
+  std::string name;  // the link the sphere belongs to
   int body = 0;
-  Vec3 position = Vec3::Zero(); // sphere centre in the body frame
+  Vec3 position = Vec3::Zero();  // sphere centre in the body frame
   double radius = 0.0;
 };
 
 // One actuator per revolute or prismatic joint, in joint order.
 struct Actuator {
   std::string name;
-  int joint = 0;                // index into Model::joints
-  double gear = 1.0;            // transmission ratio
+  int joint = 0;      // index into Model::joints
+  double gear = 1.0;  // transmission ratio
   double effort_limit = JointLimits::kInf;
 };
 
@@ -113,19 +112,19 @@ struct Model {
 
   // Per body, index 0 = world. Sizes nbodies.
   std::vector<std::string> body_names;
-  std::vector<int> parent;           // λ(i) < i; parent[0] = -1
-  std::vector<int> body_joint;       // index into joints; -1 for the world
-  std::vector<JointType> joint_type; // type of the body's joint (world: kFree, unused)
-  std::vector<Vec3> joint_axis;      // unit axis in the body frame
-  std::vector<int> q_index;          // first q coordinate of the body's joint
-  std::vector<int> v_index;          // first v coordinate of the body's joint
-  std::vector<Transform> X_tree;     // i_X_λ(i) at q = 0: the joint placement
-                                     // (Featherstone's tree transform)
+  std::vector<int> parent;                       // λ(i) < i; parent[0] = -1
+  std::vector<int> body_joint;                   // index into joints; -1 for the world
+  std::vector<JointType> joint_type;             // type of the body's joint (world: kFree, unused)
+  std::vector<Vec3> joint_axis;                  // unit axis in the body frame
+  std::vector<int> q_index;                      // first q coordinate of the body's joint
+  std::vector<int> v_index;                      // first v coordinate of the body's joint
+  std::vector<Transform> X_tree;                 // i_X_λ(i) at q = 0: the joint placement
+                                                 // (Featherstone's tree transform)
   std::vector<uint8_t> X_tree_pure_translation;  // 1 where X_tree.E is the
                                                  // identity (skips a 3×3 product)
-  std::vector<Inertia> inertia;      // body inertia in the body frame, fixed
-                                     // children merged; inertia[0] collects the
-                                     // links welded to the world
+  std::vector<Inertia> inertia;                  // body inertia in the body frame, fixed
+                                                 // children merged; inertia[0] collects the
+                                                 // links welded to the world
   std::vector<std::vector<std::string>> merged_links;  // links merged into each body
 
   std::vector<Joint> joints;  // in body order; joints[0] is the free joint when

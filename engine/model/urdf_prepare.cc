@@ -19,8 +19,7 @@ namespace moreau::model_internal {
 namespace {
 
 absl::Status ParseError(absl::string_view message) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("URDF parse error: ", message));
+  return absl::InvalidArgumentError(absl::StrCat("URDF parse error: ", message));
 }
 
 // XML 1.0 §2.2: text holds no control characters other than tab, LF and CR, so
@@ -32,8 +31,7 @@ absl::Status CheckIsText(absl::string_view text) {
   for (size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
     if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
-      return ParseError(absl::StrFormat(
-          "not XML text: control byte 0x%02x at offset %d", c, i));
+      return ParseError(absl::StrFormat("not XML text: control byte 0x%02x at offset %d", c, i));
     }
   }
   return absl::OkStatus();
@@ -114,12 +112,11 @@ absl::Status CheckTreeShape(TiXmlElement* robot) {
   for (TiXmlElement* joint : Children(robot, "joint")) {
     const std::string child = LinkOf(joint, "child");
     if (child.empty()) continue;  // urdfdom names the joint
-    const auto [it, inserted] = parent_of.emplace(
-        child, Parent{NameOf(joint), LinkOf(joint, "parent")});
+    const auto [it, inserted] =
+        parent_of.emplace(child, Parent{NameOf(joint), LinkOf(joint, "parent")});
     if (!inserted) {
-      return ParseError(
-          absl::StrCat("link '", child, "' is the child of two joints, '",
-                       it->second.joint, "' and '", NameOf(joint), "'"));
+      return ParseError(absl::StrCat("link '", child, "' is the child of two joints, '",
+                                     it->second.joint, "' and '", NameOf(joint), "'"));
     }
   }
   // Walk up from every link, each link once. State 1: on the current path,
@@ -140,8 +137,7 @@ absl::Status CheckTreeShape(TiXmlElement* robot) {
       std::vector<std::string> loop(loop_start, path.end());
       std::reverse(loop.begin(), loop.end());
       loop.push_back(loop.front());
-      return ParseError(
-          absl::StrCat("kinematic loop: ", absl::StrJoin(loop, " -> ")));
+      return ParseError(absl::StrCat("kinematic loop: ", absl::StrJoin(loop, " -> ")));
     }
     for (const std::string& l : path) state[l] = 2;
   }
@@ -160,18 +156,16 @@ absl::StatusOr<PreparedUrdf> PrepareUrdf(std::string_view urdf_xml) {
   if (doc.Error() && doc.ErrorId() != TiXmlBase::TIXML_ERROR_DOCUMENT_EMPTY) {
     // TinyXML cannot tell a truncated document from a malformed one.
     if (doc.ErrorRow() <= 0) {
-      return ParseError(
-          absl::StrCat("malformed or truncated XML: ", doc.ErrorDesc()));
+      return ParseError(absl::StrCat("malformed or truncated XML: ", doc.ErrorDesc()));
     }
-    return ParseError(
-        absl::StrFormat("malformed or truncated XML at line %d, column %d: %s",
-                        doc.ErrorRow(), doc.ErrorCol(), doc.ErrorDesc()));
+    return ParseError(absl::StrFormat("malformed or truncated XML at line %d, column %d: %s",
+                                      doc.ErrorRow(), doc.ErrorCol(), doc.ErrorDesc()));
   }
   TiXmlElement* robot = doc.RootElement();
   if (robot == nullptr) return ParseError("no XML element in the input");
   if (robot->ValueStr() != "robot") {
-    return ParseError(absl::StrCat("the root element is <", robot->ValueStr(),
-                                   ">, expected <robot>"));
+    return ParseError(
+        absl::StrCat("the root element is <", robot->ValueStr(), ">, expected <robot>"));
   }
 
   PreparedUrdf prepared;

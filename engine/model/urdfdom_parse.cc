@@ -25,10 +25,9 @@ ABSL_CONST_INIT absl::Mutex console_mutex(absl::kConstInit);
 // restorePreviousOutputHandler) that may outlive a parse.
 class CapturingHandler : public console_bridge::OutputHandler {
  public:
-  void log(const std::string& text, console_bridge::LogLevel level,
-           const char* /*filename*/, int /*line*/) override {
-    if (errors_ != nullptr &&
-        level >= console_bridge::CONSOLE_BRIDGE_LOG_ERROR) {
+  void log(const std::string& text, console_bridge::LogLevel level, const char* /*filename*/,
+           int /*line*/) override {
+    if (errors_ != nullptr && level >= console_bridge::CONSOLE_BRIDGE_LOG_ERROR) {
       errors_->push_back(text);
     }
   }
@@ -45,16 +44,13 @@ CapturingHandler& Handler() {
 
 }  // namespace
 
-absl::StatusOr<urdf::ModelInterfaceSharedPtr> ParseWithUrdfdom(
-    const std::string& xml) {
+absl::StatusOr<urdf::ModelInterfaceSharedPtr> ParseWithUrdfdom(const std::string& xml) {
   std::vector<std::string> errors;
   urdf::ModelInterfaceSharedPtr model;
   {
     absl::MutexLock lock(&console_mutex);
-    console_bridge::OutputHandler* const previous_handler =
-        console_bridge::getOutputHandler();
-    const console_bridge::LogLevel previous_level =
-        console_bridge::getLogLevel();
+    console_bridge::OutputHandler* const previous_handler = console_bridge::getOutputHandler();
+    const console_bridge::LogLevel previous_level = console_bridge::getLogLevel();
     Handler().set_errors(&errors);
     console_bridge::useOutputHandler(&Handler());
     console_bridge::setLogLevel(console_bridge::CONSOLE_BRIDGE_LOG_ERROR);

@@ -18,8 +18,7 @@ namespace moreau::model_internal {
 // InvalidArgument "URDF parse error: <urdfdom's messages>" when urdfdom fails
 // or logs any error. Nothing is printed, and exceptions escaping urdfdom
 // become errors too.
-absl::StatusOr<urdf::ModelInterfaceSharedPtr> ParseWithUrdfdom(
-    const std::string& xml);
+absl::StatusOr<urdf::ModelInterfaceSharedPtr> ParseWithUrdfdom(const std::string& xml);
 
 }  // namespace moreau::model_internal
 

@@ -54,8 +54,8 @@ absl::StatusOr<step::Integrator> ParseIntegrator(std::string_view name) {
        {step::Integrator::kSemiImplicitEuler, step::Integrator::kHeun, step::Integrator::kRk4}) {
     if (name == IntegratorName(i)) return i;
   }
-  return absl::InvalidArgumentError(absl::StrCat("unknown integrator '", std::string(name),
-                                                 "' (expected euler, heun or rk4)"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown integrator '", std::string(name), "' (expected euler, heun or rk4)"));
 }
 
 absl::Status Validate(const Settings& s) {
@@ -64,7 +64,8 @@ absl::Status Validate(const Settings& s) {
   }
   if (!s.gravity.allFinite()) return absl::InvalidArgumentError("gravity must be finite");
   if (!(s.max_speed > 0.0)) {
-    return absl::InvalidArgumentError(absl::StrCat("max_speed must be positive, got ", s.max_speed));
+    return absl::InvalidArgumentError(
+        absl::StrCat("max_speed must be positive, got ", s.max_speed));
   }
   MOREAU_RETURN_IF_ERROR(contact::Validate(s.force_law));
   MOREAU_RETURN_IF_ERROR(contact::Validate(s.prox));

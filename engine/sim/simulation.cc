@@ -29,8 +29,8 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(std::shared_ptr<c
   if (model == nullptr) return absl::InvalidArgumentError("no model");
   Settings s = settings;
   s.force_law.law = ForceLawOf(s.contact);
-  s.prox.method = s.contact == ContactModel::kMoreauJor ? contact::ProxMethod::kJor
-                                                        : contact::ProxMethod::kSor;
+  s.prox.method =
+      s.contact == ContactModel::kMoreauJor ? contact::ProxMethod::kJor : contact::ProxMethod::kSor;
   MOREAU_RETURN_IF_ERROR(Validate(s));
   if (s.gravity != model->gravity) {
     // The model is shared and immutable: a different gravity gets its own copy.
@@ -123,15 +123,16 @@ absl::Status Simulation::Step(const Eigen::VectorXd& tau, int substeps,
                               const std::vector<Force>* f_ext) {
   const Model& m = *model_;
   if (tau.size() != m.nv) {
-    return absl::InvalidArgumentError(absl::StrCat("tau has size ", tau.size(), ", expected ", m.nv));
+    return absl::InvalidArgumentError(
+        absl::StrCat("tau has size ", tau.size(), ", expected ", m.nv));
   }
   if (!tau.allFinite()) return absl::InvalidArgumentError("tau has a non-finite entry");
   if (substeps < 1) {
     return absl::InvalidArgumentError(absl::StrCat("substeps must be ≥ 1, got ", substeps));
   }
   if (f_ext != nullptr && f_ext->size() != static_cast<size_t>(m.nbodies)) {
-    return absl::InvalidArgumentError(absl::StrCat("external wrenches for ", f_ext->size(),
-                                                   " bodies, expected ", m.nbodies));
+    return absl::InvalidArgumentError(
+        absl::StrCat("external wrenches for ", f_ext->size(), " bodies, expected ", m.nbodies));
   }
   for (int k = 0; k < substeps; ++k) {
     last_good_ = state_;  // same sizes: no allocation

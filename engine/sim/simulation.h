@@ -4,13 +4,12 @@
 #ifndef MOREAU_ENGINE_SIM_SIMULATION_H_
 #define MOREAU_ENGINE_SIM_SIMULATION_H_
 
+#include <Eigen/Core>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <Eigen/Core>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"

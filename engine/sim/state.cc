@@ -84,18 +84,18 @@ absl::StatusOr<State> DeserializeState(const Model& model, std::string_view byte
     return absl::InvalidArgumentError("state blob: not a Moreau state (bad magic)");
   }
   if (!r.U32(version) || version != kVersion) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("state blob: version ", version, " is not supported (expected ", kVersion, ")"));
+    return absl::InvalidArgumentError(absl::StrCat("state blob: version ", version,
+                                                   " is not supported (expected ", kVersion, ")"));
   }
   if (!r.U32(nq) || !r.U32(nv) || !r.U32(nc)) {
     return absl::InvalidArgumentError("state blob: truncated header");
   }
   if (nq != static_cast<uint32_t>(model.nq) || nv != static_cast<uint32_t>(model.nv) ||
       nc != model.contact_points.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "state blob: sizes nq=", nq, " nv=", nv, " contacts=", nc, " do not match model '",
-        model.name, "' (nq=", model.nq, " nv=", model.nv,
-        " contacts=", model.contact_points.size(), ")"));
+    return absl::InvalidArgumentError(absl::StrCat("state blob: sizes nq=", nq, " nv=", nv,
+                                                   " contacts=", nc, " do not match model '",
+                                                   model.name, "' (nq=", model.nq, " nv=", model.nv,
+                                                   " contacts=", model.contact_points.size(), ")"));
   }
   State s = DefaultState(model);
   bool ok = r.F64(s.time) && r.U64(s.steps);

@@ -4,12 +4,11 @@
 #ifndef MOREAU_ENGINE_SIM_STATE_H_
 #define MOREAU_ENGINE_SIM_STATE_H_
 
+#include <Eigen/Core>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <Eigen/Core>
 
 #include "absl/status/statusor.h"
 #include "engine/contact/contact_state.h"
@@ -23,7 +22,7 @@ struct State {
   double time = 0.0;  // s
   uint64_t steps = 0;
   std::vector<contact::ContactState> contact_states;  // one per contact point
-  std::vector<double> impulses;  // 3 per contact point (N, T1, T2), warm start
+  std::vector<double> impulses;                       // 3 per contact point (N, T1, T2), warm start
 };
 
 // A state at rest in the model's default configuration.

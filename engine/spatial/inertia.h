@@ -16,8 +16,8 @@ namespace moreau::spatial {
 
 struct Inertia {
   double mass = 0.0;
-  Vec3 h = Vec3::Zero();      // first moment m c
-  Mat3 Ibar = Mat3::Zero();   // rotational inertia about the frame origin
+  Vec3 h = Vec3::Zero();     // first moment m c
+  Mat3 Ibar = Mat3::Zero();  // rotational inertia about the frame origin
 
   Inertia() = default;
   Inertia(double m, const Vec3& first_moment, const Mat3& inertia_about_origin)

@@ -26,7 +26,7 @@ inline Mat3 QuatToRotation(const double* wxyz) {
   const double w = wxyz[0], x = wxyz[1], y = wxyz[2], z = wxyz[3];
   Mat3 R;
   R << 1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),  //
-      2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),  //
+      2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),   //
       2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y);
   return R;
 }
@@ -51,8 +51,8 @@ inline void QuatIntegrateBody(double* wxyz, const Vec3& omega_body, double dt) {
 // Normalizes (w, x, y, z) in place; returns false when its norm is not finite
 // or is too small to normalize.
 inline bool QuatNormalize(double* wxyz) {
-  const double n = std::sqrt(wxyz[0] * wxyz[0] + wxyz[1] * wxyz[1] + wxyz[2] * wxyz[2] +
-                             wxyz[3] * wxyz[3]);
+  const double n =
+      std::sqrt(wxyz[0] * wxyz[0] + wxyz[1] * wxyz[1] + wxyz[2] * wxyz[2] + wxyz[3] * wxyz[3]);
   if (!std::isfinite(n) || n < 1e-12) return false;
   for (int k = 0; k < 4; ++k) wxyz[k] /= n;
   return true;

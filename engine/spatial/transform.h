@@ -33,9 +33,7 @@ struct Transform {
     return {E * m.angular, E * (m.linear - r.cross(m.angular))};
   }
   // X* f: n' = E (n − r × f), f' = E f.
-  Force Apply(const Force& f) const {
-    return {E * (f.angular - r.cross(f.linear)), E * f.linear};
-  }
+  Force Apply(const Force& f) const { return {E * (f.angular - r.cross(f.linear)), E * f.linear}; }
   // X⁻¹ m (from B back to A): ω = Eᵀ ω', v = Eᵀ v' + r × ω.
   Motion ApplyInverse(const Motion& m) const {
     const Vec3 w = E.transpose() * m.angular;

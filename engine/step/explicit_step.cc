@@ -36,8 +36,7 @@ void ExplicitStep(const Model& model, const contact::Terrain& terrain,
                   const StepInputs& inputs, Eigen::VectorXd& q, Eigen::VectorXd& v,
                   std::span<contact::ContactState> states, StepWorkspace& w) {
   std::span<contact::ContactState> stage_states(w.stage_states.data(), states.size());
-  auto accel_at = [&](const Eigen::VectorXd& qq, const Eigen::VectorXd& vv,
-                      Eigen::VectorXd& out) {
+  auto accel_at = [&](const Eigen::VectorXd& qq, const Eigen::VectorXd& vv, Eigen::VectorXd& out) {
     std::copy(states.begin(), states.end(), stage_states.begin());
     ForceLawAcceleration(model, terrain, params, dt, inputs, qq, vv, stage_states, w);
     out = w.data.qacc;

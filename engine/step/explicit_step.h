@@ -5,9 +5,8 @@
 #ifndef MOREAU_ENGINE_STEP_EXPLICIT_STEP_H_
 #define MOREAU_ENGINE_STEP_EXPLICIT_STEP_H_
 
-#include <span>
-
 #include <Eigen/Core>
+#include <span>
 
 #include "engine/contact/contact_forces.h"
 #include "engine/contact/terrain.h"

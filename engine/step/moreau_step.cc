@@ -9,9 +9,9 @@
 namespace moreau::step {
 
 absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
-                        const contact::ProxParams& prox, const contact::ContactLaw& law,
-                        double dt, const StepInputs& inputs, Eigen::VectorXd& q,
-                        Eigen::VectorXd& v, std::span<double> impulses, StepWorkspace& w) {
+                        const contact::ProxParams& prox, const contact::ContactLaw& law, double dt,
+                        const StepInputs& inputs, Eigen::VectorXd& q, Eigen::VectorXd& v,
+                        std::span<double> impulses, StepWorkspace& w) {
   Data& data = w.data;
   // 000 eq. 6: the midpoint q_M = q_S + ½Δt F(q_S) u_S.
   IntegrateConfiguration(model, q, v, 0.5 * dt);
@@ -72,9 +72,9 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
     w.G.topLeftCorner(n, n).noalias() = W.transpose() * Minv_W;
     w.c.head(n).noalias() = W.transpose() * w.u_free;
     w.gamma_S.head(n).noalias() = W.transpose() * v;
-    w.last_prox = w.prox.Solve(prox, std::span<const contact::ContactLaw>(w.laws.data(), nc),
-                               w.G.topLeftCorner(n, n), w.c.head(n), w.gamma_S.head(n),
-                               w.Lambda.head(n));
+    w.last_prox =
+        w.prox.Solve(prox, std::span<const contact::ContactLaw>(w.laws.data(), nc),
+                     w.G.topLeftCorner(n, n), w.c.head(n), w.gamma_S.head(n), w.Lambda.head(n));
     // 000 eq. 11: u_E = u_free + M⁻¹ W Λ.
     w.u_free.noalias() += Minv_W * w.Lambda.head(n);
     for (int a = 0; a < nc; ++a) {

@@ -4,9 +4,8 @@
 #ifndef MOREAU_ENGINE_STEP_MOREAU_STEP_H_
 #define MOREAU_ENGINE_STEP_MOREAU_STEP_H_
 
-#include <span>
-
 #include <Eigen/Core>
+#include <span>
 
 #include "absl/status/status.h"
 #include "engine/contact/prox_solver.h"
@@ -22,9 +21,9 @@ namespace moreau::step {
 // (zero for inactive slots). Contact forces Λ/Δt land in w.contacts.
 // FailedPrecondition when M is not positive definite at the midpoint.
 absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
-                        const contact::ProxParams& prox, const contact::ContactLaw& law,
-                        double dt, const StepInputs& inputs, Eigen::VectorXd& q,
-                        Eigen::VectorXd& v, std::span<double> impulses, StepWorkspace& w);
+                        const contact::ProxParams& prox, const contact::ContactLaw& law, double dt,
+                        const StepInputs& inputs, Eigen::VectorXd& q, Eigen::VectorXd& v,
+                        std::span<double> impulses, StepWorkspace& w);
 
 }  // namespace moreau::step
 

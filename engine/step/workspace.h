@@ -3,9 +3,8 @@
 #ifndef MOREAU_ENGINE_STEP_WORKSPACE_H_
 #define MOREAU_ENGINE_STEP_WORKSPACE_H_
 
-#include <vector>
-
 #include <Eigen/Core>
+#include <vector>
 
 #include "engine/contact/contact_forces.h"
 #include "engine/contact/contact_set.h"
@@ -31,20 +30,20 @@ struct StepWorkspace {
 
   // Moreau time-stepping (000 eq. 6–19), for up to max_contacts active contacts.
   int max_contacts = 0;
-  Eigen::MatrixXd W;          // nv × 3 n_c: [w_N, w_T1, w_T2] per contact
-  Eigen::MatrixXd Minv_W;     // nv × 3 n_c
-  Eigen::MatrixXd G;          // 3 n_c × 3 n_c Delassus matrix Wᵀ M⁻¹ W
-  Eigen::VectorXd c;          // 3 n_c: Wᵀ u_free
-  Eigen::VectorXd gamma_S;    // 3 n_c: Wᵀ u_S
-  Eigen::VectorXd Lambda;     // 3 n_c: impulses
-  Eigen::VectorXd u_free;     // nv: u_S + M⁻¹ h Δt
-  Eigen::VectorXd h;          // nv: τ − c − g (+ external)
-  std::vector<int> active;    // slots of the active contacts
+  Eigen::MatrixXd W;        // nv × 3 n_c: [w_N, w_T1, w_T2] per contact
+  Eigen::MatrixXd Minv_W;   // nv × 3 n_c
+  Eigen::MatrixXd G;        // 3 n_c × 3 n_c Delassus matrix Wᵀ M⁻¹ W
+  Eigen::VectorXd c;        // 3 n_c: Wᵀ u_free
+  Eigen::VectorXd gamma_S;  // 3 n_c: Wᵀ u_S
+  Eigen::VectorXd Lambda;   // 3 n_c: impulses
+  Eigen::VectorXd u_free;   // nv: u_S + M⁻¹ h Δt
+  Eigen::VectorXd h;        // nv: τ − c − g (+ external)
+  std::vector<int> active;  // slots of the active contacts
   std::vector<contact::ContactLaw> laws;
   contact::ProxSolver prox{0};
   contact::ProxResult last_prox{};
 
-  std::vector<Force> f_ext;   // per body, body coordinates (pushes)
+  std::vector<Force> f_ext;  // per body, body coordinates (pushes)
 };
 
 StepWorkspace MakeStepWorkspace(const Model& model);

@@ -15,7 +15,6 @@
 #include "tests/unit/contact/test_bodies.h"
 #include "tests/unit/testing/allocation_counter.h"
 
-
 namespace moreau::contact {
 namespace {
 

@@ -3,8 +3,6 @@
 // an 18-DOF quadruped-like system, with answers computed by hand.
 #include "engine/contact/prox_solver.h"
 
-#include "tests/unit/testing/allocation_counter.h"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -22,6 +20,7 @@
 #include <random>
 #include <vector>
 
+#include "tests/unit/testing/allocation_counter.h"
 
 namespace moreau::contact {
 namespace {
@@ -743,7 +742,8 @@ TEST(ProxNoAllocation, SolveAllocatesNothing) {
             .Solve(pp, active, G.topLeftCorner(n, n), c.head(n), gamma_S.head(n), Lambda.head(n))
             .iterations;
       };
-      const long before = ::moreau::testing::OperatorNewCount(), mallocs_before = ::moreau::testing::MallocCount();
+      const long before = ::moreau::testing::OperatorNewCount(),
+                 mallocs_before = ::moreau::testing::MallocCount();
       iterations += solve(params);  // cold
       iterations += solve(params);  // warm
       iterations += solve(bad);     // rejected
@@ -765,7 +765,8 @@ TEST(ProxNoAllocation, SolveAllocatesNothing) {
   for (ProxMethod method : {ProxMethod::kJor, ProxMethod::kSor}) {
     params.method = method;
     Lambda_big.setZero();
-    const long before = ::moreau::testing::OperatorNewCount(), mallocs_before = ::moreau::testing::MallocCount();
+    const long before = ::moreau::testing::OperatorNewCount(),
+               mallocs_before = ::moreau::testing::MallocCount();
     iterations += big.Solve(params, laws_big, G_big, c_big, gamma_S_big, Lambda_big).iterations;
     c_big[5] = std::numeric_limits<double>::quiet_NaN();
     iterations += big.Solve(params, laws_big, G_big, c_big, gamma_S_big, Lambda_big).iterations;
@@ -781,7 +782,8 @@ TEST(ProxNoAllocation, SolveAllocatesNothing) {
 std::vector<double>* volatile g_sink_vector = nullptr;  // defeats new/delete elision
 
 TEST(ProxNoAllocation, CountersWork) {
-  const long news = ::moreau::testing::OperatorNewCount(), mallocs = ::moreau::testing::MallocCount();
+  const long news = ::moreau::testing::OperatorNewCount(),
+             mallocs = ::moreau::testing::MallocCount();
   g_sink_vector = new std::vector<double>(100);
   delete g_sink_vector;
   EXPECT_GE(::moreau::testing::OperatorNewCount() - news, 2);

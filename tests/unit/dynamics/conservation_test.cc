@@ -2,10 +2,10 @@
 // engine's integrators are tested in step/): momentum of a free-floating robot
 // without gravity, energy of the double pendulum, the pendulum's small-angle
 // period.
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <random>
-
-#include <gtest/gtest.h>
 
 #include "engine/dynamics/aba.h"
 #include "engine/dynamics/configuration.h"

@@ -2,11 +2,11 @@
 // test model and 100 random states each: M symmetric positive definite,
 // ABA = M⁻¹(τ − c − g), RNEA(ABA(τ)) = τ, c + g = nonlinear effects, the sparse
 // LTDL factor solves like a dense one, and ½vᵀMv = Σ body kinetic energies.
-#include <random>
+#include <gtest/gtest.h>
 
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
-#include <gtest/gtest.h>
+#include <random>
 
 #include "engine/dynamics/aba.h"
 #include "engine/dynamics/configuration.h"

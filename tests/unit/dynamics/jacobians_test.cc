@@ -1,12 +1,13 @@
 // Contact-point Jacobians (001 Alg. 6) against finite differences of the
 // contact-point positions, and J̇v against the finite difference of J v.
-#include <random>
+#include "engine/dynamics/jacobians.h"
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "engine/dynamics/configuration.h"
 #include "engine/dynamics/data.h"
-#include "engine/dynamics/jacobians.h"
 #include "engine/dynamics/kinematics.h"
 #include "tests/unit/dynamics/test_models.h"
 

@@ -1,8 +1,8 @@
 // No heap allocation after Data is made (STYLE.md house rule 5): every
 // dynamics algorithm runs under counters of operator new and malloc.
-#include <random>
-
 #include <gtest/gtest.h>
+
+#include <random>
 
 #include "engine/dynamics/aba.h"
 #include "engine/dynamics/configuration.h"

@@ -46,8 +46,7 @@ TEST_P(BuiltinTest, Loads) {
   if (e.name != "mini_cheetah") {
     EXPECT_TRUE(m.warnings.empty()) << m.warnings.front();
     for (int i = 1; i < m.nbodies; ++i) {
-      const Eigen::SelfAdjointEigenSolver<Mat3> eig(
-          m.inertia[i].InertiaAboutCom());
+      const Eigen::SelfAdjointEigenSolver<Mat3> eig(m.inertia[i].InertiaAboutCom());
       EXPECT_GT(eig.eigenvalues().minCoeff(), 0.0) << m.body_names[i];
     }
   }
@@ -66,15 +65,12 @@ INSTANTIATE_TEST_SUITE_P(
                     Expected{"acrobot", false, 2, 2, 3, 2.0, 0, 0.0},
                     Expected{"sphere", true, 7, 6, 2, 1.0, 1, 0.1},
                     Expected{"box", true, 7, 6, 2, 1.0, 8, 0.15}),
-    [](const testing::TestParamInfo<Expected>& info) {
-      return info.param.name;
-    });
+    [](const testing::TestParamInfo<Expected>& info) { return info.param.name; });
 
 TEST(Builtin, NamesAreListedInOrder) {
-  EXPECT_EQ(
-      BuiltinModelNames(),
-      (std::vector<std::string>{"mini_cheetah", "pendulum", "double_pendulum",
-                                "cartpole", "acrobot", "sphere", "box"}));
+  EXPECT_EQ(BuiltinModelNames(),
+            (std::vector<std::string>{"mini_cheetah", "pendulum", "double_pendulum", "cartpole",
+                                      "acrobot", "sphere", "box"}));
 }
 
 TEST(Builtin, MiniCheetahMatchesTheSharedFile) {
@@ -152,10 +148,8 @@ TEST(Builtin, UnknownNames) {
   ASSERT_FALSE(model.ok());
   EXPECT_EQ(model.status().code(), absl::StatusCode::kNotFound);
   const std::string message(model.status().message());
-  EXPECT_NE(message.find("unknown model 'no_such_robot'"), std::string::npos)
-      << message;
-  EXPECT_NE(message.find("mini_cheetah, pendulum"), std::string::npos)
-      << message;
+  EXPECT_NE(message.find("unknown model 'no_such_robot'"), std::string::npos) << message;
+  EXPECT_NE(message.find("mini_cheetah, pendulum"), std::string::npos) << message;
   EXPECT_NE(message.find("no such file"), std::string::npos) << message;
 }
 

@@ -29,8 +29,7 @@ TEST(Model, TypeNames) {
 
 TEST(Model, TotalMassCountsEveryBodyIncludingTheWorld) {
   Model m;
-  m.inertia = {Inertia(0.5, Vec3::Zero(), Mat3::Zero()),
-               Inertia(2.0, Vec3::Zero(), Mat3::Zero()),
+  m.inertia = {Inertia(0.5, Vec3::Zero(), Mat3::Zero()), Inertia(2.0, Vec3::Zero(), Mat3::Zero()),
                Inertia(1.25, Vec3::Zero(), Mat3::Zero())};
   EXPECT_DOUBLE_EQ(m.TotalMass(), 3.75);
   EXPECT_EQ(Model().TotalMass(), 0.0);

@@ -43,8 +43,7 @@ LoadOptions Contacts(std::vector<std::string> links) {
   return options;
 }
 
-std::shared_ptr<const Model> LoadText(const std::string& xml,
-                                      const LoadOptions& options = {}) {
+std::shared_ptr<const Model> LoadText(const std::string& xml, const LoadOptions& options = {}) {
   auto model = LoadUrdfString(xml, options);
   EXPECT_TRUE(model.ok()) << model.status();
   return model.ok() ? *model : nullptr;
@@ -75,8 +74,7 @@ double ParseDouble(const TiXmlElement* e, const char* attribute) {
 
 // URDF rpy: fixed-axis roll about x, then pitch about y, then yaw about z.
 Mat3 Rpy(const Vec3& rpy) {
-  return (Eigen::AngleAxisd(rpy.z(), Vec3::UnitZ()) *
-          Eigen::AngleAxisd(rpy.y(), Vec3::UnitY()) *
+  return (Eigen::AngleAxisd(rpy.z(), Vec3::UnitZ()) * Eigen::AngleAxisd(rpy.y(), Vec3::UnitY()) *
           Eigen::AngleAxisd(rpy.x(), Vec3::UnitX()))
       .toRotationMatrix();
 }
@@ -90,8 +88,7 @@ Totals ReferenceTotals(const std::string& xml) {
   TiXmlDocument doc;
   doc.Parse(xml.c_str());
   const TiXmlElement* robot = doc.RootElement();
-  std::map<std::string, std::pair<std::string, Frame>>
-      parent_of;  // child → (parent, origin)
+  std::map<std::string, std::pair<std::string, Frame>> parent_of;  // child → (parent, origin)
   for (const TiXmlElement* j = robot->FirstChildElement("joint"); j != nullptr;
        j = j->NextSiblingElement("joint")) {
     const TiXmlElement* origin = j->FirstChildElement("origin");
@@ -101,8 +98,7 @@ Totals ReferenceTotals(const std::string& xml) {
   }
   auto frame_of = [&](std::string link) {
     Frame f;
-    for (auto it = parent_of.find(link); it != parent_of.end();
-         it = parent_of.find(link)) {
+    for (auto it = parent_of.find(link); it != parent_of.end(); it = parent_of.find(link)) {
       const Frame& o = it->second.second;  // link in its parent
       f = {o.R * f.R, o.R * f.p + o.p};
       link = it->second.first;
@@ -128,8 +124,8 @@ Totals ReferenceTotals(const std::string& xml) {
     t.mass += m;
     first_moment += m * c;
     // Parallel axis: I_o = R I_c Rᵀ + m (|c|² 1 − c cᵀ).
-    t.inertia += R * I * R.transpose() +
-                 m * (c.squaredNorm() * Mat3::Identity() - c * c.transpose());
+    t.inertia +=
+        R * I * R.transpose() + m * (c.squaredNorm() * Mat3::Identity() - c * c.transpose());
   }
   t.com = t.mass > 0 ? Vec3(first_moment / t.mass) : Vec3::Zero();
   return t;
@@ -217,33 +213,23 @@ TEST_P(SharedModelTest, LoadsWithExpectedStructureAndTotals) {
   const Totals expected = ReferenceTotals(ReadFile(kModels + "/" + e.file));
   const Totals actual = ModelTotals(m);
   EXPECT_NEAR(actual.mass, expected.mass, 1e-12);
-  EXPECT_TRUE(actual.com.isApprox(expected.com, 1e-9) ||
-              (actual.com - expected.com).norm() < 1e-12)
+  EXPECT_TRUE(actual.com.isApprox(expected.com, 1e-9) || (actual.com - expected.com).norm() < 1e-12)
       << actual.com.transpose() << " vs " << expected.com.transpose();
-  EXPECT_TRUE(actual.inertia.isApprox(expected.inertia, 1e-9))
-      << actual.inertia << "\nvs\n"
-      << expected.inertia;
+  EXPECT_TRUE(actual.inertia.isApprox(expected.inertia, 1e-9)) << actual.inertia << "\nvs\n"
+                                                               << expected.inertia;
 }
 
 INSTANTIATE_TEST_SUITE_P(
     SharedModels, SharedModelTest,
     testing::Values(
-        Expected{"mini_cheetah/mini_cheetah.urdf", BaseMode::kAuto, true, 19,
-                 18, 14, 8.852, 4},
-        Expected{"unitree_a1/a1.urdf", BaseMode::kAuto, true, 19, 18, 14,
-                 13.741, 4},
-        Expected{"ur10/ur10_robot.urdf", BaseMode::kFixed, false, 6, 6, 7, 32.7,
-                 0},
-        Expected{"pendulum/Pendulum.urdf", BaseMode::kAuto, false, 1, 1, 2,
-                 2.01, 1},
-        Expected{"double_pendulum/double_pendulum.urdf", BaseMode::kFixed,
-                 false, 2, 2, 3, 3.0, 0},
-        Expected{"acrobot/acrobot.urdf", BaseMode::kAuto, false, 2, 2, 3, 2.0,
-                 0},
-        Expected{"cartpole/cartpole.urdf", BaseMode::kFixed, false, 2, 2, 3,
-                 1.1, 0},
-        Expected{"sphere/sphere2.urdf", BaseMode::kAuto, true, 7, 6, 2, 10.0,
-                 1},
+        Expected{"mini_cheetah/mini_cheetah.urdf", BaseMode::kAuto, true, 19, 18, 14, 8.852, 4},
+        Expected{"unitree_a1/a1.urdf", BaseMode::kAuto, true, 19, 18, 14, 13.741, 4},
+        Expected{"ur10/ur10_robot.urdf", BaseMode::kFixed, false, 6, 6, 7, 32.7, 0},
+        Expected{"pendulum/Pendulum.urdf", BaseMode::kAuto, false, 1, 1, 2, 2.01, 1},
+        Expected{"double_pendulum/double_pendulum.urdf", BaseMode::kFixed, false, 2, 2, 3, 3.0, 0},
+        Expected{"acrobot/acrobot.urdf", BaseMode::kAuto, false, 2, 2, 3, 2.0, 0},
+        Expected{"cartpole/cartpole.urdf", BaseMode::kFixed, false, 2, 2, 3, 1.1, 0},
+        Expected{"sphere/sphere2.urdf", BaseMode::kAuto, true, 7, 6, 2, 10.0, 1},
         Expected{"box/box.urdf", BaseMode::kAuto, true, 7, 6, 2, 1.0, 8},
         Expected{"box/cube.urdf", BaseMode::kAuto, true, 7, 6, 2, 1.0, 8}),
     [](const testing::TestParamInfo<Expected>& info) {
@@ -270,10 +256,8 @@ TEST(UrdfLoader, MiniCheetah) {
     EXPECT_STREQ(JointTypeName(j), "continuous");
     EXPECT_FALSE(j.limits.has_position_limits);
   }
-  const std::vector<std::string> toes = {"toe_fr", "toe_fl", "toe_hr",
-                                         "toe_hl"};
-  const std::vector<std::string> shanks = {"shank_fr", "shank_fl", "shank_hr",
-                                           "shank_hl"};
+  const std::vector<std::string> toes = {"toe_fr", "toe_fl", "toe_hr", "toe_hl"};
+  const std::vector<std::string> shanks = {"shank_fr", "shank_fl", "shank_hr", "shank_hl"};
   ASSERT_EQ(m->contact_points.size(), 4u);
   for (int k = 0; k < 4; ++k) {
     const ContactPoint& c = m->contact_points[k];
@@ -300,8 +284,7 @@ TEST(UrdfLoader, UnitreeA1) {
   ASSERT_NE(m, nullptr);
   // "base" (no inertial) is the root; trunk and the IMU are welded to it.
   EXPECT_EQ(m->body_names[1], "base");
-  EXPECT_EQ(m->merged_links[1],
-            (std::vector<std::string>{"trunk", "imu_link"}));
+  EXPECT_EQ(m->merged_links[1], (std::vector<std::string>{"trunk", "imu_link"}));
   EXPECT_EQ(m->BodyIndex("trunk"), 1);
   EXPECT_NEAR(m->inertia[1].mass, 6.001, 1e-12);
   ASSERT_EQ(m->contact_points.size(), 4u);
@@ -343,16 +326,14 @@ TEST(UrdfLoader, Ur10RecordsMeshesAndIsFixedByItsWorldLink) {
     EXPECT_EQ(g.size, Vec3::Ones());  // default scale
   }
   EXPECT_EQ(meshes, 7);
-  EXPECT_DOUBLE_EQ(m->joints[m->JointIndex("elbow_joint")].limits.effort,
-                   150.0);
+  EXPECT_DOUBLE_EQ(m->joints[m->JointIndex("elbow_joint")].limits.effort, 150.0);
 }
 
 TEST(UrdfLoader, AcrobotImplicitWorldAndLenientLimits) {
   const auto m = Load("acrobot/acrobot.urdf");
   ASSERT_NE(m, nullptr);
   EXPECT_FALSE(m->floating_base);
-  EXPECT_EQ(m->JointNames(),
-            (std::vector<std::string>{"ShoulderJoint", "ElbowJoint"}));
+  EXPECT_EQ(m->JointNames(), (std::vector<std::string>{"ShoulderJoint", "ElbowJoint"}));
   // <limit effort="0"/> and no <limit> at all: no limits, unlimited effort.
   for (const Joint& j : m->joints) {
     EXPECT_EQ(j.type, JointType::kRevolute);
@@ -424,8 +405,7 @@ TEST(UrdfLoader, FixedChildIsMergedIntoItsParent) {
   const Inertia& I = m->inertia[1];
   EXPECT_DOUBLE_EQ(I.mass, 3.0);
   EXPECT_TRUE(I.h.isApprox(Vec3(0.5, 0, 0), 1e-12)) << I.h.transpose();
-  const Mat3 expected =
-      Vec3(0.1 + 0.02, 0.2 + 0.01 + 0.25, 0.3 + 0.03 + 0.25).asDiagonal();
+  const Mat3 expected = Vec3(0.1 + 0.02, 0.2 + 0.01 + 0.25, 0.3 + 0.03 + 0.25).asDiagonal();
   EXPECT_TRUE(I.Ibar.isApprox(expected, 1e-12)) << I.Ibar;
   // The geom and the contact point move to the base frame too.
   ASSERT_EQ(m->geoms.size(), 1u);
@@ -449,8 +429,7 @@ TEST(UrdfLoader, InertialRpyRotatesTheTensor) {
     </inertial></link></robot>)");
   ASSERT_NE(m, nullptr);
   // I_link = R I Rᵀ with R a quarter turn about x: y and z swap.
-  EXPECT_TRUE(m->inertia[1].Ibar.isApprox(
-      Vec3(1, 3, 2).asDiagonal().toDenseMatrix(), 1e-12))
+  EXPECT_TRUE(m->inertia[1].Ibar.isApprox(Vec3(1, 3, 2).asDiagonal().toDenseMatrix(), 1e-12))
       << m->inertia[1].Ibar;
 }
 
@@ -509,15 +488,13 @@ TEST(UrdfLoader, BaseModeOverrides) {
   EXPECT_FALSE(a1_fixed->floating_base);
   EXPECT_EQ(a1_fixed->nv, 12);
   EXPECT_EQ(a1_fixed->nq, 12);
-  EXPECT_EQ(a1_fixed->merged_links[0],
-            (std::vector<std::string>{"base", "trunk", "imu_link"}));
+  EXPECT_EQ(a1_fixed->merged_links[0], (std::vector<std::string>{"base", "trunk", "imu_link"}));
   EXPECT_NEAR(a1_fixed->inertia[0].mass, 6.001, 1e-12);
   EXPECT_NEAR(a1_fixed->TotalMass(), 13.741, 1e-9);
   EXPECT_EQ(a1_fixed->default_base_height, 0.0);
 
   // A fixed robot set free: "world" is dropped, its single child floats.
-  const auto ur10_free =
-      Load("ur10/ur10_robot.urdf", Base(BaseMode::kFloating));
+  const auto ur10_free = Load("ur10/ur10_robot.urdf", Base(BaseMode::kFloating));
   ASSERT_NE(ur10_free, nullptr);
   EXPECT_TRUE(ur10_free->floating_base);
   EXPECT_EQ(ur10_free->nv, 12);
@@ -526,8 +503,7 @@ TEST(UrdfLoader, BaseModeOverrides) {
   EXPECT_EQ(ur10_free->JointNames().front(), "floating_base");
   EXPECT_NEAR(ur10_free->TotalMass(), 32.7, 1e-9);
 
-  const auto pendulum_free =
-      Load("pendulum/Pendulum.urdf", Base(BaseMode::kFloating));
+  const auto pendulum_free = Load("pendulum/Pendulum.urdf", Base(BaseMode::kFloating));
   ASSERT_NE(pendulum_free, nullptr);
   EXPECT_EQ(pendulum_free->nv, 7);
   EXPECT_EQ(pendulum_free->body_names[1], "base");
@@ -554,9 +530,8 @@ TEST(UrdfLoader, FloatingAWorldWithSeveralChildrenFails) {
                                     Base(BaseMode::kFloating));
   ASSERT_FALSE(model.ok());
   EXPECT_EQ(model.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(
-      model.status().message().find("'world' has 2 child joints (exactly one"),
-      std::string::npos)
+  EXPECT_NE(model.status().message().find("'world' has 2 child joints (exactly one"),
+            std::string::npos)
       << model.status();
 }
 
@@ -572,21 +547,17 @@ TEST(UrdfLoader, ContactLinksOverrideTheDefault) {
   EXPECT_EQ(m->body_names[m->contact_points[1].body], "FR_calf");
 
   // Contacts on a non-leaf link.
-  const auto cheetah =
-      Load("mini_cheetah/mini_cheetah.urdf", Contacts({"toe_fr"}));
+  const auto cheetah = Load("mini_cheetah/mini_cheetah.urdf", Contacts({"toe_fr"}));
   ASSERT_NE(cheetah, nullptr);
   EXPECT_EQ(cheetah->contact_points.size(), 1u);
 
-  for (const auto& [links, message] :
-       std::vector<std::pair<std::vector<std::string>, std::string>>{
+  for (const auto& [links, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"FR_foot", "nope"}, "contact link 'nope' is not a link"},
            {{"FR_hip"}, "contact link 'FR_hip' has no sphere or box collision"}}) {
-    const auto bad =
-        LoadUrdfFile(kModels + "/unitree_a1/a1.urdf", Contacts(links));
+    const auto bad = LoadUrdfFile(kModels + "/unitree_a1/a1.urdf", Contacts(links));
     ASSERT_FALSE(bad.ok());
     EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
-    EXPECT_NE(bad.status().message().find(message), std::string::npos)
-        << bad.status();
+    EXPECT_NE(bad.status().message().find(message), std::string::npos) << bad.status();
   }
 }
 
@@ -613,21 +584,18 @@ TEST(UrdfLoader, LoadUrdfFileErrorsNameThePath) {
   const auto missing = LoadUrdfFile("/nonexistent/robot.urdf");
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
-  EXPECT_NE(missing.status().message().find("/nonexistent/robot.urdf"),
-            std::string::npos);
+  EXPECT_NE(missing.status().message().find("/nonexistent/robot.urdf"), std::string::npos);
 
   const auto directory = LoadUrdfFile(kModels);
   ASSERT_FALSE(directory.ok());
   EXPECT_EQ(directory.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(directory.status().message().find("not a regular file"),
-            std::string::npos);
+  EXPECT_NE(directory.status().message().find("not a regular file"), std::string::npos);
 
   const auto not_urdf = LoadUrdfFile(kModels + "/unitree_a1/a1.xml");  // MJCF
   ASSERT_FALSE(not_urdf.ok());
   EXPECT_EQ(not_urdf.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(not_urdf.status().message().find("a1.xml"), std::string::npos);
-  EXPECT_NE(not_urdf.status().message().find("expected <robot>"),
-            std::string::npos)
+  EXPECT_NE(not_urdf.status().message().find("expected <robot>"), std::string::npos)
       << not_urdf.status();
 }
 

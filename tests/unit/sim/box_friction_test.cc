@@ -2,10 +2,10 @@
 // at rest on a 30° incline with μ = 0.8 (tan 30° < 0.8), sliding down a 45°
 // incline at g(sin θ − μ cos θ), and launched at 2 m/s on flat ground with
 // μ = 0.5, stopping after v²/(2 μ g).
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <numbers>
-
-#include <gtest/gtest.h>
 
 #include "engine/model/loader.h"
 #include "engine/sim/simulation.h"
@@ -81,7 +81,8 @@ void ExpectStaysPutOn30DegreeIncline(ContactModel cm) {
 }
 
 TEST(BoxFriction, StaysPutOn30DegreeIncline) {
-  for (ContactModel cm : {ContactModel::kMoreauJor, ContactModel::kMoreauSor, ContactModel::kMicro}) {
+  for (ContactModel cm :
+       {ContactModel::kMoreauJor, ContactModel::kMoreauSor, ContactModel::kMicro}) {
     ExpectStaysPutOn30DegreeIncline(cm);
   }
 }

@@ -15,8 +15,8 @@ TEST(SimulationNoAllocation, StepEveryContactModel) {
   ASSERT_TRUE(model.ok()) << model.status();
   for (ContactModel cm : {ContactModel::kSpringDamper, ContactModel::kHertz, ContactModel::kMicro,
                           ContactModel::kMoreauJor, ContactModel::kMoreauSor}) {
-    for (step::Integrator integrator : {step::Integrator::kSemiImplicitEuler,
-                                        step::Integrator::kHeun, step::Integrator::kRk4}) {
+    for (step::Integrator integrator :
+         {step::Integrator::kSemiImplicitEuler, step::Integrator::kHeun, step::Integrator::kRk4}) {
       SCOPED_TRACE(std::string(ContactModelName(cm)) + " " + IntegratorName(integrator));
       Settings settings;
       settings.contact = cm;

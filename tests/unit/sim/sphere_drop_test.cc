@@ -1,9 +1,9 @@
 // A sphere dropped from 1 m (issue "contact and time stepping"): hard contact
 // with ε = 0 comes to rest without penetrating and never gains energy; with
 // ε = 0.5 it rebounds to ε² h; a linear spring-damper rests at m g / k.
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "engine/dynamics/energy.h"
 #include "engine/dynamics/kinematics.h"

@@ -1,8 +1,8 @@
 // Checks the (E, r) transforms, cross operators and inertia formulas against
 // their 6×6 matrix definitions (001 App. A; RBDA §2).
-#include <random>
-
 #include <gtest/gtest.h>
+
+#include <random>
 
 #include "engine/spatial/inertia.h"
 #include "engine/spatial/motion.h"
@@ -45,8 +45,8 @@ TEST_F(SpatialTest, TransformActionsMatchMatrices) {
     EXPECT_TRUE(X.Apply(f).ToVector().isApprox(X.ForceMatrix() * f.ToVector(), kTol));
     EXPECT_TRUE(
         X.ApplyInverse(m).ToVector().isApprox(X.MotionMatrix().inverse() * m.ToVector(), 1e-10));
-    EXPECT_TRUE(X.ApplyTranspose(f).ToVector().isApprox(
-        X.MotionMatrix().transpose() * f.ToVector(), kTol));
+    EXPECT_TRUE(
+        X.ApplyTranspose(f).ToVector().isApprox(X.MotionMatrix().transpose() * f.ToVector(), kTol));
     // Power is invariant: (X m) · (X* f) = m · f.
     EXPECT_NEAR(X.Apply(m).Dot(X.Apply(f)), m.Dot(f), 1e-12);
   }

@@ -1,0 +1,301 @@
+#include "clients/cli/sim_flags.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numbers>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
+#include "clients/cli/common_flags.h"
+#include "clients/cli/json_writer.h"
+#include "clients/cli/text_format.h"
+#include "engine/contact/terrain.h"
+#include "engine/control/controller.h"
+#include "engine/util/status_macros.h"
+
+namespace moreau::cli {
+namespace {
+
+// absl::string_view is not std::string_view in this Abseil build.
+std::string_view StdView(absl::string_view text) { return {text.data(), text.size()}; }
+
+}  // namespace
+
+// The flag types (absl: AbslParseFlag / AbslUnparseFlag, found by ADL). A
+// parse error here is a malformed command line.
+
+struct ContactFlag {
+  sim::ContactModel model = sim::ContactModel::kMoreauSor;
+};
+
+bool AbslParseFlag(absl::string_view text, ContactFlag* flag, std::string* error) {
+  const absl::StatusOr<sim::ContactModel> model = sim::ParseContactModel(StdView(text));
+  if (!model.ok()) {
+    *error = std::string(model.status().message());
+    return false;
+  }
+  flag->model = *model;
+  return true;
+}
+
+std::string AbslUnparseFlag(const ContactFlag& flag) { return sim::ContactModelName(flag.model); }
+
+struct IntegratorFlag {
+  step::Integrator integrator = step::Integrator::kSemiImplicitEuler;
+};
+
+bool AbslParseFlag(absl::string_view text, IntegratorFlag* flag, std::string* error) {
+  const absl::StatusOr<step::Integrator> integrator = sim::ParseIntegrator(StdView(text));
+  if (!integrator.ok()) {
+    *error = std::string(integrator.status().message());
+    return false;
+  }
+  flag->integrator = *integrator;
+  return true;
+}
+
+std::string AbslUnparseFlag(const IntegratorFlag& flag) {
+  return sim::IntegratorName(flag.integrator);
+}
+
+struct ControllerFlag {
+  std::string name = "stand";
+};
+
+bool AbslParseFlag(absl::string_view text, ControllerFlag* flag, std::string* error) {
+  std::vector<std::string> names;
+  for (const std::string_view name : ControllerNames()) names.emplace_back(name);
+  if (std::find(names.begin(), names.end(), StdView(text)) == names.end()) {
+    *error = absl::StrCat("unknown controller ", JsonQuote(text), " (expected ",
+                          absl::StrJoin(names, ", "), ")");
+    return false;
+  }
+  flag->name = std::string(text);
+  return true;
+}
+
+std::string AbslUnparseFlag(const ControllerFlag& flag) { return flag.name; }
+
+// flat | incline:DEG.
+struct TerrainFlag {
+  bool incline = false;
+  double degrees = 0.0;
+};
+
+bool AbslParseFlag(absl::string_view text, TerrainFlag* flag, std::string* error) {
+  static constexpr absl::string_view kExpected =
+      "expected flat or incline:DEG (the ground tilted by DEG degrees about the world y axis)";
+  if (text == "flat") {
+    *flag = TerrainFlag{};
+    return true;
+  }
+  absl::string_view degrees = text;
+  if (!absl::ConsumePrefix(&degrees, "incline:")) {
+    *error = absl::StrCat("unknown terrain ", JsonQuote(text), "; ", kExpected);
+    return false;
+  }
+  double value = 0.0;
+  if (!absl::SimpleAtod(absl::StripAsciiWhitespace(degrees), &value) || !std::isfinite(value)) {
+    *error = absl::StrCat("the incline angle ", JsonQuote(degrees),
+                          " is not a finite number of degrees; ", kExpected);
+    return false;
+  }
+  flag->incline = true;
+  flag->degrees = value;
+  return true;
+}
+
+std::string AbslUnparseFlag(const TerrainFlag& flag) {
+  return flag.incline ? absl::StrCat("incline:", flag.degrees) : "flat";
+}
+
+// T0,DURATION,FX,FY,FZ; empty: no push.
+struct PushFlag {
+  std::optional<std::array<double, 5>> values;
+};
+
+bool AbslParseFlag(absl::string_view text, PushFlag* flag, std::string* error) {
+  if (absl::StripAsciiWhitespace(text).empty()) {
+    flag->values.reset();
+    return true;
+  }
+  const std::vector<absl::string_view> pieces = absl::StrSplit(text, ',');
+  if (pieces.size() != 5) {
+    *error = absl::StrCat("expected 5 comma-separated numbers T0,DURATION,FX,FY,FZ, got ",
+                          pieces.size());
+    return false;
+  }
+  std::array<double, 5> values{};
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    const absl::string_view word = absl::StripAsciiWhitespace(pieces[i]);
+    if (!absl::SimpleAtod(word, &values[i]) || !std::isfinite(values[i])) {
+      *error = absl::StrCat("entry ", i + 1, " (", JsonQuote(word),
+                            ") is not a finite number; expected T0,DURATION,FX,FY,FZ");
+      return false;
+    }
+  }
+  flag->values = values;
+  return true;
+}
+
+std::string AbslUnparseFlag(const PushFlag& flag) {
+  return flag.values.has_value() ? absl::StrJoin(*flag.values, ",") : "";
+}
+
+}  // namespace moreau::cli
+
+ABSL_FLAG(moreau::cli::ContactFlag, contact, moreau::cli::ContactFlag{},
+          "Contact model: spring-damper, hertz or micro (compliant force laws, explicit "
+          "integration), moreau-jor or moreau-sor (hard contact, Moreau time-stepping with a "
+          "JOR / SOR prox solver).");
+ABSL_FLAG(moreau::cli::IntegratorFlag, integrator, moreau::cli::IntegratorFlag{},
+          "Integrator of the compliant contact models: euler (semi-implicit), heun or rk4. "
+          "The hard-contact models integrate with Moreau's midpoint rule.");
+ABSL_FLAG(double, dt, 1e-3, "Time step in seconds, in (0, 1].");
+ABSL_FLAG(double, duration, 5.0,
+          "Simulated time in seconds, > 0; the run takes duration / dt steps (rounded, at most "
+          "1e8).");
+ABSL_FLAG(moreau::cli::ControllerFlag, controller, moreau::cli::ControllerFlag{},
+          "Joint controller, run at the simulation rate: stand (PD to a standing pose), trot "
+          "(a trotting gait, four legs) or zero (no torque). A model without 3-joint legs "
+          "(sphere, box, arms) falls back from stand to zero with a warning.");
+ABSL_FLAG(moreau::cli::PushFlag, push, moreau::cli::PushFlag{},
+          "Push the base: a constant world-frame force (FX, FY, FZ in N) at the base origin "
+          "from T0 for DURATION seconds. Default: no push.");
+ABSL_FLAG(moreau::cli::TerrainFlag, terrain, moreau::cli::TerrainFlag{},
+          "The ground: flat (the plane z = 0) or incline:DEG (that plane tilted by DEG degrees, "
+          "|DEG| < 90, about the world y axis through the origin; positive DEG descends towards "
+          "+x).");
+ABSL_FLAG(std::optional<double>, mu, std::nullopt,
+          "Friction coefficient, >= 0, for every contact model (hertz: static and dynamic). "
+          "Default: each contact model's own.");
+ABSL_FLAG(std::string, out, "",
+          "Write a CSV file: a header, then one row per step (see --csv-every) with time, base "
+          "pose, joint positions, velocities and torques, and each contact point's normal force.");
+ABSL_FLAG(int, csv_every, 1, "With --out: a CSV row every N steps (N >= 1).");
+ABSL_FLAG(bool, progress, false,
+          "Show the progress line on stderr even when it is not a terminal, for any run length "
+          "and with --json.");
+
+namespace moreau::cli {
+namespace {
+
+constexpr double kMaxSteps = 1e8;
+
+absl::Status Invalid(absl::string_view flag, double value, absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat(flag, " ", FormatNumber(value), ": ", why));
+}
+
+absl::StatusOr<contact::Terrain> MakeTerrain(const TerrainFlag& flag) {
+  if (!flag.incline) return contact::Terrain();
+  const std::string value = AbslUnparseFlag(flag);
+  if (!(std::abs(flag.degrees) < 90.0)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--terrain ", value, ": the incline must be less than 90 degrees"));
+  }
+  const absl::StatusOr<contact::Terrain> terrain =
+      contact::Terrain::Incline(flag.degrees * std::numbers::pi / 180.0, Vec3::UnitY());
+  if (!terrain.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--terrain ", value, ": ", terrain.status().message()));
+  }
+  return *terrain;
+}
+
+absl::StatusOr<std::optional<Push>> MakePush(const PushFlag& flag) {
+  if (!flag.values.has_value()) return std::optional<Push>();
+  const std::array<double, 5>& values = *flag.values;
+  const std::string value = AbslUnparseFlag(flag);
+  if (values[0] < 0.0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--push ", value, ": the start time T0 must be >= 0"));
+  }
+  if (!(values[1] > 0.0)) {
+    return absl::InvalidArgumentError(absl::StrCat("--push ", value, ": the DURATION must be > 0"));
+  }
+  Push push;
+  push.start_s = values[0];
+  push.duration_s = values[1];
+  push.force_world = Vec3(values[2], values[3], values[4]);
+  return push;
+}
+
+}  // namespace
+
+absl::StatusOr<SimOptions> SimOptionsFromFlags(std::vector<std::string>* warnings) {
+  SimOptions options;
+  sim::Settings& settings = options.settings;
+
+  const double dt = absl::GetFlag(FLAGS_dt);
+  if (!(std::isfinite(dt) && dt > 0.0 && dt <= 1.0)) {
+    return Invalid("--dt", dt, "the time step must be in (0, 1] s");
+  }
+  settings.dt = dt;
+
+  const double duration = absl::GetFlag(FLAGS_duration);
+  if (!(std::isfinite(duration) && duration > 0.0)) {
+    return Invalid("--duration", duration, "the duration must be a finite number of seconds > 0");
+  }
+  const double steps = std::round(duration / dt);
+  if (!(steps <= kMaxSteps)) {
+    return Invalid("--duration", duration,
+                   absl::StrCat("with --dt ", FormatNumber(dt), " that is ", FormatNumber(steps),
+                                " steps; at most 1e8"));
+  }
+  options.duration = duration;
+  options.steps = std::max<int64_t>(1, static_cast<int64_t>(steps));
+
+  settings.contact = absl::GetFlag(FLAGS_contact).model;
+  settings.integrator = absl::GetFlag(FLAGS_integrator).integrator;
+  if (sim::IsHardContact(settings.contact) &&
+      settings.integrator != step::Integrator::kSemiImplicitEuler) {
+    warnings->push_back(absl::StrCat(
+        "--integrator ", sim::IntegratorName(settings.integrator), " has no effect with --contact ",
+        sim::ContactModelName(settings.contact), " (Moreau time-stepping)"));
+  }
+
+  if (const std::optional<double> mu = absl::GetFlag(FLAGS_mu); mu.has_value()) {
+    if (!(std::isfinite(*mu) && *mu >= 0.0)) {
+      return Invalid("--mu", *mu, "the friction coefficient must be finite and >= 0");
+    }
+    settings.hard_contact.mu = *mu;
+    settings.force_law.spring_damper.mu = *mu;
+    settings.force_law.hertz.mu_static = *mu;
+    settings.force_law.hertz.mu_dynamic = *mu;
+    settings.force_law.micro.mu = *mu;
+  }
+
+  const TerrainFlag terrain = absl::GetFlag(FLAGS_terrain);
+  MOREAU_ASSIGN_OR_RETURN(settings.terrain, MakeTerrain(terrain));
+  options.terrain = AbslUnparseFlag(terrain);
+
+  options.controller = absl::GetFlag(FLAGS_controller).name;
+  MOREAU_ASSIGN_OR_RETURN(options.push, MakePush(absl::GetFlag(FLAGS_push)));
+
+  options.out = absl::GetFlag(FLAGS_out);
+  options.csv_every = absl::GetFlag(FLAGS_csv_every);
+  if (options.csv_every < 1) {
+    return Invalid("--csv-every", options.csv_every, "must be >= 1");
+  }
+  if (options.out.empty() && options.csv_every != 1) {
+    warnings->push_back("--csv-every has no effect without --out");
+  }
+  options.progress = absl::GetFlag(FLAGS_progress);
+  options.json = absl::GetFlag(FLAGS_json);
+  return options;
+}
+
+}  // namespace moreau::cli

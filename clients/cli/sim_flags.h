@@ -1,0 +1,58 @@
+// The flags of `moreau sim` and the run they describe.
+//
+// A value outside a flag's vocabulary or grammar (--contact bogus, --dt abc,
+// --push 1,2,3, --terrain hill) is a malformed command line, found by the flag
+// parser (exit 2); a well-formed value out of range (--dt 0, --duration -1,
+// --mu -0.5, --push with a negative duration, --terrain incline:95) is found
+// by SimOptionsFromFlags (exit 1). Every message names the flag and the value.
+#ifndef MOREAU_CLIENTS_CLI_SIM_FLAGS_H_
+#define MOREAU_CLIENTS_CLI_SIM_FLAGS_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "clients/cli/command.h"
+#include "engine/control/push.h"
+#include "engine/sim/settings.h"
+
+namespace moreau::cli {
+
+inline constexpr FlagSpec kContactFlagSpec{"contact",
+                                           "spring-damper|hertz|micro|moreau-jor|moreau-sor"};
+inline constexpr FlagSpec kIntegratorFlagSpec{"integrator", "euler|heun|rk4"};
+inline constexpr FlagSpec kDtFlagSpec{"dt", "S"};
+inline constexpr FlagSpec kDurationFlagSpec{"duration", "S"};
+inline constexpr FlagSpec kControllerFlagSpec{"controller", "stand|trot|zero"};
+inline constexpr FlagSpec kPushFlagSpec{"push", "T0,DURATION,FX,FY,FZ"};
+inline constexpr FlagSpec kTerrainFlagSpec{"terrain", "flat|incline:DEG"};
+inline constexpr FlagSpec kMuFlagSpec{"mu", "M"};
+inline constexpr FlagSpec kOutFlagSpec{"out", "FILE.csv"};
+inline constexpr FlagSpec kCsvEveryFlagSpec{"csv_every", "N"};
+inline constexpr FlagSpec kProgressFlagSpec{"progress", ""};
+
+// Everything the flags set (the model and its initial state aside).
+struct SimOptions {
+  sim::Settings settings;    // dt, contact, integrator, μ, terrain
+  std::string terrain;       // the --terrain value, e.g. "incline:10"
+  std::string controller;    // "stand", "trot" or "zero"
+  std::optional<Push> push;  // --push
+  double duration = 0.0;     // s, as given
+  int64_t steps = 0;         // duration / dt, rounded, ≥ 1
+  std::string out;           // --out: CSV path, empty for none
+  int csv_every = 1;         // --csv-every: a CSV row every this many steps
+  bool progress = false;     // --progress: force the progress line
+  bool json = false;         // --json
+};
+
+// Reads and validates the flags above (and --json). InvalidArgument naming
+// the flag and value for an out-of-range value. Notes about flags that have
+// no effect (--integrator with a hard-contact model, --csv-every without
+// --out) are appended to `warnings`.
+absl::StatusOr<SimOptions> SimOptionsFromFlags(std::vector<std::string>* warnings);
+
+}  // namespace moreau::cli
+
+#endif  // MOREAU_CLIENTS_CLI_SIM_FLAGS_H_

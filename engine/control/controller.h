@@ -1,0 +1,123 @@
+// Controllers run by the simulation at the simulation rate (ARCHITECTURE.md,
+// step stage 4 "actuation"): each maps (t, q, v) to joint torques τ (nv).
+//
+//   "zero"   τ = 0.
+//   "stand"  joint PD (001 eq. 44) to a standing pose: every foot under its
+//            hip with the base at ControllerOptions::stand_height, solved with
+//            the leg IK (legs.h). Any robot whose feet are 3-joint legs.
+//   "trot"   001 §6.2: phase oscillator (CPG) → Bézier stance / swing foot
+//            trajectories (gait.h) → leg IK → joint PD. Four legs, one per
+//            corner; diagonal pairs half a period apart, duty factor ½.
+//
+// A Controller object holds constant tables and scratch (the last targets);
+// everything that evolves in time lives in ControllerState, which the
+// simulation stores in its State and snapshots. Make one Controller per
+// simulation instance; Compute never allocates.
+#ifndef MOREAU_ENGINE_CONTROL_CONTROLLER_H_
+#define MOREAU_ENGINE_CONTROL_CONTROLLER_H_
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/control/pd.h"
+#include "engine/model/model.h"
+
+namespace moreau {
+
+// The time-varying part of a controller: trivially copyable, so a snapshot
+// copies it as bytes. A default-constructed state is the start of a run.
+struct ControllerState {
+  double phase = 0.0;           // gait oscillator phase φ ∈ [0, 1) (001 §6.2 CPG)
+  double elapsed_s = 0.0;       // Σ dt over Compute calls: drives the trot start delay and ramp
+  std::int64_t ik_clamped = 0;  // leg IK solutions clamped to the workspace or
+                                // the joint limits so far (0 in a nominal gait)
+};
+static_assert(std::is_trivially_copyable_v<ControllerState>);
+
+// Options of MakeController. Lengths in m, speeds in m/s.
+struct ControllerOptions {
+  PdGains gains;  // 001 Table I: k_p = 40, k_d = 1
+  // Height of the base origin above flat ground (z = 0) when standing with a
+  // level base and the feet under the hips; also the trot's nominal height.
+  // 0: DefaultStandHeight (gait.h): 0.7 of the leg length + foot radius
+  // (Mini Cheetah 0.287 m, A1 0.30 m).
+  double stand_height = 0.0;
+  double trot_frequency_hz = 1.25;  // 000: trotting gait cycle of 1.25 Hz
+  double duty_factor = 0.5;         // trot: each diagonal pair in stance half a cycle
+  // Commanded forward speed: the speed at which stance feet move backward
+  // relative to the hips. Sets the step length when step_length is 0:
+  // L = v β / f = 0.5 · 0.5 / 1.25 = 0.2 m by default, about half the leg
+  // length, well inside the workspace of the Mini Cheetah and the A1. The
+  // body moves slower than v with the soft 001 gains (k_p = 40: the legs sag
+  // and the feet slip): in a rough closed-loop check (ABA + penalty contacts)
+  // the Mini Cheetah made ≈ 0.27 m/s at this command but almost no headway at
+  // 0.25 m/s. Negative: trot backward.
+  double forward_velocity = 0.5;
+  double step_length = 0.0;  // > 0 overrides the L derived from forward_velocity
+  // Swing apex above the ground: 6 cm, ≈ 15 % of the leg length of the Mini
+  // Cheetah / A1, clears small unevenness without long swing excursions.
+  double step_height = 0.06;
+  // The trot first holds the standing pose for start_delay_s (the robot
+  // settles, e.g. after a drop from Model::q_default; the oscillator is
+  // still), then its step length and height grow linearly from 0 over
+  // start_ramp_s (one gait cycle at 1.25 Hz), so the targets move
+  // continuously from the standing pose. 0: no delay / full gait at once.
+  double start_delay_s = 0.5;
+  double start_ramp_s = 0.8;
+  // PD velocity target: the rate of the trot's joint targets (q̇_d, by a
+  // finite difference along the phase) when true; 0 (001 eq. 44 as printed)
+  // when false.
+  bool velocity_feedforward = true;
+};
+
+class Controller {
+ public:
+  virtual ~Controller() = default;
+
+  // "zero", "stand" or "trot".
+  virtual std::string_view Name() const = 0;
+
+  // τ (nv) for time t (s) at state (q: nq, v: nv) of the Model the controller
+  // was made for; then advances `state` by dt (s) (dt = 0: evaluate only).
+  // Every entry of tau is written (0 for the floating base). No allocation.
+  virtual void Compute(const Model& model, double t, double dt, const Eigen::VectorXd& q,
+                       const Eigen::VectorXd& v, ControllerState& state,
+                       Eigen::Ref<Eigen::VectorXd> tau) = 0;
+
+  // The joint targets of the last Compute, actuator-shaped (Model::actuators
+  // order), for logging: position q_d (rad or m) and rate q̇_d. Before the
+  // first Compute: the controller's initial targets. "zero" reports the
+  // measured joint positions (it tracks nothing).
+  const Eigen::VectorXd& LastTargets() const { return q_des_; }
+  const Eigen::VectorXd& LastTargetVelocities() const { return qd_des_; }
+
+ protected:
+  explicit Controller(const Model& model)
+      : q_des_(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(model.actuators.size()))),
+        qd_des_(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(model.actuators.size()))) {}
+
+  Eigen::VectorXd q_des_;   // actuators
+  Eigen::VectorXd qd_des_;  // actuators
+};
+
+// The names MakeController accepts.
+std::vector<std::string_view> ControllerNames();
+
+// Builds a controller for `model`. InvalidArgument for an unknown name, bad
+// options (non-finite or negative gains, f ≤ 0, β ∉ (0, 1), …), a model whose
+// feet are not 3-joint legs ("stand", "trot"; the error names the foot), a
+// trot on other than four legs at the four corners, or targets the legs
+// cannot reach within their joint limits (the stand pose, or any point of the
+// trot cycle at full step length and height).
+absl::StatusOr<std::unique_ptr<Controller>> MakeController(std::string_view name,
+                                                           const Model& model,
+                                                           const ControllerOptions& options = {});
+
+}  // namespace moreau
+
+#endif  // MOREAU_ENGINE_CONTROL_CONTROLLER_H_

@@ -1,0 +1,253 @@
+#include "engine/control/legs.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+#include "absl/strings/str_format.h"
+#include "engine/control/pd.h"
+#include "engine/dynamics/data.h"
+#include "engine/dynamics/kinematics.h"
+
+namespace moreau {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kTwoPi = 2.0 * std::numbers::pi;
+// Axes within 1e-3 rad of ±x / ±y count as aligned: cos(1e-3) = 1 − 5e-7.
+constexpr double kAxisCos = 1.0 - 5e-7;
+constexpr double kMinLinkLength = 1e-6;  // m
+const char* const kJointRole[3] = {"abduction", "hip", "knee"};
+
+// Angle of an (x, z) vector about +y: ang(R(φ) w) = ang(w) + φ.
+double AngleY(const Eigen::Vector2d& w) { return std::atan2(w.x(), w.y()); }
+
+// R(φ) w: rotation about +y acting on (x, z).
+Eigen::Vector2d RotateY(double phi, const Eigen::Vector2d& w) {
+  const double c = std::cos(phi);
+  const double s = std::sin(phi);
+  return {c * w.x() + s * w.y(), -s * w.x() + c * w.y()};
+}
+
+std::string FormatVec(const Vec3& v) {
+  return absl::StrFormat("(%g, %g, %g)", v.x(), v.y(), v.z());
+}
+
+absl::Status LegError(const Model& model, int foot, const std::string& what) {
+  return absl::InvalidArgumentError(
+      absl::StrFormat("model '%s': foot '%s' (contact point %d) is not a 3-joint leg "
+                      "(abduction about x, hip and knee about y): %s",
+                      model.name, model.contact_points[foot].name, foot, what));
+}
+
+// θ within [lower, upper], trying θ ± 2π first; true when it had to clamp.
+bool FitToLimits(double lower, double upper, double& theta) {
+  if (theta >= lower && theta <= upper) return false;
+  for (const double shifted : {theta + kTwoPi, theta - kTwoPi}) {
+    if (shifted >= lower && shifted <= upper) {
+      theta = shifted;
+      return false;
+    }
+  }
+  const double clamped = std::clamp(theta, lower, upper);
+  const bool moved = std::abs(clamped - theta) > 1e-9;
+  theta = clamped;
+  return moved;
+}
+
+}  // namespace
+
+const char* IkResultName(IkResult result) {
+  switch (result) {
+    case IkResult::kOk:
+      return "ok";
+    case IkResult::kTooFar:
+      return "beyond the leg's reach";
+    case IkResult::kTooClose:
+      return "inside the leg's inner radius";
+    case IkResult::kInsideOffset:
+      return "closer to the abduction axis than the hip offset";
+    case IkResult::kJointLimit:
+      return "outside the joint limits";
+  }
+  return "unknown";
+}
+
+absl::StatusOr<LegLayout> FindLegs(const Model& model) {
+  if (model.contact_points.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("model '%s' has no contact points (feet): cannot find legs", model.name));
+  }
+  LegLayout layout;
+  layout.base_body = model.floating_base ? 1 : 0;
+
+  // Geometry at q = 0 with the base at the origin: base frame = world frame.
+  Data data = MakeData(model);
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(model.nq);
+  if (model.floating_base) q[3] = 1.0;  // identity quaternion (w, x, y, z)
+  ForwardKinematics(model, data, q);
+
+  for (int k = 0; k < static_cast<int>(model.contact_points.size()); ++k) {
+    const ContactPoint& contact = model.contact_points[k];
+    // The chain of bodies from the foot up to the base.
+    std::vector<int> chain;
+    int b = contact.body;
+    while (b != layout.base_body && b > 0) {
+      chain.push_back(b);
+      b = model.parent[b];
+    }
+    if (b != layout.base_body) {
+      return LegError(model, k, "it is not below the base body");
+    }
+    if (chain.size() != 3) {
+      return LegError(model, k,
+                      absl::StrFormat("the chain from the base has %d joints", chain.size()));
+    }
+    std::reverse(chain.begin(), chain.end());  // abduction, hip, knee
+
+    Leg leg;
+    leg.foot = k;
+    leg.foot_name = contact.name;
+    Vec3 origin[3];
+    for (int i = 0; i < 3; ++i) {
+      const int body = chain[i];
+      const int j = model.body_joint[body];
+      const Joint& joint = model.joints[j];
+      if (joint.type != JointType::kRevolute) {
+        return LegError(model, k,
+                        absl::StrFormat("%s joint '%s' is %s, not revolute", kJointRole[i],
+                                        joint.name, JointTypeName(joint)));
+      }
+      const Vec3 axis = BodyRotation(data, body) * joint.axis;
+      const Vec3 expected = i == 0 ? Vec3::UnitX() : Vec3::UnitY();
+      const double c = axis.dot(expected) / axis.norm();
+      if (std::abs(c) < kAxisCos) {
+        return LegError(
+            model, k,
+            absl::StrFormat("%s joint '%s' has axis %s in the base frame at q = 0, "
+                            "expected ±%s",
+                            kJointRole[i], joint.name, FormatVec(axis), i == 0 ? "x" : "y"));
+      }
+      int actuator = -1;
+      for (int a = 0; a < static_cast<int>(model.actuators.size()); ++a) {
+        if (model.actuators[a].joint == j) actuator = a;
+      }
+      if (actuator < 0) {
+        return LegError(
+            model, k, absl::StrFormat("%s joint '%s' has no actuator", kJointRole[i], joint.name));
+      }
+      leg.joint[i] = j;
+      leg.actuator[i] = actuator;
+      leg.q_index[i] = joint.q_index;
+      leg.v_index[i] = joint.v_index;
+      leg.axis_sign[i] = c > 0.0 ? 1.0 : -1.0;
+      leg.lower[i] = joint.limits.has_position_limits ? joint.limits.lower : -kInf;
+      leg.upper[i] = joint.limits.has_position_limits ? joint.limits.upper : kInf;
+      origin[i] = BodyPosition(data, body);
+    }
+    const Vec3 foot =
+        BodyRotation(data, contact.body) * contact.position + BodyPosition(data, contact.body);
+    const Vec3& a = origin[0];
+    leg.hip_position = a;
+    leg.hip_pitch = origin[1] - a;
+    leg.thigh = Eigen::Vector2d(origin[2].x() - origin[1].x(), origin[2].z() - origin[1].z());
+    leg.shank = Eigen::Vector2d(foot.x() - origin[2].x(), foot.z() - origin[2].z());
+    leg.thigh_length = leg.thigh.norm();
+    leg.shank_length = leg.shank.norm();
+    if (leg.thigh_length < kMinLinkLength || leg.shank_length < kMinLinkLength) {
+      return LegError(model, k,
+                      absl::StrFormat("degenerate thigh or shank (lengths %g m and %g m in the "
+                                      "hip's x-z plane)",
+                                      leg.thigh_length, leg.shank_length));
+    }
+    leg.foot_zero = foot - a;
+    leg.hip_offset = leg.foot_zero.y();
+    leg.foot_radius = contact.radius;
+    leg.foot_below = leg.foot_zero.z() > 0.0 ? 1.0 : -1.0;
+    leg.knee_bend = -1.0;
+    if (std::isfinite(leg.lower[2]) && std::isfinite(leg.upper[2])) {
+      // The branch the knee's range lies on (relative shank angle δ at mid-range).
+      const double phi_k = leg.axis_sign[2] * 0.5 * (leg.lower[2] + leg.upper[2]);
+      const double delta = WrapAngle(AngleY(leg.shank) + phi_k - AngleY(leg.thigh));
+      if (delta > 1e-9) leg.knee_bend = 1.0;
+    }
+    leg.front = a.x() > 0.0;
+    leg.left = a.y() > 0.0;
+    layout.legs.push_back(std::move(leg));
+  }
+  return layout;
+}
+
+IkResult LegIk(const Leg& leg, const Vec3& foot, Vec3& angles) {
+  IkResult result = IkResult::kOk;
+  // Abduction: R_x(φ_a) (d, Z) = (y, z) with Z on the leg's branch.
+  const double d = leg.hip_offset;
+  const double r2 = foot.y() * foot.y() + foot.z() * foot.z();
+  double z_abducted = 0.0;
+  if (r2 >= d * d) {
+    z_abducted = leg.foot_below * std::sqrt(r2 - d * d);
+  } else {
+    result = IkResult::kInsideOffset;
+  }
+  const double phi_a = std::atan2(foot.z(), foot.y()) - std::atan2(z_abducted, d);
+
+  // Planar 2-link problem in the abducted x-z plane, relative to the hip joint.
+  Eigen::Vector2d p(foot.x() - leg.hip_pitch.x(), z_abducted - leg.hip_pitch.z());
+  const double l1 = leg.thigh_length;
+  const double l2 = leg.shank_length;
+  const double r_max = l1 + l2;
+  const double r_min = std::abs(l1 - l2);
+  const double r = p.norm();
+  constexpr double kTol = 1e-9;
+  if (r > r_max * (1.0 + kTol)) {
+    if (result == IkResult::kOk) result = IkResult::kTooFar;
+    p *= r_max / r;
+  } else if (r < r_min * (1.0 - kTol)) {
+    if (result == IkResult::kOk) result = IkResult::kTooClose;
+    p = r > 0.0 ? Eigen::Vector2d(p * (r_min / r)) : Eigen::Vector2d(0.0, -r_min);
+  }
+  // Law of cosines for the relative shank angle δ = ang(R(φ_k) l₂) − ang(l₁).
+  const double cos_delta =
+      std::clamp((p.squaredNorm() - l1 * l1 - l2 * l2) / (2.0 * l1 * l2), -1.0, 1.0);
+  const double delta = leg.knee_bend * std::acos(cos_delta);
+  // Knee first: when its limits clamp it, the hip below still aims the
+  // (shorter or longer) leg at the target.
+  bool clamped = false;
+  double theta_k = WrapAngle(leg.axis_sign[2] * (delta - AngleY(leg.shank) + AngleY(leg.thigh)));
+  clamped |= FitToLimits(leg.lower[2], leg.upper[2], theta_k);
+  const double phi_k = leg.axis_sign[2] * theta_k;
+  const Eigen::Vector2d w = leg.thigh + RotateY(phi_k, leg.shank);
+  double theta_h = WrapAngle(leg.axis_sign[1] * (AngleY(p) - AngleY(w)));
+  clamped |= FitToLimits(leg.lower[1], leg.upper[1], theta_h);
+  double theta_a = WrapAngle(leg.axis_sign[0] * phi_a);
+  clamped |= FitToLimits(leg.lower[0], leg.upper[0], theta_a);
+  angles = Vec3(theta_a, theta_h, theta_k);
+  if (clamped && result == IkResult::kOk) result = IkResult::kJointLimit;
+  return result;
+}
+
+absl::Status LegInverseKinematics(const Leg& leg, const Vec3& foot, Vec3& angles) {
+  const IkResult result = LegIk(leg, foot, angles);
+  if (result == IkResult::kOk) return absl::OkStatus();
+  return absl::OutOfRangeError(absl::StrFormat(
+      "leg IK for foot '%s': target %s m (hip frame) is %s; clamped to joint angles %s "
+      "(foot at %s m)",
+      leg.foot_name, FormatVec(foot), IkResultName(result), FormatVec(angles),
+      FormatVec(LegForwardKinematics(leg, angles))));
+}
+
+Vec3 LegForwardKinematics(const Leg& leg, const Vec3& angles) {
+  const double phi_a = leg.axis_sign[0] * angles[0];
+  const double phi_h = leg.axis_sign[1] * angles[1];
+  const double phi_k = leg.axis_sign[2] * angles[2];
+  const Eigen::Vector2d w = leg.thigh + RotateY(phi_k, leg.shank);
+  const Eigen::Vector2d xz =
+      Eigen::Vector2d(leg.hip_pitch.x(), leg.hip_pitch.z()) + RotateY(phi_h, w);
+  const double d = leg.hip_offset;
+  const double c = std::cos(phi_a);
+  const double s = std::sin(phi_a);
+  return {xz.x(), c * d - s * xz.y(), s * d + c * xz.y()};
+}
+
+}  // namespace moreau

@@ -1,0 +1,52 @@
+// Joint-space PD control at the simulation rate (001 §6.2, eq. 44; PHYSICS.md
+// § Actuation and control):
+//
+//   τ_j = clamp(k_p (q_d,j − q_j) + k_d (q̇_d,j − q̇_j), ±τ_max,j)
+//
+// 001 eq. 44 prints the law with the error as (q − q_d) and the damping as
+// +k_d q̇; we use the restoring sign convention of PHYSICS.md. With q̇_d = 0 it
+// is eq. 44 exactly (k_d acting on the measured rate); a non-zero q̇_d adds
+// velocity feedforward. τ is the joint-side torque (N m) or force (N); the
+// clamp is the actuator's effort_limit (URDF <limit effort>, joint side).
+#ifndef MOREAU_ENGINE_CONTROL_PD_H_
+#define MOREAU_ENGINE_CONTROL_PD_H_
+
+#include <Eigen/Core>
+
+#include "engine/model/model.h"
+
+namespace moreau {
+
+// 001 Table I: k_p = 40 N m/rad, k_d = 1 N m s/rad (Mini Cheetah).
+struct PdGains {
+  double kp = 40.0;  // N m / rad (N / m for prismatic joints)
+  double kd = 1.0;   // N m s / rad (N s / m)
+};
+
+// Joint PD (001 eq. 44) for every actuator of `model`.
+//   q: nq, v: nv (the model's coordinates).
+//   q_des, qd_des: actuator-shaped (size model.actuators.size(), actuator
+//     order): target position and rate of each actuator's joint.
+//   tau: nv; every entry is written: actuated joints get the clamped PD torque,
+//     everything else (the floating base, unactuated joints) gets 0.
+// For a continuous (unlimited revolute) joint the position error is wrapped to
+// (−π, π]. Allocation-free.
+void JointPd(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+             const Eigen::VectorXd& q_des, const Eigen::VectorXd& qd_des, const PdGains& gains,
+             Eigen::Ref<Eigen::VectorXd> tau);
+
+// The actuated joint coordinates of q (nq) in actuator order: out has size
+// model.actuators.size(). Allocation-free.
+void ActuatorPositions(const Model& model, const Eigen::VectorXd& q,
+                       Eigen::Ref<Eigen::VectorXd> out);
+
+// The actuated joint rates of v (nv) in actuator order. Allocation-free.
+void ActuatorVelocities(const Model& model, const Eigen::VectorXd& v,
+                        Eigen::Ref<Eigen::VectorXd> out);
+
+// Angle wrapped to (−π, π].
+double WrapAngle(double angle);
+
+}  // namespace moreau
+
+#endif  // MOREAU_ENGINE_CONTROL_PD_H_

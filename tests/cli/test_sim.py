@@ -1,0 +1,299 @@
+"""`moreau sim MODEL … [--json]`: an in-process simulation run and its report.
+
+Every run here is short (at most a few thousand steps of small models) so that
+each test takes well under 5 s.
+"""
+
+import csv
+import json
+import math
+
+import pytest
+
+REPORT_TYPES = {
+    "model": str,
+    "contact": str,
+    "integrator": str,
+    "dt": float,
+    "duration": float,
+    "steps": int,
+    "wall_s": float,
+    "steps_per_s": float,
+    "realtime_factor": float,
+    "solver_iterations_mean": float,
+    "solver_iterations_max": int,
+    "max_penetration_m": float,
+    "max_foot_slip_m": float,
+    "final_base_pose": list,
+    "fell": bool,
+    "diverged": bool,
+}
+# Keys that depend on the machine's speed, not on the simulation.
+TIMING_KEYS = {"wall_s", "steps_per_s", "realtime_factor"}
+
+
+def sim(moreau, *args):
+    return moreau.json("sim", *args)
+
+
+def is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def tilt_degrees(pose):
+    qw, qx, qy, qz = pose[3:7]
+    cos_tilt = 1.0 - 2.0 * (qx * qx + qy * qy) / (qw * qw + qx * qx + qy * qy + qz * qz)
+    return math.degrees(math.acos(max(-1.0, min(1.0, cos_tilt))))
+
+
+def sphere_radius(moreau):
+    info = moreau.json("info", "sphere")
+    (point,) = info["contact_points"]
+    return point["radius"]
+
+
+def test_json_has_exactly_the_keys_with_their_types(moreau):
+    report = sim(moreau, "mini_cheetah", "--duration", "0.2")
+    assert set(report) == set(REPORT_TYPES)
+    for key, kind in REPORT_TYPES.items():
+        if kind is float:
+            assert is_number(report[key]), (key, report[key])
+        else:
+            assert isinstance(report[key], kind), (key, report[key])
+    assert report["model"] == "mini_cheetah"
+    assert report["contact"] == "moreau-sor"  # the defaults
+    assert report["integrator"] == "euler"
+    assert report["dt"] == 0.001
+    assert report["duration"] == 0.2
+    assert report["steps"] == 200
+    assert report["wall_s"] > 0
+    assert report["steps_per_s"] == pytest.approx(report["steps"] / report["wall_s"], rel=1e-9)
+    assert report["realtime_factor"] == pytest.approx(0.2 / report["wall_s"], rel=1e-6)
+    assert 1 <= report["solver_iterations_mean"] <= report["solver_iterations_max"]
+    assert report["max_penetration_m"] >= 0
+    assert report["max_foot_slip_m"] >= 0
+    pose = report["final_base_pose"]
+    assert len(pose) == 7 and all(is_number(x) for x in pose)
+    assert math.isclose(sum(x * x for x in pose[3:7]), 1.0, rel_tol=1e-9)
+    assert report["diverged"] is False
+
+
+def test_steps_follow_duration_and_dt(moreau):
+    report = sim(moreau, "sphere", "--controller", "zero", "--dt", "0.002", "--duration", "0.1")
+    assert report["steps"] == 50
+    assert report["dt"] == 0.002
+
+
+@pytest.mark.parametrize("contact", ["moreau-sor", "spring-damper"])
+@pytest.mark.parametrize("height", [None, 0.3], ids=["on_ground", "dropped_0.3m"])
+def test_sphere_comes_to_rest_on_the_ground(moreau, contact, height):
+    radius = sphere_radius(moreau)
+    args = ["sphere", "--controller", "zero", "--duration", "1", "--contact", contact]
+    if height is not None:
+        args += ["--q", f"0,0,{height},1,0,0,0"]
+    report = sim(moreau, *args)
+    x, y, z = report["final_base_pose"][:3]
+    assert z == pytest.approx(radius, abs=2e-3)
+    assert abs(x) < 1e-6 and abs(y) < 1e-6  # a vertical drop stays vertical
+    assert report["diverged"] is False
+    assert report["max_penetration_m"] < 0.02
+    if contact == "spring-damper":
+        assert report["solver_iterations_max"] == 0  # no solver for a force law
+
+
+def test_mini_cheetah_stands(moreau):
+    report = sim(moreau, "mini_cheetah", "--controller", "stand", "--duration", "2",
+                 "--contact", "moreau-sor")
+    assert report["fell"] is False
+    assert report["diverged"] is False
+    pose = report["final_base_pose"]
+    assert 0.2 < pose[2] < 0.35  # standing height, not lying on the ground
+    assert tilt_degrees(pose) < 10
+    assert report["max_penetration_m"] < 5e-3
+
+
+def test_a_strong_sideways_push_knocks_the_standing_robot_over(moreau):
+    report = sim(moreau, "mini_cheetah", "--duration", "1.5", "--push", "0.5,0.2,0,150,0")
+    assert report["fell"] is True
+    assert report["diverged"] is False
+
+
+def test_csv_log(moreau, tmp_path):
+    info = moreau.json("info", "mini_cheetah")
+    joints = [j["name"] for j in info["joints"] if j["type"] != "free"]
+    feet = [p["name"] for p in info["contact_points"]]
+    path = tmp_path / "run.csv"
+    report = sim(moreau, "mini_cheetah", "--duration", "0.5", "--out", path)
+    with open(path, newline="") as file:
+        rows = list(csv.reader(file))
+    header, body = rows[0], rows[1:]
+    assert header == (
+        ["time", "base_x", "base_y", "base_z", "base_qw", "base_qx", "base_qy", "base_qz"]
+        + [f"q_{j}" for j in joints]
+        + [f"v_{j}" for j in joints]
+        + [f"tau_{j}" for j in joints]
+        + [f"fn_{f}" for f in feet]
+    )
+    assert len(body) == report["steps"] == 500
+    for k, row in enumerate(body, start=1):
+        assert len(row) == len(header)
+        values = [float(x) for x in row]
+        assert all(math.isfinite(x) for x in values)
+        assert values[0] == pytest.approx(k * 0.001, abs=1e-9)
+    final = [float(x) for x in body[-1][1:8]]
+    assert final == pytest.approx(report["final_base_pose"], abs=1e-9)
+    # Normal forces push, never pull; standing on four feet the robot's weight
+    # is carried by them (on average over the last steps).
+    fn = [[float(x) for x in row[-len(feet):]] for row in body]
+    assert all(f >= -1e-9 for row in fn for f in row)
+    weight = info["total_mass"] * 9.81
+    assert sum(sum(row) for row in fn[-100:]) / 100 == pytest.approx(weight, rel=0.25)
+
+
+def test_csv_every(moreau, tmp_path):
+    path = tmp_path / "sparse.csv"
+    sim(moreau, "sphere", "--controller", "zero", "--duration", "0.1", "--out", path,
+        "--csv-every", "10")
+    with open(path, newline="") as file:
+        rows = list(csv.reader(file))
+    assert rows[0] == ["time", "base_x", "base_y", "base_z", "base_qw", "base_qx", "base_qy",
+                       "base_qz", "fn_sphere"]
+    assert [float(row[0]) for row in rows[1:]] == pytest.approx([0.01 * k for k in range(1, 11)])
+
+
+def test_csv_unwritable_path(moreau, tmp_path):
+    path = tmp_path / "no_such_dir" / "run.csv"
+    message = moreau.fails("sim", "sphere", "--duration", "0.01", "--out", path)
+    assert str(path) in message and "--out" in message
+
+
+@pytest.mark.parametrize("args", [
+    ["mini_cheetah", "--controller", "trot", "--duration", "0.5"],
+    ["mini_cheetah", "--contact", "spring-damper", "--integrator", "rk4", "--duration", "0.3",
+     "--push", "0.1,0.1,20,0,0"],
+], ids=["trot_moreau_sor", "stand_spring_damper_rk4_push"])
+def test_deterministic(moreau, args):
+    first = sim(moreau, *args)
+    second = sim(moreau, *args)
+    assert first["final_base_pose"] == second["final_base_pose"]
+    for key in set(first) - TIMING_KEYS:
+        assert first[key] == second[key], key
+
+
+def test_fixed_base_model(moreau):
+    result = moreau.ok("sim", "pendulum", "--duration", "0.2", "--json")
+    report = json.loads(result.stdout)
+    assert report["final_base_pose"] == [0, 0, 0, 1, 0, 0, 0]
+    assert report["fell"] is False
+    # No legs: the default controller falls back from stand to zero.
+    assert "--controller stand" in result.stderr and "zero" in result.stderr
+
+
+@pytest.mark.parametrize("contact", ["moreau-sor", "spring-damper"])
+def test_sphere_on_an_incline(moreau, contact):
+    """incline:DEG tilts the ground about the world y axis; positive DEG
+    descends towards +x. Friction acts at the sphere centre (point feet: no
+    rolling), so with μ = 0.8 > tan 20° the sphere stays, with μ = 0 it slides
+    down at g sin 20°."""
+    radius = sphere_radius(moreau)
+    angle = math.radians(20)
+    normal = (math.sin(angle), 0.0, math.cos(angle))
+    start = [radius * normal[0], 0.0, radius * normal[2]]  # resting on the plane at the origin
+    args = ["sphere", "--controller", "zero", "--duration", "0.5", "--terrain", "incline:20",
+            "--contact", contact, "--q", ",".join(repr(x) for x in start + [1, 0, 0, 0])]
+    held = sim(moreau, *args, "--mu", "0.8")
+    slid = sim(moreau, *args, "--mu", "0")
+    assert held["final_base_pose"][:3] == pytest.approx(start, abs=1e-3)
+    assert held["max_foot_slip_m"] < 1e-3
+    # Down the slope (+x): s = ½ g sin 20° t², and the slip metric measures it.
+    travel = 0.5 * 9.81 * math.sin(angle) * 0.5**2
+    x = slid["final_base_pose"][0]
+    assert (x - start[0]) / math.cos(angle) == pytest.approx(travel, rel=0.05)
+    assert slid["max_foot_slip_m"] == pytest.approx(travel, rel=0.05)
+    for report in (held, slid):
+        pose = report["final_base_pose"]
+        assert abs(pose[1]) < 1e-6
+        # On the plane: the centre one radius above it along its normal.
+        assert normal[0] * pose[0] + normal[2] * pose[2] == pytest.approx(radius, abs=2e-3)
+
+
+def test_no_friction_no_grip(moreau):
+    """--mu 0: the robot slides more than with friction."""
+    gripping = sim(moreau, "mini_cheetah", "--duration", "0.5", "--terrain", "incline:10")
+    sliding = sim(moreau, "mini_cheetah", "--duration", "0.5", "--terrain", "incline:10",
+                  "--mu", "0")
+    assert sliding["max_foot_slip_m"] > 2 * gripping["max_foot_slip_m"]
+
+
+def test_divergence_is_reported_then_fails(moreau):
+    """A step too large for a stiff spring: the report of the run up to the
+    divergence is printed, then one error line, exit status 1."""
+    result = moreau.run("sim", "mini_cheetah", "--contact", "spring-damper", "--dt", "0.01",
+                        "--controller", "zero", "--duration", "2", "--json")
+    assert result.returncode == 1, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("moreau: error: "), lines
+    assert "diverged" in lines[0]
+    report = json.loads(result.stdout)
+    assert report["diverged"] is True
+    assert 0 < report["steps"] < 200
+    assert all(math.isfinite(x) for x in report["final_base_pose"])
+
+
+def test_text_summary(moreau):
+    result = moreau.ok("sim", "mini_cheetah", "--duration", "0.2")
+    text = result.stdout
+    for words in ["mini_cheetah", "moreau-sor", "200 steps", "steps/s", "realtime factor",
+                  "max penetration", "max foot slip", "final base pose", "fell: no"]:
+        assert words in text, words
+    assert "sim:" not in result.stderr  # no progress line when stderr is not a terminal
+
+
+def test_progress_on_request(moreau):
+    result = moreau.ok("sim", "sphere", "--controller", "zero", "--duration", "0.2",
+                       "--progress", "--json")
+    json.loads(result.stdout)  # stdout stays one JSON object
+    assert "\rsim: 100% t=0.20 s" in result.stderr
+    assert result.stderr.endswith("\n")
+
+
+def test_help(moreau):
+    assert "sim" in moreau.ok("help").stdout
+    text = moreau.ok("help", "sim").stdout
+    for flag in ["--contact", "--integrator", "--dt", "--duration", "--controller", "--push",
+                 "--terrain", "--mu", "--out", "--csv-every", "--json", "--base",
+                 "--contact-links", "max_foot_slip_m"]:
+        assert flag in text, flag
+
+
+@pytest.mark.parametrize(
+    "args,exit_code,words",
+    [
+        (["--contact", "bogus"], 2, ["--contact", "bogus"]),
+        (["--integrator", "leapfrog"], 2, ["--integrator", "leapfrog"]),
+        (["--controller", "walk"], 2, ["--controller", "walk"]),
+        (["--dt", "abc"], 2, ["--dt", "abc"]),
+        (["--dt", "0"], 1, ["--dt", "0"]),
+        (["--dt", "2"], 1, ["--dt", "2"]),
+        (["--duration", "-1"], 1, ["--duration", "-1"]),
+        (["--duration", "0"], 1, ["--duration", "0"]),
+        (["--duration", "1e6", "--dt", "1e-6"], 1, ["--duration", "1e8"]),
+        (["--push", "1,2,3"], 2, ["--push", "1,2,3"]),
+        (["--push", "1,x,0,0,0"], 2, ["--push", "1,x,0,0,0"]),
+        (["--push", "1,-0.5,0,0,10"], 1, ["--push", "DURATION"]),
+        (["--mu", "-0.5"], 1, ["--mu", "-0.5"]),
+        (["--terrain", "hill"], 2, ["--terrain", "hill"]),
+        (["--terrain", "incline:90"], 1, ["--terrain", "incline:90"]),
+        (["--csv-every", "0", "--out", "x.csv"], 1, ["--csv-every", "0"]),
+        (["--tau", "1"], 2, ["--tau"]),
+    ],
+)
+def test_bad_flags(moreau, args, exit_code, words):
+    message = moreau.fails("sim", "sphere", "--duration", "0.01", *args, exit_code=exit_code)
+    for word in words:
+        assert word in message, (word, message)
+
+
+def test_explicit_trot_on_a_model_without_legs_fails(moreau):
+    message = moreau.fails("sim", "sphere", "--controller", "trot", "--duration", "0.01")
+    assert "--controller trot" in message

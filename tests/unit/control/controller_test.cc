@@ -1,0 +1,400 @@
+// The controllers: names and option errors, "zero", the standing statics and
+// the trot validated kinematically (the targets through the engine's
+// ForwardKinematics): continuous foot paths, swing apex, stance speed,
+// diagonal pairing, joint limits, clamped torques, the oscillator and the
+// start ramp.
+#include "engine/control/controller.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <type_traits>
+
+#include "engine/control/gait.h"
+#include "engine/control/legs.h"
+#include "engine/dynamics/data.h"
+#include "tests/unit/control/control_test_util.h"
+#include "tests/unit/dynamics/test_models.h"
+
+namespace moreau {
+namespace {
+
+using testing::ConfigurationFromTargets;
+using testing::ContactPosition;
+
+std::unique_ptr<Controller> Make(std::string_view name, const Model& model,
+                                 const ControllerOptions& options = {}) {
+  auto c = MakeController(name, model, options);
+  EXPECT_TRUE(c.ok()) << c.status();
+  return c.ok() ? std::move(*c) : nullptr;
+}
+
+// Evaluates the controller at gait phase `phase` (past the start ramp)
+// without advancing it; returns the targets.
+Eigen::VectorXd TargetsAt(Controller& c, const Model& model, double phase, double elapsed = 100.0) {
+  ControllerState state;
+  state.phase = phase;
+  state.elapsed_s = elapsed;
+  Eigen::VectorXd tau(model.nv);
+  c.Compute(model, 0.0, 0.0, model.q_default, Eigen::VectorXd::Zero(model.nv), state, tau);
+  EXPECT_EQ(state.ik_clamped, 0);
+  return c.LastTargets();
+}
+
+TEST(ControllerState, TriviallyCopyable) {
+  static_assert(std::is_trivially_copyable_v<ControllerState>);
+  const ControllerState s;
+  EXPECT_EQ(s.phase, 0.0);
+  EXPECT_EQ(s.elapsed_s, 0.0);
+  EXPECT_EQ(s.ik_clamped, 0);
+}
+
+TEST(MakeController, NamesAndErrors) {
+  auto model = testing::MiniCheetah();
+  ASSERT_NE(model, nullptr);
+  for (std::string_view name : ControllerNames()) {
+    auto c = MakeController(name, *model, {});
+    ASSERT_TRUE(c.ok()) << name << ": " << c.status();
+    EXPECT_EQ((*c)->Name(), name);
+    EXPECT_EQ((*c)->LastTargets().size(), 12);
+  }
+  auto unknown = MakeController("dance", *model, {});
+  EXPECT_EQ(unknown.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(unknown.status().message().find("dance"), std::string::npos);
+
+  const auto bad = [&](auto mutate, const char* field) {
+    ControllerOptions o;
+    mutate(o);
+    auto c = MakeController("trot", *model, o);
+    EXPECT_EQ(c.status().code(), absl::StatusCode::kInvalidArgument) << field;
+    EXPECT_NE(c.status().message().find(field), std::string::npos) << c.status();
+  };
+  bad([](ControllerOptions& o) { o.gains.kp = -1; }, "kp");
+  bad([](ControllerOptions& o) { o.gains.kd = NAN; }, "kd");
+  bad([](ControllerOptions& o) { o.trot_frequency_hz = 0; }, "trot_frequency_hz");
+  bad([](ControllerOptions& o) { o.duty_factor = 1.0; }, "duty_factor");
+  bad([](ControllerOptions& o) { o.stand_height = -0.1; }, "stand_height");
+  bad([](ControllerOptions& o) { o.step_height = INFINITY; }, "step_height");
+  bad([](ControllerOptions& o) { o.step_length = -0.1; }, "step_length");
+  bad([](ControllerOptions& o) { o.forward_velocity = NAN; }, "forward_velocity");
+  bad([](ControllerOptions& o) { o.start_ramp_s = -1; }, "start_ramp_s");
+  bad([](ControllerOptions& o) { o.start_delay_s = NAN; }, "start_delay_s");
+  // Out of reach: too tall a stand, too long a step.
+  bad([](ControllerOptions& o) { o.stand_height = 0.5; }, "toe_fr");
+  bad([](ControllerOptions& o) { o.step_length = 0.6; }, "trot");
+}
+
+TEST(MakeController, LeggedControllersNeedLegs) {
+  for (const char* name : {"cartpole", "sphere", "pendulum"}) {
+    SCOPED_TRACE(name);
+    auto model = testing::Builtin(name);
+    ASSERT_NE(model, nullptr);
+    EXPECT_TRUE(MakeController("zero", *model, {}).ok());
+    for (const char* controller : {"stand", "trot"}) {
+      auto c = MakeController(controller, *model, {});
+      EXPECT_EQ(c.status().code(), absl::StatusCode::kInvalidArgument) << controller;
+    }
+  }
+}
+
+TEST(ZeroController, ZeroTorqueAndMeasuredTargets) {
+  auto model = testing::MiniCheetah();
+  ASSERT_NE(model, nullptr);
+  auto c = Make("zero", *model);
+  ASSERT_NE(c, nullptr);
+  Eigen::VectorXd q = model->q_default;
+  q.tail(12).setLinSpaced(-1, 1);
+  Eigen::VectorXd tau = Eigen::VectorXd::Ones(model->nv);
+  ControllerState state;
+  c->Compute(*model, 0.5, 1e-3, q, Eigen::VectorXd::Ones(model->nv), state, tau);
+  EXPECT_TRUE(tau.isZero());
+  EXPECT_TRUE(c->LastTargets().isApprox(q.tail(12)));
+}
+
+TEST(StandController, StaticsAtTheStandPose) {
+  for (const auto& [label, model] : testing::Quadrupeds()) {
+    SCOPED_TRACE(label);
+    ASSERT_NE(model, nullptr);
+    auto layout = FindLegs(*model);
+    ASSERT_TRUE(layout.ok());
+    for (double height : {0.0, 0.27}) {
+      ControllerOptions options;
+      options.stand_height = height;
+      auto c = Make("stand", *model, options);
+      ASSERT_NE(c, nullptr);
+      const double h = height > 0 ? height : DefaultStandHeight(*layout);
+      // At the targets with zero velocity the PD torques vanish.
+      const Eigen::VectorXd targets = c->LastTargets();
+      const Eigen::VectorXd q = ConfigurationFromTargets(*model, targets, h);
+      Eigen::VectorXd tau = Eigen::VectorXd::Ones(model->nv);
+      ControllerState state;
+      c->Compute(*model, 0.0, 1e-3, q, Eigen::VectorXd::Zero(model->nv), state, tau);
+      EXPECT_LT(tau.norm(), 1e-12);
+      EXPECT_TRUE(c->LastTargets().isApprox(targets));
+      // The targets put every foot on the ground (sphere touching z = 0),
+      // straight under its hip joint, in the leg plane.
+      Data data = MakeData(*model);
+      for (const Leg& leg : layout->legs) {
+        const Vec3 foot = ContactPosition(*model, data, q, leg.foot);
+        EXPECT_NEAR(foot.z(), leg.foot_radius, 1e-9) << leg.foot_name;
+        EXPECT_NEAR(foot.x(), leg.hip_position.x() + leg.hip_pitch.x(), 1e-9);
+        EXPECT_NEAR(foot.y(), leg.hip_position.y() + leg.hip_offset, 1e-9);
+        for (int j = 0; j < 3; ++j) {
+          EXPECT_GE(targets[leg.actuator[j]], leg.lower[j]);
+          EXPECT_LE(targets[leg.actuator[j]], leg.upper[j]);
+        }
+        // Knee bent about 90° at the default height (0.7 of the leg length).
+        if (height == 0.0) {
+          EXPECT_NEAR(std::abs(targets[leg.actuator[2]]), 1.59, 0.05) << leg.foot_name;
+        }
+      }
+      // Away from the pose the PD pulls back: τ = k_p (q_d − q).
+      Eigen::VectorXd q2 = q;
+      q2.tail(12).array() += 0.01;
+      c->Compute(*model, 0.0, 1e-3, q2, Eigen::VectorXd::Zero(model->nv), state, tau);
+      EXPECT_NEAR(tau[6], -0.4, 1e-9);
+      EXPECT_TRUE(tau.head<6>().isZero());
+    }
+  }
+}
+
+// The trot validated through the engine's ForwardKinematics of its targets,
+// with the base level at the stand height.
+class TrotTest : public ::testing::TestWithParam<int> {  // 0: Mini Cheetah, 1: A1
+ protected:
+  void SetUp() override {
+    model_ = GetParam() == 0 ? testing::MiniCheetah() : testing::UnitreeA1();
+    ASSERT_NE(model_, nullptr);
+    auto layout = FindLegs(*model_);
+    ASSERT_TRUE(layout.ok());
+    layout_ = *layout;
+    height_ = DefaultStandHeight(layout_);
+    controller_ = Make("trot", *model_, options_);
+    ASSERT_NE(controller_, nullptr);
+    data_ = MakeData(*model_);
+    step_length_ = options_.forward_velocity * options_.duty_factor / options_.trot_frequency_hz;
+  }
+
+  std::vector<Vec3> Feet(const Eigen::VectorXd& targets) {
+    const Eigen::VectorXd q = ConfigurationFromTargets(*model_, targets, height_);
+    std::vector<Vec3> feet;
+    for (const Leg& leg : layout_.legs)
+      feet.push_back(ContactPosition(*model_, data_, q, leg.foot));
+    return feet;
+  }
+  std::vector<Vec3> FeetAt(double phase, double elapsed = 100.0) {
+    return Feet(TargetsAt(*controller_, *model_, phase, elapsed));
+  }
+
+  ControllerOptions options_;
+  std::shared_ptr<const Model> model_;
+  LegLayout layout_;
+  double height_ = 0.0;
+  double step_length_ = 0.0;
+  std::unique_ptr<Controller> controller_;
+  Data data_;
+};
+
+TEST_P(TrotTest, FootPathsContinuousWithApexAndGroundContact) {
+  const int n = 2000;
+  std::vector<Vec3> prev = FeetAt(0.0);
+  std::vector<double> apex(4, -1.0), lowest(4, 1.0);
+  for (int k = 1; k <= n; ++k) {
+    const std::vector<Vec3> feet = FeetAt(static_cast<double>(k) / n);
+    for (int i = 0; i < 4; ++i) {
+      // No jump: at most ~2 mm per 1/2000 of a cycle anywhere.
+      EXPECT_LT((feet[i] - prev[i]).norm(), 2e-3) << i << " at " << k;
+      apex[i] = std::max(apex[i], feet[i].z() - layout_.legs[i].foot_radius);
+      lowest[i] = std::min(lowest[i], feet[i].z() - layout_.legs[i].foot_radius);
+    }
+    prev = feet;
+  }
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_NEAR(apex[i], options_.step_height, 1e-6) << layout_.legs[i].foot_name;
+    EXPECT_NEAR(lowest[i], 0.0, 1e-9) << layout_.legs[i].foot_name;
+  }
+}
+
+TEST_P(TrotTest, StanceFeetMoveBackwardAtTheCommandedSpeed) {
+  const double f = options_.trot_frequency_hz;
+  const double dphase = 1e-4;
+  int stance_samples = 0;
+  for (int k = 0; k < 100; ++k) {
+    const double phase = k / 100.0;
+    const std::vector<Vec3> a = FeetAt(phase);
+    const std::vector<Vec3> b = FeetAt(phase + dphase);
+    for (int i = 0; i < 4; ++i) {
+      const double psi = WrapPhase(phase + TrotPhaseOffset(layout_.legs[i]));
+      if (psi > 0.01 && psi + dphase < options_.duty_factor - 0.01) {
+        ++stance_samples;
+        const Vec3 velocity = (b[i] - a[i]) / (dphase / f);
+        EXPECT_NEAR(velocity.x(), -options_.forward_velocity, 1e-4);
+        EXPECT_NEAR(velocity.y(), 0.0, 1e-6);
+        EXPECT_NEAR(velocity.z(), 0.0, 1e-6);
+        EXPECT_NEAR(a[i].z(), layout_.legs[i].foot_radius, 1e-9);  // on the ground
+      }
+    }
+  }
+  EXPECT_GT(stance_samples, 150);
+  // The full stance stroke is the step length L = v β / f (0.2 m by
+  // default), centred under the hip.
+  for (int i = 0; i < 4; ++i) {
+    const double offset = TrotPhaseOffset(layout_.legs[i]);
+    const Vec3 touchdown = FeetAt(WrapPhase(-offset))[i];
+    const Vec3 liftoff = FeetAt(WrapPhase(options_.duty_factor - offset - 1e-9))[i];
+    EXPECT_NEAR(touchdown.x() - liftoff.x(), step_length_, 1e-6);
+    const double hip_x = layout_.legs[i].hip_position.x() + layout_.legs[i].hip_pitch.x();
+    EXPECT_NEAR(0.5 * (touchdown.x() + liftoff.x()), hip_x, 1e-6);
+  }
+}
+
+TEST_P(TrotTest, DiagonalPairsMoveTogetherHalfAPeriodApart) {
+  auto index = [&](bool front, bool left) {
+    for (int i = 0; i < 4; ++i) {
+      if (layout_.legs[i].front == front && layout_.legs[i].left == left) return i;
+    }
+    return -1;
+  };
+  const int fr = index(true, false), fl = index(true, true);
+  const int hr = index(false, false), hl = index(false, true);
+  ASSERT_TRUE(fr >= 0 && fl >= 0 && hr >= 0 && hl >= 0);
+  for (int k = 0; k < 40; ++k) {
+    const double phase = k / 40.0;
+    const std::vector<Vec3> now = FeetAt(phase);
+    const std::vector<Vec3> later = FeetAt(phase + 0.5);
+    auto rel = [&](const std::vector<Vec3>& feet, int i) {
+      return Vec3(feet[i] - layout_.legs[i].hip_position);
+    };
+    // Pair members share the trajectory relative to their hips (x, z)…
+    EXPECT_NEAR(rel(now, fr).x(), rel(now, hl).x(), 1e-9);
+    EXPECT_NEAR(rel(now, fr).z(), rel(now, hl).z(), 1e-9);
+    EXPECT_NEAR(rel(now, fl).x(), rel(now, hr).x(), 1e-9);
+    EXPECT_NEAR(rel(now, fl).z(), rel(now, hr).z(), 1e-9);
+    // …and the other pair does the same half a period later.
+    EXPECT_NEAR(rel(later, fl).x(), rel(now, fr).x(), 1e-9);
+    EXPECT_NEAR(rel(later, fl).z(), rel(now, fr).z(), 1e-9);
+    // In a trot one pair is always in stance (β = ½): one of the two is on the ground.
+    const bool a_down = now[fr].z() - layout_.legs[fr].foot_radius < 1e-9;
+    const bool b_down = now[fl].z() - layout_.legs[fl].foot_radius < 1e-9;
+    EXPECT_TRUE(a_down || b_down) << phase;
+  }
+}
+
+TEST_P(TrotTest, TargetsWithinJointLimitsAndTorquesClamped) {
+  for (int k = 0; k < 500; ++k) {
+    const Eigen::VectorXd targets = TargetsAt(*controller_, *model_, k / 500.0);
+    for (const Leg& leg : layout_.legs) {
+      for (int j = 0; j < 3; ++j) {
+        EXPECT_GE(targets[leg.actuator[j]], leg.lower[j]);
+        EXPECT_LE(targets[leg.actuator[j]], leg.upper[j]);
+      }
+    }
+  }
+  // Far from the targets with stiff gains: every |τ| ≤ its effort limit.
+  ControllerOptions stiff = options_;
+  stiff.gains = {5000.0, 50.0};
+  auto c = Make("trot", *model_, stiff);
+  ASSERT_NE(c, nullptr);
+  ControllerState state;
+  Eigen::VectorXd tau(model_->nv);
+  Eigen::VectorXd v = Eigen::VectorXd::Constant(model_->nv, 3.0);
+  c->Compute(*model_, 0.0, 1e-3, model_->q_default, v, state, tau);
+  EXPECT_TRUE(tau.head<6>().isZero());
+  for (const Actuator& a : model_->actuators) {
+    EXPECT_LE(std::abs(tau[model_->joints[a.joint].v_index]), a.effort_limit) << a.name;
+  }
+}
+
+TEST_P(TrotTest, DelayThenRampFromTheStandPoseWhileTheOscillatorRuns) {
+  auto stand = Make("stand", *model_);
+  ASSERT_NE(stand, nullptr);
+  // Before the first Compute the trot's targets are the stand pose.
+  EXPECT_LT((controller_->LastTargets() - stand->LastTargets()).norm(), 1e-12);
+  ControllerState state;
+  Eigen::VectorXd tau(model_->nv);
+  const Eigen::VectorXd v0 = Eigen::VectorXd::Zero(model_->nv);
+  const double dt = 1e-3;
+  const double delay = options_.start_delay_s;
+  const int delay_steps = static_cast<int>(std::lround(delay / dt));
+  // The delay: standing, oscillator still.
+  for (int k = 0; k < delay_steps; ++k) {
+    controller_->Compute(*model_, k * dt, dt, model_->q_default, v0, state, tau);
+    ASSERT_LT((controller_->LastTargets() - stand->LastTargets()).norm(), 1e-9) << k;
+  }
+  EXPECT_NEAR(state.phase, 0.0, 1e-12);
+  EXPECT_NEAR(state.elapsed_s, delay, 1e-12);
+  // Then 2 s of 1 ms steps: targets change continuously through the ramp and
+  // the oscillator completes f · 2 s = 2.5 cycles.
+  Eigen::VectorXd prev = controller_->LastTargets();
+  double max_step = 0.0;
+  for (int k = delay_steps; k < delay_steps + 2000; ++k) {
+    controller_->Compute(*model_, k * dt, dt, model_->q_default, v0, state, tau);
+    max_step = std::max(max_step, (controller_->LastTargets() - prev).cwiseAbs().maxCoeff());
+    prev = controller_->LastTargets();
+  }
+  EXPECT_LT(max_step, 0.03);  // rad per ms
+  EXPECT_NEAR(state.phase, WrapPhase(2.5), 1e-9);
+  EXPECT_NEAR(state.elapsed_s, delay + 2.0, 1e-9);
+  EXPECT_EQ(state.ik_clamped, 0);
+
+  // Without delay and ramp the gait starts at once.
+  ControllerOptions immediate = options_;
+  immediate.start_delay_s = 0.0;
+  immediate.start_ramp_s = 0.0;
+  auto c = Make("trot", *model_, immediate);
+  ASSERT_NE(c, nullptr);
+  ControllerState s0;
+  c->Compute(*model_, 0.0, dt, model_->q_default, v0, s0, tau);
+  EXPECT_NEAR(s0.phase, options_.trot_frequency_hz * dt, 1e-15);
+  EXPECT_GT((c->LastTargets() - stand->LastTargets()).norm(), 0.05);
+}
+
+TEST_P(TrotTest, VelocityFeedforwardIsTheTargetRate) {
+  const double f = options_.trot_frequency_hz;
+  for (double phase : {0.1, 0.3, 0.6, 0.85}) {
+    ControllerState state;
+    state.phase = phase;
+    state.elapsed_s = 100.0;
+    Eigen::VectorXd tau(model_->nv);
+    controller_->Compute(*model_, 0.0, 0.0, model_->q_default, Eigen::VectorXd::Zero(model_->nv),
+                         state, tau);
+    const Eigen::VectorXd rate = controller_->LastTargetVelocities();
+    const double h = 1e-5;
+    const Eigen::VectorXd a = TargetsAt(*controller_, *model_, phase - h);
+    const Eigen::VectorXd b = TargetsAt(*controller_, *model_, phase + h);
+    const Eigen::VectorXd numeric = (b - a) / (2 * h / f);
+    EXPECT_LT((rate - numeric).cwiseAbs().maxCoeff(), 1e-3 * (1.0 + numeric.norm())) << phase;
+  }
+  // Off: q̇_d = 0 (001 eq. 44 as printed).
+  ControllerOptions off = options_;
+  off.velocity_feedforward = false;
+  auto c = Make("trot", *model_, off);
+  ASSERT_NE(c, nullptr);
+  TargetsAt(*c, *model_, 0.3);
+  EXPECT_TRUE(c->LastTargetVelocities().isZero());
+}
+
+INSTANTIATE_TEST_SUITE_P(Robots, TrotTest, ::testing::Values(0, 1),
+                         [](const auto& info) { return info.param == 0 ? "MiniCheetah" : "A1"; });
+
+TEST(TrotController, BackwardAndInPlace) {
+  auto model = testing::MiniCheetah();
+  ASSERT_NE(model, nullptr);
+  for (double v : {-0.2, 0.0}) {
+    ControllerOptions o;
+    o.forward_velocity = v;
+    auto c = Make("trot", *model, o);
+    ASSERT_NE(c, nullptr);
+    Data data = MakeData(*model);
+    const Eigen::VectorXd a = TargetsAt(*c, *model, 0.1);
+    const Eigen::VectorXd b = TargetsAt(*c, *model, 0.1 + 1e-4);
+    // Leg 0 (FR, offset 0) is in stance at 0.1.
+    const Vec3 pa = ContactPosition(*model, data, ConfigurationFromTargets(*model, a, 0.28), 0);
+    const Vec3 pb = ContactPosition(*model, data, ConfigurationFromTargets(*model, b, 0.28), 0);
+    EXPECT_NEAR((pb.x() - pa.x()) / (1e-4 / o.trot_frequency_hz), -v, 1e-4);
+  }
+}
+
+}  // namespace
+}  // namespace moreau

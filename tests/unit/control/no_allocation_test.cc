@@ -1,0 +1,105 @@
+// No heap allocation in the per-step control functions (STYLE.md house rule
+// 5): Compute of every controller, JointPd, LegIk and ApplyPush run under a
+// global operator new that counts calls.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <string_view>
+
+#include "engine/control/controller.h"
+#include "engine/control/legs.h"
+#include "engine/control/pd.h"
+#include "engine/control/push.h"
+#include "engine/dynamics/kinematics.h"
+#include "tests/unit/control/control_test_util.h"
+
+namespace {
+std::atomic<long> g_allocations{0};
+}  // namespace
+
+void* operator new(std::size_t size) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void* operator new(std::size_t size, std::align_val_t align) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  const std::size_t a = static_cast<std::size_t>(align);
+  if (void* p = std::aligned_alloc(a, (size + a - 1) / a * a)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+
+namespace moreau {
+namespace {
+
+TEST(NoAllocation, ControllerCompute) {
+  for (const auto& [label, model] : testing::Quadrupeds()) {
+    ASSERT_NE(model, nullptr);
+    for (std::string_view name : {"zero", "stand", "trot"}) {
+      SCOPED_TRACE(label + " " + std::string(name));
+      auto controller = MakeController(name, *model, {});
+      ASSERT_TRUE(controller.ok()) << controller.status();
+      Eigen::VectorXd q = model->q_default;
+      const Eigen::VectorXd v = Eigen::VectorXd::Constant(model->nv, 0.2);
+      Eigen::VectorXd tau(model->nv);
+      ControllerState state;
+      const long before = g_allocations.load();
+      for (int k = 0; k < 3000; ++k) {  // delay, ramp, then 2 full gait cycles
+        (*controller)->Compute(*model, k * 1e-3, 1e-3, q, v, state, tau);
+      }
+      volatile double sink = (*controller)->LastTargets().sum() + tau.sum();
+      (void)sink;
+      EXPECT_EQ(g_allocations.load() - before, 0);
+    }
+  }
+}
+
+TEST(NoAllocation, PdIkAndPush) {
+  auto model = testing::UnitreeA1();
+  ASSERT_NE(model, nullptr);
+  auto layout = FindLegs(*model);
+  ASSERT_TRUE(layout.ok());
+  Data data = MakeData(*model);
+  const Eigen::VectorXd q = model->q_default;
+  const Eigen::VectorXd v = Eigen::VectorXd::Zero(model->nv);
+  const Eigen::VectorXd q_des = Eigen::VectorXd::Constant(12, 0.3);
+  const Eigen::VectorXd qd_des = Eigen::VectorXd::Zero(12);
+  Eigen::VectorXd tau(model->nv);
+  Eigen::VectorXd gathered(12);
+  std::vector<Force> f_ext(model->nbodies);
+  const Push push{0.0, 1.0, Vec3(50, 0, 0)};
+  ForwardKinematics(*model, data, q);
+
+  const long before = g_allocations.load();
+  JointPd(*model, q, v, q_des, qd_des, PdGains{}, tau);
+  ActuatorPositions(*model, q, gathered);
+  ActuatorVelocities(*model, v, gathered);
+  Vec3 angles;
+  int failures = 0;
+  for (const Leg& leg : layout->legs) {
+    failures += LegIk(leg, Vec3(0.02, leg.hip_offset, -0.28), angles) != IkResult::kOk;
+    failures += LegIk(leg, Vec3(0.0, 0.0, -2.0), angles) == IkResult::kOk;  // clamped
+    volatile double sink = LegForwardKinematics(leg, angles).norm();
+    (void)sink;
+  }
+  ApplyPush(push, 0.5, *model, f_ext, data);
+  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_EQ(failures, 0);
+}
+
+TEST(NoAllocation, CounterWorks) {
+  const long before = g_allocations.load();
+  auto* p = new std::vector<double>(100);
+  delete p;
+  EXPECT_GE(g_allocations.load() - before, 2);
+}
+
+}  // namespace
+}  // namespace moreau

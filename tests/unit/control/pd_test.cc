@@ -1,0 +1,127 @@
+// Joint PD (001 eq. 44): the law, the clamp to effort limits, the zeroed base
+// and the wrapped error of continuous joints.
+#include "engine/control/pd.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <random>
+
+#include "tests/unit/control/control_test_util.h"
+
+namespace moreau {
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+
+TEST(PdGains, DefaultsAre001TableI) {
+  const PdGains gains;
+  EXPECT_EQ(gains.kp, 40.0);
+  EXPECT_EQ(gains.kd, 1.0);
+}
+
+TEST(JointPd, MatchesEq44AndZeroesTheBase) {
+  auto model = testing::MiniCheetah();
+  ASSERT_NE(model, nullptr);
+  const int na = static_cast<int>(model->actuators.size());
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Eigen::VectorXd q = model->q_default;
+  Eigen::VectorXd v(model->nv);
+  for (int i = 7; i < model->nq; ++i) q[i] = u(rng);
+  for (int i = 0; i < model->nv; ++i) v[i] = u(rng);
+  Eigen::VectorXd q_des(na), qd_des(na);
+  for (int k = 0; k < na; ++k) {
+    q_des[k] = u(rng);
+    qd_des[k] = u(rng);
+  }
+  const PdGains gains{40.0, 1.0};
+  Eigen::VectorXd tau = Eigen::VectorXd::Constant(model->nv, 123.0);
+  JointPd(*model, q, v, q_des, qd_des, gains, tau);
+  EXPECT_TRUE(tau.head<6>().isZero());
+  for (int k = 0; k < na; ++k) {
+    const Joint& j = model->joints[model->actuators[k].joint];
+    const double expected = 40.0 * (q_des[k] - q[j.q_index]) + 1.0 * (qd_des[k] - v[j.v_index]);
+    EXPECT_NEAR(tau[j.v_index], expected, 1e-12) << j.name;
+  }
+}
+
+TEST(JointPd, EqualTargetsAndZeroRatesGiveZeroTorque) {
+  auto model = testing::UnitreeA1();
+  ASSERT_NE(model, nullptr);
+  const int na = static_cast<int>(model->actuators.size());
+  Eigen::VectorXd q = model->q_default;
+  q.tail(na).setLinSpaced(-0.5, 0.5);
+  Eigen::VectorXd q_des(na);
+  ActuatorPositions(*model, q, q_des);
+  EXPECT_TRUE(q_des.isApprox(q.tail(na)));
+  Eigen::VectorXd tau(model->nv);
+  JointPd(*model, q, Eigen::VectorXd::Zero(model->nv), q_des, Eigen::VectorXd::Zero(na), PdGains{},
+          tau);
+  EXPECT_TRUE(tau.isZero());
+}
+
+TEST(JointPd, ClampsToEffortLimits) {
+  auto model = testing::UnitreeA1();  // 33.5 N m on every joint
+  ASSERT_NE(model, nullptr);
+  const int na = static_cast<int>(model->actuators.size());
+  Eigen::VectorXd q = model->q_default;
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(model->nv);
+  Eigen::VectorXd q_des = Eigen::VectorXd::Constant(na, 2.0);
+  q_des.tail(na / 2).setConstant(-2.0);
+  Eigen::VectorXd tau(model->nv);
+  JointPd(*model, q, v, q_des, Eigen::VectorXd::Zero(na), PdGains{1000.0, 10.0}, tau);
+  for (int k = 0; k < na; ++k) {
+    const Actuator& a = model->actuators[k];
+    const double t = tau[model->joints[a.joint].v_index];
+    EXPECT_EQ(std::abs(t), a.effort_limit) << a.name;
+    EXPECT_EQ(std::signbit(t), q_des[k] < 0.0) << a.name;
+  }
+}
+
+TEST(JointPd, WrapsTheErrorOfContinuousJoints) {
+  auto model = testing::MiniCheetah();  // continuous joints
+  ASSERT_NE(model, nullptr);
+  const int na = static_cast<int>(model->actuators.size());
+  Eigen::VectorXd q = model->q_default;
+  q.tail(na).setConstant(kPi - 0.1);
+  const Eigen::VectorXd q_des = Eigen::VectorXd::Constant(na, -kPi + 0.1);  // 0.2 rad ahead
+  Eigen::VectorXd tau(model->nv);
+  JointPd(*model, q, Eigen::VectorXd::Zero(model->nv), q_des, Eigen::VectorXd::Zero(na), PdGains{},
+          tau);
+  for (int i = 6; i < model->nv; ++i) EXPECT_NEAR(tau[i], 40.0 * 0.2, 1e-9);
+}
+
+TEST(JointPd, LimitedJointsAreNotWrapped) {
+  auto model = testing::UnitreeA1();
+  ASSERT_NE(model, nullptr);
+  const int na = static_cast<int>(model->actuators.size());
+  Eigen::VectorXd q = model->q_default;
+  const Eigen::VectorXd q_des = Eigen::VectorXd::Constant(na, 0.1);
+  Eigen::VectorXd tau(model->nv);
+  JointPd(*model, q, Eigen::VectorXd::Zero(model->nv), q_des, Eigen::VectorXd::Zero(na),
+          PdGains{1.0, 0.0}, tau);
+  for (int i = 6; i < model->nv; ++i) EXPECT_NEAR(tau[i], 0.1, 1e-12);
+}
+
+TEST(WrapAngle, IntoMinusPiPi) {
+  EXPECT_DOUBLE_EQ(WrapAngle(0.5), 0.5);
+  EXPECT_DOUBLE_EQ(WrapAngle(kPi), kPi);
+  EXPECT_NEAR(WrapAngle(-kPi), kPi, 1e-15);
+  EXPECT_NEAR(WrapAngle(3 * kPi / 2), -kPi / 2, 1e-12);
+  EXPECT_NEAR(WrapAngle(-7.0), -7.0 + 2 * kPi, 1e-12);
+  EXPECT_NEAR(WrapAngle(100.0), std::remainder(100.0, 2 * kPi), 1e-12);
+}
+
+TEST(ActuatorVelocities, GathersJointRates) {
+  auto model = testing::MiniCheetah();
+  ASSERT_NE(model, nullptr);
+  Eigen::VectorXd v = Eigen::VectorXd::LinSpaced(model->nv, 0.0, 1.0);
+  Eigen::VectorXd out(model->actuators.size());
+  ActuatorVelocities(*model, v, out);
+  EXPECT_TRUE(out.isApprox(v.tail(12)));
+}
+
+}  // namespace
+}  // namespace moreau
