@@ -13,13 +13,9 @@
 namespace moreau::contact {
 namespace {
 
-using testing::PointContact;
+using testing::Ground;
 
 constexpr double kTol = 1e-9;
-
-Contact Ground(const Vec3& p, const Vec3& vel = Vec3::Zero()) {
-  return PointContact(Terrain(), p, 0.0, vel);
-}
 
 TEST(Micro, DefaultsAreThePapers) {
   const MicroParams p;

@@ -14,14 +14,10 @@
 namespace moreau::contact {
 namespace {
 
+using testing::Ground;
 using testing::PointContact;
 
 constexpr double kTol = 1e-9;
-
-// A point (radius 0) at `p` moving at `vel` over flat ground: gap = p.z.
-Contact Ground(const Vec3& p, const Vec3& vel = Vec3::Zero()) {
-  return PointContact(Terrain(), p, 0.0, vel);
-}
 
 TEST(SpringDamper, DefaultsAreThePapers) {
   const SpringDamperParams p;

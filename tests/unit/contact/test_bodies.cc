@@ -65,4 +65,6 @@ Contact PointContact(const Terrain& terrain, const Vec3& centre, double radius,
   return c;
 }
 
+Contact Ground(const Vec3& p, const Vec3& vel) { return PointContact(Terrain(), p, 0.0, vel); }
+
 }  // namespace moreau::contact::testing

@@ -32,6 +32,9 @@ Eigen::VectorXd FreeQ(const Vec3& position,
 Contact PointContact(const Terrain& terrain, const Vec3& centre, double radius,
                      const Vec3& velocity);
 
+// A point (radius 0) at `p` moving at `vel` over the flat ground z = 0: gap = p.z.
+Contact Ground(const Vec3& p, const Vec3& vel = Vec3::Zero());
+
 }  // namespace moreau::contact::testing
 
 #endif  // MOREAU_TESTS_UNIT_CONTACT_TEST_BODIES_H_
