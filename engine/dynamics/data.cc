@@ -53,7 +53,6 @@ Data MakeData(const Model& model) {
   d.contact_J.assign(nc, Matrix3Xd::Zero(3, nv));
   d.contact_position.assign(nc, Vec3::Zero());
   d.contact_Jdot_v.assign(nc, Vec3::Zero());
-  d.zero_nv = Eigen::VectorXd::Zero(nv);
   return d;
 }
 

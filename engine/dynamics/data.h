@@ -73,9 +73,6 @@ struct Data {
                                        // linear velocity of the point = J v
   std::vector<Vec3> contact_position;  // world positions of contact points
   std::vector<Vec3> contact_Jdot_v;    // J̇ v of each contact point (world)
-
-  // --- scratch ---
-  Eigen::VectorXd zero_nv;  // nv zeros
 };
 
 // Allocates a Data for `model`. Every algorithm below then runs allocation-free.

@@ -1,12 +1,9 @@
 // No heap allocation in the per-step control functions (STYLE.md house rule
-// 5): Compute of every controller, JointPd, LegIk and ApplyPush run under a
-// global operator new that counts calls.
+// 5): Compute of every controller, JointPd, LegIk and ApplyPush run under
+// counters of operator new and malloc (tests/unit/testing).
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
 #include <memory>
-#include <new>
 #include <string_view>
 
 #include "engine/control/controller.h"
@@ -15,26 +12,7 @@
 #include "engine/control/push.h"
 #include "engine/dynamics/kinematics.h"
 #include "tests/unit/control/control_test_util.h"
-
-namespace {
-std::atomic<long> g_allocations{0};
-}  // namespace
-
-void* operator new(std::size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void* operator new(std::size_t size, std::align_val_t align) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  const std::size_t a = static_cast<std::size_t>(align);
-  if (void* p = std::aligned_alloc(a, (size + a - 1) / a * a)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+#include "tests/unit/testing/allocation_counter.h"
 
 namespace moreau {
 namespace {
@@ -50,13 +28,13 @@ TEST(NoAllocation, ControllerCompute) {
       const Eigen::VectorXd v = Eigen::VectorXd::Constant(model->nv, 0.2);
       Eigen::VectorXd tau(model->nv);
       ControllerState state;
-      const long before = g_allocations.load();
+      const long before = ::moreau::testing::HeapAllocationCount();
       for (int k = 0; k < 3000; ++k) {  // delay, ramp, then 2 full gait cycles
         (*controller)->Compute(*model, k * 1e-3, 1e-3, q, v, state, tau);
       }
       volatile double sink = (*controller)->LastTargets().sum() + tau.sum();
       (void)sink;
-      EXPECT_EQ(g_allocations.load() - before, 0);
+      EXPECT_EQ(::moreau::testing::HeapAllocationCount() - before, 0);
     }
   }
 }
@@ -77,7 +55,7 @@ TEST(NoAllocation, PdIkAndPush) {
   const Push push{0.0, 1.0, Vec3(50, 0, 0)};
   ForwardKinematics(*model, data, q);
 
-  const long before = g_allocations.load();
+  const long before = ::moreau::testing::HeapAllocationCount();
   JointPd(*model, q, v, q_des, qd_des, PdGains{}, tau);
   ActuatorPositions(*model, q, gathered);
   ActuatorVelocities(*model, v, gathered);
@@ -90,15 +68,15 @@ TEST(NoAllocation, PdIkAndPush) {
     (void)sink;
   }
   ApplyPush(push, 0.5, *model, f_ext, data);
-  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_EQ(::moreau::testing::HeapAllocationCount() - before, 0);
   EXPECT_EQ(failures, 0);
 }
 
 TEST(NoAllocation, CounterWorks) {
-  const long before = g_allocations.load();
+  const long before = ::moreau::testing::HeapAllocationCount();
   auto* p = new std::vector<double>(100);
   delete p;
-  EXPECT_GE(g_allocations.load() - before, 2);
+  EXPECT_GE(::moreau::testing::HeapAllocationCount() - before, 2);
 }
 
 }  // namespace
