@@ -7,7 +7,9 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libeigen3-dev libabsl-dev liburdfdom-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3 python3-pytest python3-numpy
+  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc prometheus-cpp-dev
+  python3 python3-pytest python3-numpy python3-grpcio python3-protobuf python3-matplotlib
+  libmujoco-dev
 )
 
 missing=()

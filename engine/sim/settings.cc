@@ -70,6 +70,7 @@ absl::Status Validate(const Settings& s) {
   MOREAU_RETURN_IF_ERROR(contact::Validate(s.force_law));
   MOREAU_RETURN_IF_ERROR(contact::Validate(s.prox));
   MOREAU_RETURN_IF_ERROR(contact::Validate(s.hard_contact));
+  MOREAU_RETURN_IF_ERROR(Validate(s.control));
   return absl::OkStatus();
 }
 

@@ -10,6 +10,7 @@
 #include "engine/contact/contact_forces.h"
 #include "engine/contact/prox_solver.h"
 #include "engine/contact/terrain.h"
+#include "engine/sim/actuation.h"
 #include "engine/spatial/motion.h"
 #include "engine/step/explicit_step.h"
 
@@ -42,6 +43,7 @@ struct Settings {
   contact::ContactLaw hard_contact;       // μ, ε_N, ε_T of the impulse laws
   contact::Terrain terrain;               // default: the ground plane z = 0
   spatial::Vec3 gravity = spatial::Vec3(0.0, 0.0, -9.81);
+  ControlSettings control;  // how Simulation::StepAction maps actions to τ
   // A state is diverged when any q or v is not finite or |v|∞ exceeds this.
   double max_speed = 1e3;
 };

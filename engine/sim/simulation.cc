@@ -46,7 +46,9 @@ Simulation::Simulation(std::shared_ptr<const Model> model, const Settings& setti
       settings_(settings),
       state_(DefaultState(*model_)),
       last_good_(state_),
-      workspace_(step::MakeStepWorkspace(*model_)) {}
+      workspace_(step::MakeStepWorkspace(*model_)),
+      tau_(Eigen::VectorXd::Zero(model_->nv)),
+      qd_zero_(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(model_->actuators.size()))) {}
 
 void Simulation::Reset() { state_ = DefaultState(*model_); }
 
@@ -119,24 +121,15 @@ absl::Status Simulation::StepOnce(const Eigen::VectorXd& tau, const std::vector<
   return absl::OkStatus();
 }
 
-absl::Status Simulation::Step(const Eigen::VectorXd& tau, int substeps,
-                              const std::vector<Force>* f_ext) {
-  const Model& m = *model_;
-  if (tau.size() != m.nv) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("tau has size ", tau.size(), ", expected ", m.nv));
-  }
-  if (!tau.allFinite()) return absl::InvalidArgumentError("tau has a non-finite entry");
+template <typename SetTau>
+absl::Status Simulation::StepLoop(int substeps, const std::vector<Force>* f_ext, SetTau set_tau) {
   if (substeps < 1) {
     return absl::InvalidArgumentError(absl::StrCat("substeps must be ≥ 1, got ", substeps));
   }
-  if (f_ext != nullptr && f_ext->size() != static_cast<size_t>(m.nbodies)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("external wrenches for ", f_ext->size(), " bodies, expected ", m.nbodies));
-  }
   for (int k = 0; k < substeps; ++k) {
     last_good_ = state_;  // same sizes: no allocation
-    absl::Status status = StepOnce(tau, f_ext);
+    set_tau(state_);
+    absl::Status status = StepOnce(tau_, f_ext);
     if (status.ok() && Diverged()) {
       status = absl::FailedPreconditionError(
           absl::StrCat("simulation diverged at t = ", state_.time,
@@ -148,6 +141,28 @@ absl::Status Simulation::Step(const Eigen::VectorXd& tau, int substeps,
     }
   }
   return absl::OkStatus();
+}
+
+absl::Status Simulation::Step(const Eigen::VectorXd& tau, int substeps,
+                              const std::vector<Force>* f_ext) {
+  const Model& m = *model_;
+  if (tau.size() != m.nv) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("tau has size ", tau.size(), ", expected ", m.nv));
+  }
+  if (!tau.allFinite()) return absl::InvalidArgumentError("tau has a non-finite entry");
+  if (f_ext != nullptr && f_ext->size() != static_cast<size_t>(m.nbodies)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("external wrenches for ", f_ext->size(), " bodies, expected ", m.nbodies));
+  }
+  return StepLoop(substeps, f_ext, [&](const State&) { tau_ = tau; });
+}
+
+absl::Status Simulation::StepAction(const Eigen::VectorXd& action, int substeps) {
+  MOREAU_RETURN_IF_ERROR(ValidateAction(*model_, action));
+  return StepLoop(substeps, nullptr, [&](const State& s) {
+    ActionTorques(*model_, settings_.control, action, s.q, s.v, qd_zero_, tau_);
+  });
 }
 
 }  // namespace moreau::sim

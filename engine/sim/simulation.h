@@ -50,6 +50,12 @@ class Simulation {
   absl::Status Step(const Eigen::VectorXd& tau, int substeps,
                     const std::vector<Force>* f_ext = nullptr);
 
+  // Advances `substeps` steps holding an actuator-shaped action (actuation.h):
+  // torques or PD targets per Settings::control, turned into τ at every step.
+  // Same validation and divergence handling as Step.
+  absl::Status StepAction(const Eigen::VectorXd& action, int substeps);
+  // τ (nv) applied by the last step of StepAction or Step.
+  const Eigen::VectorXd& applied_torques() const { return tau_; }
   const State& state() const { return state_; }
   std::string Snapshot() const { return SerializeState(state_); }
   absl::Status Restore(std::string_view bytes);
@@ -67,6 +73,9 @@ class Simulation {
   Simulation(std::shared_ptr<const Model> model, const Settings& settings);
   absl::Status StepOnce(const Eigen::VectorXd& tau, const std::vector<Force>* f_ext);
   bool Diverged() const;
+  // Runs `substeps` steps; before each, set_tau(state) writes tau_.
+  template <typename SetTau>
+  absl::Status StepLoop(int substeps, const std::vector<Force>* f_ext, SetTau set_tau);
 
   std::shared_ptr<const Model> model_;
   Settings settings_;
@@ -74,6 +83,8 @@ class Simulation {
   State last_good_;
   step::StepWorkspace workspace_;
   StepReport report_;
+  Eigen::VectorXd tau_;      // nv: τ of the current step
+  Eigen::VectorXd qd_zero_;  // actuator-sized zeros: the pd target rate
 };
 
 }  // namespace moreau::sim

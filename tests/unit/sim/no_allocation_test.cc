@@ -37,5 +37,25 @@ TEST(SimulationNoAllocation, StepEveryContactModel) {
   }
 }
 
+TEST(SimulationNoAllocation, StepActionBothControlModes) {
+  auto model = LoadBuiltin("mini_cheetah");
+  ASSERT_TRUE(model.ok()) << model.status();
+  for (ControlMode mode : {ControlMode::kTorque, ControlMode::kPd}) {
+    SCOPED_TRACE(ControlModeName(mode));
+    Settings settings;
+    settings.control.mode = mode;
+    auto sim = Simulation::Create(*model, settings);
+    ASSERT_TRUE(sim.ok()) << sim.status();
+    const Eigen::VectorXd action =
+        Eigen::VectorXd::Constant(static_cast<Eigen::Index>((*model)->actuators.size()), 0.2);
+    ASSERT_TRUE((*sim)->StepAction(action, 5).ok());  // warm up
+    const long before = ::moreau::testing::HeapAllocationCount();
+    const absl::Status status = (*sim)->StepAction(action, 200);
+    const long allocations = ::moreau::testing::HeapAllocationCount() - before;
+    ASSERT_TRUE(status.ok()) << status;
+    EXPECT_EQ(allocations, 0);
+  }
+}
+
 }  // namespace
 }  // namespace moreau::sim
