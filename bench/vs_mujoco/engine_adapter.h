@@ -1,0 +1,51 @@
+// The common face of the two engines under comparison: each adapter holds one
+// simulated A1-like robot (Moreau's Model layout for q, v, joints and feet),
+// runs a Moreau controller at every simulation step, and reports what the
+// comparison records.
+#ifndef MOREAU_BENCH_VS_MUJOCO_ENGINE_ADAPTER_H_
+#define MOREAU_BENCH_VS_MUJOCO_ENGINE_ADAPTER_H_
+
+#include <Eigen/Core>
+#include <string>
+
+#include "absl/status/status.h"
+#include "engine/control/controller.h"
+
+namespace moreau::vs_mujoco {
+
+// One recorded instant of a run. Joints and feet are in Moreau's order
+// (Model::actuators, Model::contact_points) in both engines.
+struct Sample {
+  double t = 0.0;                                            // s
+  Eigen::Vector3d trunk_position = Eigen::Vector3d::Zero();  // m, world
+  Eigen::Vector4d trunk_quaternion{1.0, 0.0, 0.0, 0.0};      // (w, x, y, z), base → world
+  Eigen::VectorXd joints;                                    // rad
+  Eigen::VectorXd foot_normal_force;  // N, along the contact normal; 0 when open
+};
+
+class EngineAdapter {
+ public:
+  virtual ~EngineAdapter() = default;
+
+  // "moreau" or "mujoco".
+  virtual std::string EngineName() const = 0;
+  // The contact setting: a Moreau contact model ("moreau-sor", …) or a
+  // MuJoCo friction cone ("pyramidal", "elliptic").
+  virtual std::string ContactName() const = 0;
+
+  // Sets q (nq), v (nv) in Moreau's coordinates and the time to 0.
+  virtual absl::Status Reset(const Eigen::VectorXd& q, const Eigen::VectorXd& v) = 0;
+
+  // Advances `steps` steps; before every step the controller computes τ from
+  // (t, q, v) and the step applies it. FailedPrecondition when the engine
+  // diverged (the state is then not meaningful any more).
+  virtual absl::Status Advance(int steps, Controller& controller, ControllerState& state) = 0;
+
+  // The current time, trunk pose, joint angles and foot normal forces (of the
+  // last step's contacts).
+  virtual void Record(Sample& sample) const = 0;
+};
+
+}  // namespace moreau::vs_mujoco
+
+#endif  // MOREAU_BENCH_VS_MUJOCO_ENGINE_ADAPTER_H_

@@ -1,0 +1,77 @@
+#include "bench/vs_mujoco/moreau_engine.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "engine/contact/contact_set.h"
+#include "engine/util/status_macros.h"
+
+namespace moreau::vs_mujoco {
+
+absl::StatusOr<sim::Settings> MoreauSettings(std::string_view contact, double dt, double mu) {
+  sim::Settings settings;
+  MOREAU_ASSIGN_OR_RETURN(settings.contact, sim::ParseContactModel(contact));
+  settings.dt = dt;
+  settings.hard_contact.mu = mu;
+  settings.force_law.spring_damper.mu = mu;
+  settings.force_law.hertz.mu_static = mu;
+  settings.force_law.hertz.mu_dynamic = mu;
+  settings.force_law.micro.mu = mu;
+  MOREAU_RETURN_IF_ERROR(sim::Validate(settings));
+  return settings;
+}
+
+absl::StatusOr<std::unique_ptr<MoreauEngine>> MoreauEngine::Create(
+    std::shared_ptr<const Model> model, const sim::Settings& settings) {
+  MOREAU_ASSIGN_OR_RETURN(std::unique_ptr<sim::Simulation> simulation,
+                          sim::Simulation::Create(std::move(model), settings));
+  return std::unique_ptr<MoreauEngine>(new MoreauEngine(std::move(simulation)));
+}
+
+MoreauEngine::MoreauEngine(std::unique_ptr<sim::Simulation> simulation)
+    : simulation_(std::move(simulation)), tau_(Eigen::VectorXd::Zero(simulation_->model().nv)) {}
+
+std::string MoreauEngine::ContactName() const {
+  return sim::ContactModelName(simulation_->settings().contact);
+}
+
+absl::Status MoreauEngine::Reset(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  simulation_->Reset();
+  sim::State state = simulation_->state();
+  state.q = q;
+  state.v = v;
+  state.time = 0.0;
+  return simulation_->SetState(state);
+}
+
+absl::Status MoreauEngine::Advance(int steps, Controller& controller, ControllerState& state) {
+  const Model& model = simulation_->model();
+  const double dt = simulation_->settings().dt;
+  for (int i = 0; i < steps; ++i) {
+    const sim::State& s = simulation_->state();
+    controller.Compute(model, s.time, dt, s.q, s.v, state, tau_);
+    MOREAU_RETURN_IF_ERROR(simulation_->Step(tau_, 1));
+  }
+  return absl::OkStatus();
+}
+
+void MoreauEngine::Record(Sample& sample) const {
+  const Model& model = simulation_->model();
+  const sim::State& s = simulation_->state();
+  sample.t = s.time;
+  sample.trunk_position = s.q.head<3>();
+  sample.trunk_quaternion = s.q.segment<4>(3);
+  sample.joints.resize(static_cast<Eigen::Index>(model.actuators.size()));
+  for (size_t a = 0; a < model.actuators.size(); ++a) {
+    sample.joints[static_cast<Eigen::Index>(a)] =
+        s.q[model.joints[model.actuators[a].joint].q_index];
+  }
+  const std::vector<contact::Contact>& contacts = simulation_->contacts().contacts;
+  sample.foot_normal_force.resize(static_cast<Eigen::Index>(model.contact_points.size()));
+  for (size_t k = 0; k < model.contact_points.size(); ++k) {
+    const contact::Contact& c = contacts[k];
+    sample.foot_normal_force[static_cast<Eigen::Index>(k)] = c.active ? c.force.dot(c.normal) : 0.0;
+  }
+}
+
+}  // namespace moreau::vs_mujoco

@@ -1,0 +1,42 @@
+// The Moreau side of the comparison: a sim::Simulation driven the way
+// `moreau sim` drives it (controller at every step, then Step(τ, 1)).
+#ifndef MOREAU_BENCH_VS_MUJOCO_MOREAU_ENGINE_H_
+#define MOREAU_BENCH_VS_MUJOCO_MOREAU_ENGINE_H_
+
+#include <Eigen/Core>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "bench/vs_mujoco/engine_adapter.h"
+#include "engine/model/model.h"
+#include "engine/sim/settings.h"
+#include "engine/sim/simulation.h"
+
+namespace moreau::vs_mujoco {
+
+// Settings for `contact` at time step dt with friction coefficient μ for
+// every contact law (as `moreau sim --mu`); everything else at its default.
+absl::StatusOr<sim::Settings> MoreauSettings(std::string_view contact, double dt, double mu);
+
+class MoreauEngine : public EngineAdapter {
+ public:
+  static absl::StatusOr<std::unique_ptr<MoreauEngine>> Create(std::shared_ptr<const Model> model,
+                                                              const sim::Settings& settings);
+
+  std::string EngineName() const override { return "moreau"; }
+  std::string ContactName() const override;
+  absl::Status Reset(const Eigen::VectorXd& q, const Eigen::VectorXd& v) override;
+  absl::Status Advance(int steps, Controller& controller, ControllerState& state) override;
+  void Record(Sample& sample) const override;
+
+ private:
+  explicit MoreauEngine(std::unique_ptr<sim::Simulation> simulation);
+
+  std::unique_ptr<sim::Simulation> simulation_;
+  Eigen::VectorXd tau_;  // nv, reused every step
+};
+
+}  // namespace moreau::vs_mujoco
+
+#endif  // MOREAU_BENCH_VS_MUJOCO_MOREAU_ENGINE_H_

@@ -1,0 +1,144 @@
+#include "bench/vs_mujoco/scenario.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numbers>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "engine/control/pd.h"
+
+namespace moreau::vs_mujoco {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The drop's "controller": joint PD (001 eq. 44, the stand gains) holding the
+// joint angles of the first call, target rate 0.
+class HoldPose : public Controller {
+ public:
+  explicit HoldPose(const Model& model)
+      : Controller(model), qd_zero_(Eigen::VectorXd::Zero(q_des_.size())) {}
+
+  std::string_view Name() const override { return "hold"; }
+
+  void Compute(const Model& model, double /*t*/, double dt, const Eigen::VectorXd& q,
+               const Eigen::VectorXd& v, ControllerState& state,
+               Eigen::Ref<Eigen::VectorXd> tau) override {
+    if (state.elapsed_s == 0.0) ActuatorPositions(model, q, q_des_);
+    JointPd(model, q, v, q_des_, qd_zero_, gains_, tau);
+    state.elapsed_s += dt;
+  }
+
+ private:
+  PdGains gains_;
+  Eigen::VectorXd qd_zero_;
+};
+
+// Fall criteria of `moreau sim`.
+constexpr double kFallHeightFraction = 1.0 / 3.0;
+constexpr double kFallTiltDegrees = 60.0;
+
+}  // namespace
+
+const char* ScenarioName(Scenario scenario) {
+  switch (scenario) {
+    case Scenario::kDrop:
+      return "drop";
+    case Scenario::kStand:
+      return "stand";
+    case Scenario::kTrot:
+      return "trot";
+  }
+  return "?";
+}
+
+absl::StatusOr<Scenario> ParseScenario(absl::string_view name) {
+  for (const Scenario s : {Scenario::kDrop, Scenario::kStand, Scenario::kTrot}) {
+    if (name == ScenarioName(s)) return s;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown scenario '", name, "' (drop, stand or trot)"));
+}
+
+absl::StatusOr<std::unique_ptr<Controller>> MakeScenarioController(Scenario scenario,
+                                                                   const Model& model) {
+  switch (scenario) {
+    case Scenario::kDrop:
+      return std::unique_ptr<Controller>(new HoldPose(model));
+    case Scenario::kStand:
+      return MakeController("stand", model);
+    case Scenario::kTrot:
+      return MakeController("trot", model);
+  }
+  return absl::InvalidArgumentError("unknown scenario");
+}
+
+void InitialState(Scenario scenario, const Model& model, Eigen::VectorXd& q, Eigen::VectorXd& v) {
+  q = model.q_default;
+  v = Eigen::VectorXd::Zero(model.nv);
+  if (scenario == Scenario::kDrop && model.floating_base) q[2] += kDropHeight;
+}
+
+absl::StatusOr<RunResult> RunScenario(Scenario scenario, const Model& model, EngineAdapter& engine,
+                                      const RunOptions& options) {
+  absl::StatusOr<std::unique_ptr<Controller>> controller = MakeScenarioController(scenario, model);
+  if (!controller.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("scenario ", ScenarioName(scenario), ": ", controller.status().message()));
+  }
+  Eigen::VectorXd q;
+  Eigen::VectorXd v;
+  InitialState(scenario, model, q, v);
+  if (absl::Status status = engine.Reset(q, v); !status.ok()) return status;
+
+  RunResult run;
+  run.engine = engine.EngineName();
+  run.contact = engine.ContactName();
+  run.dt = options.dt;
+  const int64_t total = std::max<int64_t>(1, std::llround(options.duration / options.dt));
+  const int every =
+      static_cast<int>(std::max<int64_t>(1, std::llround(options.sample_period / options.dt)));
+  run.samples.reserve(static_cast<size_t>(total / every + 2));
+  run.samples.emplace_back();
+  engine.Record(run.samples.back());
+
+  ControllerState state;
+  Clock::duration wall = Clock::duration::zero();
+  while (run.steps < total) {
+    const int chunk = static_cast<int>(std::min<int64_t>(every, total - run.steps));
+    const Clock::time_point start = Clock::now();
+    const absl::Status status = engine.Advance(chunk, **controller, state);
+    wall += Clock::now() - start;
+    if (!status.ok()) {
+      if (!absl::IsFailedPrecondition(status)) return status;
+      run.diverged = true;
+      run.error = std::string(status.message());
+      break;
+    }
+    run.steps += chunk;
+    run.samples.emplace_back();
+    engine.Record(run.samples.back());
+  }
+  run.wall_s = std::chrono::duration<double>(wall).count();
+  return run;
+}
+
+bool Fell(const RunResult& run) {
+  if (run.samples.empty()) return false;
+  const double initial_height = run.samples.front().trunk_position.z();
+  for (const Sample& s : run.samples) {
+    const Eigen::Vector4d& quat = s.trunk_quaternion;
+    const double norm2 = quat.squaredNorm();
+    const double cos_tilt =
+        norm2 > 0.0 ? 1.0 - 2.0 * (quat[1] * quat[1] + quat[2] * quat[2]) / norm2 : 1.0;
+    const double tilt = std::acos(std::clamp(cos_tilt, -1.0, 1.0)) * 180.0 / std::numbers::pi;
+    if (s.trunk_position.z() < kFallHeightFraction * initial_height || tilt > kFallTiltDegrees) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace moreau::vs_mujoco

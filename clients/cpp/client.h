@@ -1,0 +1,105 @@
+// C++ client of moreau.v1.Simulator: one method per RPC, absl::Status errors
+// carrying the server's code and message, a default deadline per call.
+#ifndef MOREAU_CLIENTS_CPP_CLIENT_H_
+#define MOREAU_CLIENTS_CPP_CLIENT_H_
+
+#include <grpcpp/grpcpp.h>
+
+#include <Eigen/Core>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "moreau/v1/simulator.grpc.pb.h"
+
+namespace moreau::client {
+
+namespace v1 = ::moreau::v1;
+
+// grpc::Status → absl::Status (same code numbers), keeping the message.
+absl::Status FromGrpc(const grpc::Status& status);
+
+// An Observation's status field as an absl::Status.
+absl::Status StatusOf(const v1::Observation& observation);
+
+struct ClientOptions {
+  absl::Duration timeout = absl::Seconds(30);  // per call
+  int max_message_bytes = 64 << 20;
+};
+
+class Client {
+ public:
+  // A client of the server at `address` (host:port). Does not connect yet.
+  explicit Client(const std::string& address, const ClientOptions& options = {});
+
+  // Waits until the channel is connected; UNAVAILABLE after `timeout`.
+  absl::Status WaitForServer(absl::Duration timeout);
+
+  absl::StatusOr<v1::ListModelsResponse> ListModels();
+  absl::StatusOr<v1::ModelSpec> GetModel(const v1::ModelSource& model);
+  absl::StatusOr<v1::CreateInstancesResponse> CreateInstances(
+      const v1::CreateInstancesRequest& request);
+  // `count` instances of a built-in model with `settings`.
+  absl::StatusOr<v1::CreateInstancesResponse> CreateBuiltin(const std::string& model, int count,
+                                                            const v1::Settings& settings = {});
+  absl::StatusOr<v1::DestroyInstancesResponse> DestroyInstances(
+      const std::vector<std::string>& ids);
+  absl::StatusOr<v1::Observation> Reset(const v1::ResetRequest& request);
+  // One instance, `action` held for `substeps` steps. The instance's failure
+  // (bad action, divergence) is the returned status.
+  absl::StatusOr<v1::Observation> Step(const std::string& id, const Eigen::VectorXd& action,
+                                       int substeps);
+  absl::StatusOr<v1::StepBatchResponse> StepBatch(const v1::StepBatchRequest& request);
+  absl::StatusOr<v1::GetStateResponse> GetState(const std::string& id);
+  absl::StatusOr<v1::Observation> SetState(const std::string& id, const std::string& blob);
+  absl::StatusOr<v1::QueryResponse> Query(const v1::QueryRequest& request);
+
+  // A closed-loop session: Send a step, Receive its observation.
+  class Session {
+   public:
+    bool Send(const v1::StepRequest& step);
+    bool Receive(v1::Observation* observation);
+    // Closes the client's side and returns the stream's final status.
+    absl::Status Close();
+
+   private:
+    friend class Client;
+    grpc::ClientContext context_;
+    std::unique_ptr<grpc::ClientReaderWriter<v1::SessionRequest, v1::SessionResponse>> stream_;
+  };
+  std::unique_ptr<Session> OpenSession();
+
+  // A Watch stream; Read frames until it returns false, then Finish.
+  class WatchStream {
+   public:
+    bool Read(v1::WatchFrame* frame) { return reader_->Read(frame); }
+    void Cancel() { context_.TryCancel(); }
+    absl::Status Finish() { return FromGrpc(reader_->Finish()); }
+
+   private:
+    friend class Client;
+    grpc::ClientContext context_;
+    std::unique_ptr<grpc::ClientReader<v1::WatchFrame>> reader_;
+  };
+  std::unique_ptr<WatchStream> Watch(const std::string& id, double rate_hz);
+
+  v1::Simulator::Stub& stub() { return *stub_; }
+  const ClientOptions& options() const { return options_; }
+  // A context with the client's deadline.
+  void PrepareContext(grpc::ClientContext& context) const;
+
+ private:
+  template <typename Request, typename Response, typename Method>
+  absl::StatusOr<Response> Call(Method method, const Request& request);
+
+  ClientOptions options_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<v1::Simulator::Stub> stub_;
+};
+
+}  // namespace moreau::client
+
+#endif  // MOREAU_CLIENTS_CPP_CLIENT_H_

@@ -1,0 +1,45 @@
+"""moreau: the Python client of the Moreau simulation service (moreaud).
+
+* :class:`Client` — every RPC of moreau.v1.Simulator, numpy in and out,
+  errors as :class:`MoreauError` (gRPC code + the server's message),
+  deadlines as ``timeout=``.
+* :class:`Env` — one environment with Gymnasium's API shape.
+* :class:`VectorEnv` — many environments over one or more servers, stepped
+  with StepBatch, NEXT_STEP autoreset.
+
+Tasks (``stand``, ``walk``, ``reach``) are defined in :mod:`moreau.tasks`.
+"""
+
+import pkgutil
+
+# The generated stubs (moreau/v1/…) live in the build tree: let this package
+# span every `moreau` folder on sys.path.
+__path__ = pkgutil.extend_path(__path__, __name__)
+
+from moreau.client import (  # noqa: E402
+    DEFAULT_TIMEOUT_S,
+    BodyPose,
+    Client,
+    Instances,
+    MoreauError,
+    QueryResult,
+    Session,
+    State,
+    StepBatch,
+    Watch,
+    WatchFrame,
+    make_settings,
+    model_source,
+)
+from moreau.env import Env  # noqa: E402
+from moreau.observation import Observation, ObservationBatch  # noqa: E402
+from moreau.spaces import Box  # noqa: E402
+from moreau.tasks import TASKS, ReachTask, StandTask, Task, WalkTask, make_task  # noqa: E402
+from moreau.vector_env import EnvState, VectorEnv  # noqa: E402
+
+__all__ = [
+    "DEFAULT_TIMEOUT_S", "BodyPose", "Box", "Client", "Env", "EnvState", "Instances",
+    "MoreauError", "Observation", "ObservationBatch", "QueryResult", "ReachTask", "Session",
+    "StandTask", "State", "StepBatch", "TASKS", "Task", "VectorEnv", "WalkTask", "Watch",
+    "WatchFrame", "make_settings", "make_task", "model_source",
+]

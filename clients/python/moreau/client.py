@@ -1,0 +1,533 @@
+"""``moreau.Client``: every RPC of moreau.v1.Simulator with numpy in and out.
+
+Every call takes a ``timeout=`` keyword (seconds; the client's default, 10 s,
+when omitted; ``None`` on the call itself means the default, pass
+``float("inf")`` for no deadline) and raises :class:`MoreauError` carrying the
+gRPC code and the server's message when it fails. Calls never wait for a
+server that is down (``wait_for_ready=False``): they fail at once with
+UNAVAILABLE, or with DEADLINE_EXCEEDED when the server stops answering.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+
+import grpc
+import numpy as np
+
+from moreau import _wire
+from moreau._proto import pb, pb_grpc
+from moreau.observation import Observation, ObservationBatch
+
+DEFAULT_TIMEOUT_S = 10.0
+_MAX_MESSAGE_BYTES = 64 << 20
+_CODES = {code.value[0]: code for code in grpc.StatusCode}
+
+
+def status_code(value: int) -> grpc.StatusCode:
+    """The grpc.StatusCode of a google.rpc.Code number."""
+    return _CODES.get(int(value), grpc.StatusCode.UNKNOWN)
+
+
+class MoreauError(Exception):
+    """A failed call: the gRPC ``code`` (grpc.StatusCode), the server's
+    ``message``, and the ``method`` and server ``address`` it concerns."""
+
+    def __init__(self, code: grpc.StatusCode, message: str, *, method: str = "",
+                 address: str = "") -> None:
+        self.code = code
+        self.message = message
+        self.method = method
+        self.address = address
+        where = " ".join(part for part in (method, f"on {address}" if address else "") if part)
+        super().__init__(f"{where + ': ' if where else ''}{code.name}: {message}")
+
+
+# ------------------------------------------------------------------ inputs --
+
+
+def model_source(model: str | Any = "", *, urdf: str | None = None,
+                 urdf_path: str | Path | None = None, base: str = "",
+                 contact_links: Sequence[str] = ()) -> Any:
+    """A ``moreau.v1.ModelSource``.
+
+    Args:
+        model: a built-in name (``mini_cheetah``, ``pendulum``, …) or an
+            existing ModelSource (returned unchanged).
+        urdf: URDF text instead of a built-in.
+        urdf_path: a URDF file to read instead of a built-in.
+        base: ``""`` (from the description), ``"floating"`` or ``"fixed"``.
+        contact_links: links whose sphere geoms are contact points.
+    """
+    if isinstance(model, pb.ModelSource):
+        return model
+    source = pb.ModelSource(base=base, contact_links=list(contact_links))
+    if urdf_path is not None:
+        urdf = Path(urdf_path).read_text()
+    if urdf is not None:
+        source.urdf = urdf
+    elif model:
+        source.builtin = model
+    else:
+        raise ValueError("model_source: give a built-in name, urdf= or urdf_path=")
+    return source
+
+
+def make_settings(settings: Any | Mapping[str, Any] | None = None, **overrides: Any) -> Any:
+    """A ``moreau.v1.Settings`` from a message, a dict and/or keywords.
+
+    Keys: ``dt``, ``contact_model``, ``integrator``, ``contact_parameters``
+    (dict), ``control_mode`` (``"torque"`` or ``"pd"``), ``kp``, ``kd``,
+    ``gravity`` (3), ``terrain`` (a ``moreau.v1.Terrain``, or a dict such as
+    ``{"incline": {"angle_deg": 5}}``).
+    """
+    if isinstance(settings, pb.Settings):
+        out = pb.Settings()
+        out.CopyFrom(settings)
+        values: dict[str, Any] = {}
+    else:
+        out = pb.Settings()
+        values = dict(settings or {})
+    values.update(overrides)
+    for key, value in values.items():
+        if value is None:
+            continue
+        if key == "contact_parameters":
+            out.contact_parameters.clear()
+            out.contact_parameters.update({k: float(v) for k, v in value.items()})
+        elif key == "gravity":
+            del out.gravity[:]
+            out.gravity.extend(float(g) for g in value)
+        elif key == "terrain":
+            terrain = value if isinstance(value, pb.Terrain) else pb.Terrain(**value)
+            out.terrain.CopyFrom(terrain)
+        elif key in ("dt", "kp", "kd"):
+            setattr(out, key, float(value))
+        elif key in ("contact_model", "integrator", "control_mode"):
+            setattr(out, key, str(value))
+        else:
+            raise ValueError(f"unknown settings key '{key}'")
+    return out
+
+
+def _doubles(values: Any, name: str) -> np.ndarray:
+    array = np.asarray(values, dtype=np.float64)
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {array.shape}")
+    return array
+
+
+# ----------------------------------------------------------------- outputs --
+
+
+@dataclass
+class Instances:
+    """What CreateInstances returns: the ids, the Spec (a ``moreau.v1.Spec``:
+    observation layout, action and bounds, model) and the first observations."""
+
+    ids: list[str]
+    spec: Any
+    observations: ObservationBatch
+
+
+@dataclass
+class State:
+    """A complete instance state: the opaque portable ``blob`` (for SetState
+    or Reset on any server of the same version) and q, v, time to read."""
+
+    blob: bytes
+    q: np.ndarray
+    v: np.ndarray
+    time: float
+
+
+@dataclass
+class BodyPose:
+    position: np.ndarray  # (3,), world
+    quaternion: np.ndarray  # (4,), w x y z, body → world
+
+
+@dataclass
+class QueryResult:
+    """What Query returns; fields not asked for are empty."""
+
+    time: float
+    nv: int
+    body_poses: dict[str, BodyPose] = field(default_factory=dict)
+    contact_active: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))  # (nc,)
+    contact_gap: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (nc,)
+    contact_position: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))  # (nc, 3)
+    contact_normal: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))  # (nc, 3)
+    contact_force: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))  # (nc, 3)
+    kinetic_energy: float = 0.0
+    potential_energy: float = 0.0
+    mass_matrix: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))  # (nv, nv)
+    bias_forces: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (nv,)
+    contact_jacobians: np.ndarray = field(default_factory=lambda: np.zeros((0, 3, 0)))
+
+
+@dataclass
+class WatchFrame:
+    time: float
+    steps: int
+    body_poses: dict[str, BodyPose]
+    contact_normal_forces: np.ndarray
+    contact_flags: np.ndarray
+
+
+def _poses(messages: Iterable[Any]) -> dict[str, BodyPose]:
+    return {p.name: BodyPose(np.array(p.position), np.array(p.quaternion)) for p in messages}
+
+
+# ------------------------------------------------------------------ client --
+
+
+class Client:
+    """A connection to one moreaud.
+
+    Args:
+        address: ``host:port``.
+        timeout: the default deadline of every call, in seconds.
+        options: extra gRPC channel options.
+
+    Usable as a context manager; :meth:`close` closes the channel.
+    """
+
+    def __init__(self, address: str, *, timeout: float = DEFAULT_TIMEOUT_S,
+                 options: Sequence[tuple[str, Any]] = ()) -> None:
+        self.address = address
+        self.timeout = timeout
+        channel_options = [
+            ("grpc.max_send_message_length", _MAX_MESSAGE_BYTES),
+            ("grpc.max_receive_message_length", _MAX_MESSAGE_BYTES),
+            *options,
+        ]
+        self._channel = grpc.insecure_channel(address, options=channel_options)
+        self._stub = pb_grpc.SimulatorStub(self._channel)
+        # StepBatch travels as raw bytes (see moreau._wire).
+        self._step_batch_raw = self._channel.unary_unary("/moreau.v1.Simulator/StepBatch")
+
+    # -- plumbing --
+
+    def close(self) -> None:
+        """Closes the channel; calls in flight are cancelled."""
+        self._channel.close()
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"moreau.Client({self.address!r})"
+
+    def _deadline(self, timeout: float | None) -> float | None:
+        value = self.timeout if timeout is None else timeout
+        return None if value == float("inf") else value
+
+    def error(self, error: grpc.RpcError, method: str) -> MoreauError:
+        """The MoreauError of a failed call of ``method``."""
+        code = error.code() if hasattr(error, "code") else grpc.StatusCode.UNKNOWN
+        details = error.details() if hasattr(error, "details") else str(error)
+        return MoreauError(code or grpc.StatusCode.UNKNOWN, details or "", method=method,
+                           address=self.address)
+
+    def _call(self, method: str, request: Any, timeout: float | None) -> Any:
+        try:
+            return getattr(self._stub, method)(request, timeout=self._deadline(timeout),
+                                               wait_for_ready=False)
+        except grpc.RpcError as error:
+            raise self.error(error, method) from None
+
+    def call_async(self, method: str, request: Any,
+                   timeout: float | None = None) -> "Pending":
+        """Starts ``method`` (a unary RPC name, e.g. ``"Reset"``) without
+        waiting; ``.result()`` of the returned object gives the response
+        message or raises MoreauError."""
+        future = getattr(self._stub, method).future(
+            request, timeout=self._deadline(timeout), wait_for_ready=False)
+        return Pending(self, method, future, lambda response: response)
+
+    # -- models --
+
+    def list_models(self, *, timeout: float | None = None) -> list[Any]:
+        """The built-in models' ``moreau.v1.ModelSpec`` messages."""
+        return list(self._call("ListModels", pb.ListModelsRequest(), timeout).models)
+
+    def get_model(self, model: str | Any = "", *, timeout: float | None = None,
+                  **source: Any) -> Any:
+        """The ``moreau.v1.ModelSpec`` of a built-in or of URDF text (see
+        :func:`model_source` for the keywords)."""
+        request = pb.GetModelRequest(model=model_source(model, **source))
+        return self._call("GetModel", request, timeout).spec
+
+    # -- instances --
+
+    def create_instances(self, model: str | Any = "", count: int = 1, *,
+                         settings: Any | Mapping[str, Any] | None = None, seed: int = 0,
+                         noise: float = 0.0, timeout: float | None = None,
+                         **source: Any) -> Instances:
+        """Creates ``count`` instances of one model with one Settings.
+
+        With ``noise > 0`` instance k starts from the default pose perturbed by
+        seeded noise (seed + k). ``source`` keywords as in :func:`model_source`.
+        """
+        request = pb.CreateInstancesRequest(
+            model=model_source(model, **source), settings=make_settings(settings),
+            count=count, seed=seed, noise=noise)
+        response = self._call("CreateInstances", request, timeout)
+        observations = ObservationBatch.stack(
+            [Observation.from_proto(o) for o in response.observations])
+        return Instances(list(response.instance_ids), response.spec, observations)
+
+    def destroy_instances(self, instance_ids: Sequence[str], *,
+                          timeout: float | None = None) -> tuple[int, list[str]]:
+        """Frees instances; returns (how many were destroyed, unknown ids)."""
+        response = self._call("DestroyInstances",
+                              pb.DestroyInstancesRequest(instance_ids=list(instance_ids)),
+                              timeout)
+        return response.destroyed, list(response.not_found)
+
+    def reset(self, instance_id: str, *, seed: int = 0, noise: float = 0.0,
+              state: State | bytes | None = None, timeout: float | None = None) -> Observation:
+        """Back to the default pose (perturbed by seeded noise when
+        ``noise > 0``) or to ``state``; clears a diverged instance."""
+        return Observation.from_proto(
+            self._call("Reset", self.reset_request(instance_id, seed, noise, state),
+                       timeout).observation)
+
+    @staticmethod
+    def reset_request(instance_id: str, seed: int = 0, noise: float = 0.0,
+                      state: State | bytes | None = None) -> Any:
+        request = pb.ResetRequest(instance_id=instance_id, seed=seed, noise=noise)
+        if state is not None:
+            request.state.data = state.blob if isinstance(state, State) else bytes(state)
+        return request
+
+    # -- stepping --
+
+    def step(self, instance_id: str, action: Any, substeps: int = 1, *,
+             timeout: float | None = None) -> Observation:
+        """One instance, ``action`` (per actuator) held for ``substeps`` steps.
+        The instance's failure (e.g. FAILED_PRECONDITION when diverged) is
+        raised."""
+        request = pb.StepRequest(instance_id=instance_id,
+                                 action=_doubles(action, "action"), substeps=substeps)
+        return Observation.from_proto(self._call("Step", request, timeout).observation)
+
+    def prepare_step_batch(self, instance_ids: Sequence[str], action_size: int,
+                           substeps: int | Sequence[int] = 1) -> "StepBatch":
+        """A reusable StepBatch call for a fixed list of instances: the
+        request layout is built once, each call only copies the actions in."""
+        return StepBatch(self, _wire.StepBatchEncoder(list(instance_ids), action_size, substeps))
+
+    def step_batch(self, instance_ids: Sequence[str], actions: Any,
+                   substeps: int | Sequence[int] = 1, *,
+                   timeout: float | None = None) -> ObservationBatch:
+        """Many instances in one call, stepped in parallel on the server.
+
+        ``actions`` has shape (n, actuators). A failing instance does not fail
+        the call: see ``status_code``/``status_message`` of the result.
+        """
+        actions = np.asarray(actions, dtype=np.float64)
+        if actions.ndim != 2:
+            raise ValueError(f"actions must have shape (n, actuators), got {actions.shape}")
+        return self.prepare_step_batch(instance_ids, actions.shape[1], substeps)(
+            actions, timeout=timeout)
+
+    def session(self, *, timeout: float | None = float("inf")) -> "Session":
+        """A closed-loop Session stream (see :class:`Session`). Its deadline
+        covers the whole stream: none by default."""
+        return Session(self, timeout)
+
+    # -- state --
+
+    def get_state(self, instance_id: str, *, timeout: float | None = None) -> State:
+        """The complete state of an instance."""
+        response = self._call("GetState", pb.GetStateRequest(instance_id=instance_id), timeout)
+        return State(response.state.data, np.array(response.q), np.array(response.v),
+                     response.time)
+
+    def set_state(self, instance_id: str, state: State | bytes, *,
+                  timeout: float | None = None) -> Observation:
+        """Restores a state (all or nothing); continues bit-exactly."""
+        blob = state.blob if isinstance(state, State) else bytes(state)
+        request = pb.SetStateRequest(instance_id=instance_id, state=pb.StateBlob(data=blob))
+        return Observation.from_proto(self._call("SetState", request, timeout).observation)
+
+    # -- query --
+
+    def query(self, instance_id: str, *, body_poses: bool = False, contacts: bool = False,
+              energies: bool = False, mass_matrix: bool = False, bias_forces: bool = False,
+              contact_jacobians: bool = False, timeout: float | None = None) -> QueryResult:
+        """Body poses, contacts, energies, M, h, contact Jacobians on request."""
+        request = pb.QueryRequest(
+            instance_id=instance_id, body_poses=body_poses, contacts=contacts,
+            energies=energies, mass_matrix=mass_matrix, bias_forces=bias_forces,
+            contact_jacobians=contact_jacobians)
+        r = self._call("Query", request, timeout)
+        nv = r.nv
+        result = QueryResult(time=r.time, nv=nv, body_poses=_poses(r.body_poses),
+                             kinetic_energy=r.kinetic_energy,
+                             potential_energy=r.potential_energy)
+        if contacts:
+            result.contact_active = np.array([c.active for c in r.contacts], dtype=bool)
+            result.contact_gap = np.array([c.gap for c in r.contacts])
+            result.contact_position = np.array([list(c.position) for c in r.contacts]).reshape(-1, 3)
+            result.contact_normal = np.array([list(c.normal) for c in r.contacts]).reshape(-1, 3)
+            result.contact_force = np.array([list(c.force) for c in r.contacts]).reshape(-1, 3)
+        if mass_matrix:
+            result.mass_matrix = np.array(r.mass_matrix).reshape(nv, nv)
+        if bias_forces:
+            result.bias_forces = np.array(r.bias_forces)
+        if contact_jacobians:
+            result.contact_jacobians = np.array(r.contact_jacobians).reshape(-1, 3, nv)
+        return result
+
+    def watch(self, instance_id: str, rate_hz: float = 30.0, *,
+              timeout: float | None = float("inf")) -> "Watch":
+        """A stream of sampled frames (body poses, contact forces) until the
+        returned :class:`Watch` is closed, its deadline passes or the instance
+        is destroyed. Iterate over it; no deadline by default."""
+        call = self._stub.Watch(pb.WatchRequest(instance_id=instance_id, rate_hz=rate_hz),
+                                timeout=self._deadline(timeout), wait_for_ready=False)
+        return Watch(self, call)
+
+
+class Pending:
+    """A call in flight: ``result()`` waits for it and converts the response
+    (raising MoreauError on failure)."""
+
+    def __init__(self, client: Client, method: str, future: Any,
+                 convert: Callable[[Any], Any]) -> None:
+        self._client = client
+        self._method = method
+        self._future = future
+        self._convert = convert
+
+    def result(self) -> Any:
+        try:
+            response = self._future.result()
+        except grpc.RpcError as error:
+            raise self._client.error(error, self._method) from None
+        return self._convert(response)
+
+    def cancel(self) -> None:
+        self._future.cancel()
+
+
+class StepBatch:
+    """A prepared StepBatch over fixed instances (``Client.prepare_step_batch``).
+
+    ``batch(actions)`` steps and returns an ObservationBatch; ``batch.future(
+    actions)`` starts the call and returns a :class:`Pending`, so that calls to
+    several servers run at once.
+    """
+
+    def __init__(self, client: Client, encoder: _wire.StepBatchEncoder) -> None:
+        self.client = client
+        self._encoder = encoder
+
+    def __call__(self, actions: np.ndarray, *, rows: np.ndarray | None = None,
+                 timeout: float | None = None) -> ObservationBatch:
+        """Steps and waits (a blocking call: cheaper than a future when it
+        is the only call in flight)."""
+        request = self._encoder.encode(actions, rows)
+        try:
+            response = self.client._step_batch_raw(
+                request, timeout=self.client._deadline(timeout), wait_for_ready=False)
+        except grpc.RpcError as error:
+            raise self.client.error(error, "StepBatch") from None
+        return _wire.decode_step_batch(response)
+
+    def future(self, actions: np.ndarray, *, rows: np.ndarray | None = None,
+               timeout: float | None = None) -> Pending:
+        """Starts the call; with ``rows`` (indices into the instances) only
+        those instances are stepped (``actions`` still has a row for each)."""
+        request = self._encoder.encode(actions, rows)
+        try:
+            future = self.client._step_batch_raw.future(
+                request, timeout=self.client._deadline(timeout), wait_for_ready=False)
+        except grpc.RpcError as error:
+            raise self.client.error(error, "StepBatch") from None
+        return Pending(self.client, "StepBatch", future, _wire.decode_step_batch)
+
+
+class Session:
+    """Closed-loop control over one Session stream: :meth:`step` sends one
+    StepRequest and waits for its observation. A failed instance step comes
+    back in ``Observation.status_code``; a failed stream raises MoreauError.
+    Use as a context manager or call :meth:`close`.
+    """
+
+    _END = object()
+
+    def __init__(self, client: Client, timeout: float | None) -> None:
+        self._client = client
+        self._requests: "queue.Queue[Any]" = queue.Queue()
+        self._lock = threading.Lock()
+        self._call = client._stub.Session(iter(self._requests.get, self._END),
+                                          timeout=client._deadline(timeout),
+                                          wait_for_ready=False)
+
+    def step(self, instance_id: str, action: Any, substeps: int = 1) -> Observation:
+        request = pb.SessionRequest(step=pb.StepRequest(
+            instance_id=instance_id, action=_doubles(action, "action"), substeps=substeps))
+        with self._lock:
+            self._requests.put(request)
+            try:
+                response = next(self._call)
+            except StopIteration:
+                raise MoreauError(grpc.StatusCode.UNAVAILABLE, "the session stream ended",
+                                  method="Session", address=self._client.address) from None
+            except grpc.RpcError as error:
+                raise self._client.error(error, "Session") from None
+        return Observation.from_proto(response.observation)
+
+    def close(self) -> None:
+        """Ends the stream (half-close, then cancel what is left)."""
+        self._requests.put(self._END)
+        self._call.cancel()
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class Watch:
+    """An iterator of :class:`WatchFrame` over a Watch stream."""
+
+    def __init__(self, client: Client, call: Any) -> None:
+        self._client = client
+        self._call = call
+
+    def __iter__(self) -> Iterator[WatchFrame]:
+        return self
+
+    def __next__(self) -> WatchFrame:
+        try:
+            frame = next(self._call)
+        except grpc.RpcError as error:
+            if error.code() == grpc.StatusCode.CANCELLED:
+                raise StopIteration from None
+            raise self._client.error(error, "Watch") from None
+        return WatchFrame(frame.time, frame.steps, _poses(frame.body_poses),
+                          np.array(frame.contact_normal_forces),
+                          np.array(frame.contact_flags, dtype=bool))
+
+    def close(self) -> None:
+        """Cancels the stream."""
+        self._call.cancel()
+
+    def __enter__(self) -> "Watch":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

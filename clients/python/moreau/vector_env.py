@@ -1,0 +1,318 @@
+"""``moreau.VectorEnv``: many environments over one or more moreaud servers,
+in the shape of Gymnasium's vector API (and EnvPool's synchronous mode).
+
+Environments are spread over the servers in contiguous blocks (env i lives
+on server ``i * len(servers) // num_envs``). Each step sends one StepBatch
+per server, all servers at once, and waits for all of them; the resets that
+autoreset needs go out in the same round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from moreau.client import DEFAULT_TIMEOUT_S, Client, MoreauError, Pending, State, status_code
+from moreau.observation import Observation, ObservationBatch
+from moreau.spaces import Box, batch_space
+from moreau.tasks import Task, make_task
+
+_FAILED_PRECONDITION = 9
+
+
+@dataclass
+class EnvState:
+    """A snapshot of one environment for branching rollouts: the server's
+    portable state and the client's episode bookkeeping."""
+
+    server: State
+    episode_step: int
+    last_action: np.ndarray
+    task: dict[str, np.ndarray]
+    rng: dict[str, Any]
+    needs_reset: bool
+
+
+class _Shard:
+    """The environments [start, stop) hosted by one server."""
+
+    def __init__(self, client: Client, start: int, stop: int) -> None:
+        self.client = client
+        self.start = start
+        self.stop = stop
+        self.ids: list[str] = []
+
+
+class VectorEnv:
+    """``num_envs`` environments of one task.
+
+    Args:
+        task: ``"stand"``, ``"walk"``, ``"reach"`` or a :class:`moreau.tasks.Task`.
+        num_envs: how many environments.
+        servers: moreaud addresses (``host:port``); environments are spread
+            over them.
+        seed: env i draws its randomness from a generator seeded ``seed + i``
+            (None: fresh entropy). ``reset(seed=…)`` re-seeds.
+        timeout: deadline of every call (s). A server that stops answering
+            makes the next call raise MoreauError within it.
+        autoreset: Gymnasium's NEXT_STEP autoreset (True) or none (False:
+            call :meth:`reset` with a mask yourself).
+        task_options: passed to the task (e.g. ``max_episode_steps``,
+            ``command`` for walk, ``urdf_path`` for reach, ``settings``).
+
+    ``step(actions)`` takes (num_envs, nu) actions in [-1, 1] and returns
+    ``(obs, reward, terminated, truncated, info)`` as arrays with a leading
+    num_envs axis. With NEXT_STEP autoreset, the step after an episode ends
+    ignores that env's action, resets it and returns its first observation
+    with reward 0 and terminated = truncated = False (``info["reset"]`` marks
+    it).
+    """
+
+    metadata = {"autoreset_mode": "NextStep"}
+
+    def __init__(self, task: str | Task, num_envs: int,
+                 servers: Sequence[str] = ("127.0.0.1:50051",), seed: int | None = None, *,
+                 timeout: float = DEFAULT_TIMEOUT_S, autoreset: bool = True,
+                 **task_options: Any) -> None:
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be ≥ 1, got {num_envs}")
+        if not servers:
+            raise ValueError("give at least one server address")
+        if isinstance(servers, str):
+            servers = [servers]
+        self.task = make_task(task, **task_options)
+        self.num_envs = num_envs
+        self.autoreset = autoreset
+        self.timeout = timeout
+        self._seed = seed
+        self.clients = [Client(address, timeout=timeout) for address in servers]
+        self._shards: list[_Shard] = []
+        self._closed = False
+        s = len(servers)
+        bounds = [k * num_envs // s for k in range(s + 1)]
+        for k, client in enumerate(self.clients):
+            if bounds[k + 1] > bounds[k]:
+                self._shards.append(_Shard(client, bounds[k], bounds[k + 1]))
+        try:
+            self._create()
+        except BaseException:
+            self.close()
+            raise
+
+    # ------------------------------------------------------------- set-up --
+
+    def _create(self) -> None:
+        task = self.task
+        source = task.model_source()
+        settings = task.settings()
+        pending = []
+        for shard in self._shards:
+            from moreau._proto import pb  # noqa: PLC0415 (keeps the import graph flat)
+            request = pb.CreateInstancesRequest(model=source, settings=settings,
+                                                count=shard.stop - shard.start)
+            pending.append(shard.client.call_async("CreateInstances", request))
+        responses = [p.result() for p in pending]
+        for shard, response in zip(self._shards, responses):
+            shard.ids = list(response.instance_ids)
+        spec = responses[0].spec
+        self.spec = spec
+        task.bind(spec, self.num_envs)
+        self._obs = ObservationBatch.stack(
+            [Observation.from_proto(o) for r in responses for o in r.observations])
+        nu = task.action_size
+        for shard in self._shards:
+            shard.step = shard.client.prepare_step_batch(shard.ids, nu, task.substeps)
+        self.single_action_space = Box(-1.0, 1.0, (nu,), np.float32, task.action_labels)
+        labels = task.observation_labels
+        self.single_observation_space = Box(-np.inf, np.inf, (len(labels),), np.float32, labels)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self._last_actions = np.zeros((self.num_envs, nu))
+        self._episode_step = np.zeros(self.num_envs, dtype=np.int64)
+        self._needs_reset = np.zeros(self.num_envs, dtype=bool)
+        self.seed(self._seed)
+        self._started = False
+
+    @property
+    def instance_ids(self) -> list[str]:
+        """The server instance id of each env."""
+        return [i for shard in self._shards for i in shard.ids]
+
+    @property
+    def addresses(self) -> list[str]:
+        """The server address of each env."""
+        return [shard.client.address for shard in self._shards
+                for _ in range(shard.stop - shard.start)]
+
+    @property
+    def observation_batch(self) -> ObservationBatch:
+        """The latest raw server observations of every env (read-only)."""
+        return self._obs
+
+    def _locate(self, i: int) -> tuple[_Shard, str]:
+        for shard in self._shards:
+            if shard.start <= i < shard.stop:
+                return shard, shard.ids[i - shard.start]
+        raise IndexError(f"env {i} out of range [0, {self.num_envs})")
+
+    # -------------------------------------------------------------- reset --
+
+    def seed(self, seed: int | None) -> None:
+        """Seeds env i with ``seed + i`` (fresh entropy for None)."""
+        self._rngs = [np.random.default_rng(None if seed is None else seed + i)
+                      for i in range(self.num_envs)]
+
+    def reset(self, *, seed: int | None = None, options: Mapping[str, Any] | None = None,
+              mask: np.ndarray | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Resets every env, or those where ``mask`` (or
+        ``options["reset_mask"]``) is True; returns (obs, info) for all envs.
+        ``seed`` re-seeds env i with seed + i first."""
+        if mask is None and options is not None:
+            mask = options.get("reset_mask")
+        if seed is not None:
+            self.seed(seed)
+        rows = np.arange(self.num_envs) if mask is None else np.flatnonzero(np.asarray(mask))
+        self._finish_resets(self._start_resets(rows))
+        self._started = True
+        reset = np.zeros(self.num_envs, dtype=bool)
+        reset[rows] = True
+        return self.task.observe(self._obs, self._last_actions), {"reset": reset}
+
+    def _start_resets(self, rows: np.ndarray) -> list[tuple[int, Pending]]:
+        pending = []
+        for i in rows:
+            shard, instance_id = self._locate(int(i))
+            seed = int(self._rngs[i].integers(0, 2**63 - 1))
+            request = Client.reset_request(instance_id, seed, self.task.reset_noise)
+            pending.append((int(i), shard.client.call_async("Reset", request)))
+        return pending
+
+    def _finish_resets(self, pending: list[tuple[int, Pending]]) -> None:
+        rows = np.array([i for i, _ in pending], dtype=np.int64)
+        for i, call in pending:
+            self._obs.assign_one(i, Observation.from_proto(call.result().observation))
+        if len(rows):
+            self._last_actions[rows] = 0.0
+            self._episode_step[rows] = 0
+            self._needs_reset[rows] = False
+            self.task.begin_episodes(rows, self._rngs)
+
+    # --------------------------------------------------------------- step --
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                 np.ndarray, dict[str, Any]]:
+        """Steps every env one policy step (see the class docstring)."""
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        actions = np.asarray(actions, dtype=np.float64)
+        if actions.shape != (self.num_envs, self.task.action_size):
+            raise ValueError(f"actions have shape {actions.shape}, expected "
+                             f"{(self.num_envs, self.task.action_size)}")
+        resetting = self._needs_reset.copy() if self.autoreset else np.zeros(self.num_envs, bool)
+        targets = self.task.targets(actions)
+        # Resets and steps go out together; an env being reset is left out of
+        # its server's StepBatch (its action is ignored).
+        reset_pending = self._start_resets(np.flatnonzero(resetting))
+        plan = []
+        for shard in self._shards:
+            keep = ~resetting[shard.start:shard.stop]
+            if keep.any():
+                plan.append((shard, None if keep.all() else np.flatnonzero(keep)))
+        if len(plan) == 1 and not reset_pending:
+            # One call in flight: a blocking call avoids a future's thread.
+            shard, rows = plan[0]
+            calls = [(shard, rows, shard.step(targets[shard.start:shard.stop], rows=rows))]
+        else:
+            calls = [(shard, rows, shard.step.future(targets[shard.start:shard.stop], rows=rows))
+                     for shard, rows in plan]
+        for shard, rows, call in calls:
+            batch = call if isinstance(call, ObservationBatch) else call.result()
+            where = slice(shard.start, shard.stop) if rows is None else shard.start + rows
+            self._obs.assign(where, batch)
+        self._finish_resets(reset_pending)
+
+        codes = self._obs.status_code
+        diverged = (codes == _FAILED_PRECONDITION) & ~resetting
+        failed = (codes != 0) & ~diverged & ~resetting
+        if failed.any():
+            i = int(np.flatnonzero(failed)[0])
+            raise MoreauError(status_code(codes[i]), self._obs.status_message[i],
+                              method=f"StepBatch (env {i}, instance {self._obs.instance_ids[i]})",
+                              address=self._locate(i)[0].client.address)
+
+        stepped = ~resetting
+        reward, terminated, info = self.task.evaluate(self._obs, actions, self._last_actions)
+        self._last_actions[stepped] = np.clip(actions[stepped], -1.0, 1.0)
+        self._episode_step[stepped] += 1
+        terminated = (terminated | diverged) & stepped
+        truncated = (self._episode_step >= self.task.max_episode_steps) & stepped & ~terminated
+        reward = np.where(stepped, reward, 0.0)
+        if self.autoreset:
+            self._needs_reset = terminated | truncated
+        obs = self.task.observe(self._obs, self._last_actions)
+        info = {key: np.where(stepped, value, 0) if value.dtype != bool else value & stepped
+                for key, value in info.items()}
+        info.update(reset=resetting, diverged=diverged, episode_step=self._episode_step.copy())
+        return obs, reward, terminated, truncated, info
+
+    # ------------------------------------------------------------ branching --
+
+    def get_state(self, i: int) -> EnvState:
+        """A snapshot of env i (server state + client bookkeeping)."""
+        shard, instance_id = self._locate(i)
+        return EnvState(server=shard.client.get_state(instance_id),
+                        episode_step=int(self._episode_step[i]),
+                        last_action=self._last_actions[i].copy(),
+                        task=self.task.env_state(i),
+                        rng=self._rngs[i].bit_generator.state,
+                        needs_reset=bool(self._needs_reset[i]))
+
+    def set_state(self, i: int, state: EnvState, *, restore_rng: bool = False) -> np.ndarray:
+        """Puts env i in ``state`` (possibly taken from another env, on
+        another server); returns its observation. The env keeps its own random
+        generator unless ``restore_rng``."""
+        shard, instance_id = self._locate(i)
+        self._obs.assign_one(i, shard.client.set_state(instance_id, state.server))
+        self._episode_step[i] = state.episode_step
+        self._last_actions[i] = state.last_action
+        self._needs_reset[i] = state.needs_reset
+        self.task.set_env_state(i, state.task)
+        if restore_rng:
+            self._rngs[i].bit_generator.state = state.rng
+        return self.task.observe(self._obs, self._last_actions)[i]
+
+    # -------------------------------------------------------------- close --
+
+    def close(self) -> None:
+        """Destroys the instances (best effort) and closes the connections."""
+        if self._closed:
+            return
+        self._closed = True
+        for shard in self._shards:
+            if shard.ids:
+                try:
+                    shard.client.destroy_instances(shard.ids, timeout=min(self.timeout, 2.0))
+                except MoreauError:
+                    pass
+        for client in self.clients:
+            client.close()
+
+    def __enter__(self) -> "VectorEnv":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            if not self._closed:
+                for client in self.clients:
+                    client.close()
+        except Exception:  # noqa: BLE001 - interpreter shutdown
+            pass
+
+    def __repr__(self) -> str:
+        return (f"moreau.VectorEnv({self.task.name!r}, num_envs={self.num_envs}, "
+                f"servers={[c.address for c in self.clients]})")

@@ -1,0 +1,329 @@
+#include "server/convert.h"
+
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "engine/control/pd.h"
+#include "engine/dynamics/data.h"
+#include "engine/spatial/quaternion.h"
+#include "engine/util/status_macros.h"
+
+namespace moreau::server {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// The named double parameters of the chosen contact model (the keys of
+// Settings.contact_parameters in simulator.proto).
+std::vector<std::pair<const char*, double*>> ContactParameters(sim::Settings& s) {
+  switch (s.contact) {
+    case sim::ContactModel::kSpringDamper: {
+      auto& p = s.force_law.spring_damper;
+      return {{"normal_stiffness", &p.normal_stiffness},
+              {"normal_damping", &p.normal_damping},
+              {"tangential_stiffness", &p.tangential_stiffness},
+              {"tangential_damping", &p.tangential_damping},
+              {"mu", &p.mu},
+              {"stick_velocity", &p.stick_velocity}};
+    }
+    case sim::ContactModel::kHertz: {
+      auto& p = s.force_law.hertz;
+      return {{"stiffness", &p.stiffness},
+              {"exponent", &p.exponent},
+              {"damping", &p.damping},
+              {"ramp_depth", &p.ramp_depth},
+              {"mu_static", &p.mu_static},
+              {"mu_dynamic", &p.mu_dynamic},
+              {"stiction_velocity", &p.stiction_velocity},
+              {"sliding_velocity", &p.sliding_velocity}};
+    }
+    case sim::ContactModel::kMicro: {
+      auto& p = s.force_law.micro;
+      return {{"stiffness", &p.stiffness},
+              {"damping", &p.damping},
+              {"mu", &p.mu},
+              {"tangential_stiffness", &p.tangential_stiffness},
+              {"tangential_damping", &p.tangential_damping},
+              {"stick_velocity", &p.stick_velocity}};
+    }
+    case sim::ContactModel::kMoreauJor:
+    case sim::ContactModel::kMoreauSor:
+      return {{"mu", &s.hard_contact.mu},
+              {"restitution_normal", &s.hard_contact.eps_N},
+              {"restitution_tangential", &s.hard_contact.eps_T},
+              {"alpha", &s.prox.alpha},
+              {"tol_rel", &s.prox.T_rel},
+              {"tol_abs", &s.prox.T_abs}};
+  }
+  return {};
+}
+
+absl::Status ApplyContactParameters(const v1::Settings& proto, sim::Settings& s) {
+  auto known = ContactParameters(s);
+  for (const auto& [name, value] : proto.contact_parameters()) {
+    if (!std::isfinite(value)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("contact parameter '", name, "' is ", value, ", expected a finite number"));
+    }
+    if (sim::IsHardContact(s.contact) && name == "max_iterations") {
+      if (value < 1 || value > 100000 || value != std::floor(value)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "contact parameter 'max_iterations' must be an integer in [1, 100000], got ", value));
+      }
+      s.prox.max_iterations = static_cast<int>(value);
+      continue;
+    }
+    bool found = false;
+    for (auto& [key, field] : known) {
+      if (name == key) {
+        *field = value;
+        found = true;
+        break;
+      }
+    }
+    if (!found) {
+      std::vector<std::string> names;
+      for (const auto& kv : known) names.emplace_back(kv.first);
+      if (sim::IsHardContact(s.contact)) names.emplace_back("max_iterations");
+      return absl::InvalidArgumentError(absl::StrCat(
+          "unknown contact parameter '", name, "' for contact model ",
+          sim::ContactModelName(s.contact), " (expected one of ", absl::StrJoin(names, ", "), ")"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Vec3> Vec3From(const google::protobuf::RepeatedField<double>& in,
+                              const char* field) {
+  if (in.size() != 3) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, " has ", in.size(), " entries, expected 3"));
+  }
+  return Vec3(in[0], in[1], in[2]);
+}
+
+absl::StatusOr<contact::Terrain> TerrainFromProto(const v1::Terrain& t) {
+  switch (t.kind_case()) {
+    case v1::Terrain::KIND_NOT_SET:
+      return contact::Terrain();
+    case v1::Terrain::kFlat:
+      return contact::Terrain::Plane(Vec3::UnitZ(), t.flat().height());
+    case v1::Terrain::kIncline: {
+      Vec3 axis = Vec3::UnitX();
+      if (t.incline().axis_size() > 0) {
+        MOREAU_ASSIGN_OR_RETURN(axis, Vec3From(t.incline().axis(), "terrain.incline.axis"));
+      }
+      return contact::Terrain::Incline(t.incline().angle_deg() * kPi / 180.0, axis);
+    }
+    case v1::Terrain::kHeightfield: {
+      const auto& h = t.heightfield();
+      MOREAU_ASSIGN_OR_RETURN(Vec3 origin, Vec3From(h.origin(), "terrain.heightfield.origin"));
+      return contact::Terrain::Heightfield(origin, h.cell_size(), h.nx(), h.ny(),
+                                           {h.heights().begin(), h.heights().end()});
+    }
+  }
+  return absl::InvalidArgumentError("unknown terrain kind");
+}
+
+absl::Status Prefixed(const absl::Status& status, std::string_view prefix) {
+  if (status.ok()) return status;
+  return absl::Status(status.code(), absl::StrCat(std::string(prefix), status.message()));
+}
+
+}  // namespace
+
+absl::StatusOr<sim::Settings> SettingsFromProto(const v1::Settings& proto) {
+  sim::Settings s;
+  if (proto.dt() != 0.0) s.dt = proto.dt();
+  if (!proto.contact_model().empty()) {
+    MOREAU_ASSIGN_OR_RETURN(s.contact, sim::ParseContactModel(proto.contact_model()));
+  }
+  if (!proto.integrator().empty()) {
+    MOREAU_ASSIGN_OR_RETURN(s.integrator, sim::ParseIntegrator(proto.integrator()));
+  }
+  MOREAU_RETURN_IF_ERROR(ApplyContactParameters(proto, s));
+  if (!proto.control_mode().empty()) {
+    MOREAU_ASSIGN_OR_RETURN(s.control.mode, sim::ParseControlMode(proto.control_mode()));
+  }
+  if (proto.has_kp()) s.control.gains.kp = proto.kp();
+  if (proto.has_kd()) s.control.gains.kd = proto.kd();
+  if (proto.gravity_size() > 0) {
+    MOREAU_ASSIGN_OR_RETURN(s.gravity, Vec3From(proto.gravity(), "gravity"));
+  }
+  auto terrain = TerrainFromProto(proto.terrain());
+  if (!terrain.ok()) return Prefixed(terrain.status(), "terrain: ");
+  s.terrain = std::move(*terrain);
+  // Validated once more, in full, by Simulation::Create.
+  MOREAU_RETURN_IF_ERROR(sim::Validate(s));
+  return s;
+}
+
+absl::StatusOr<LoadOptions> LoadOptionsFromProto(const v1::ModelSource& source) {
+  LoadOptions options;
+  if (source.base() == "floating") {
+    options.base = BaseMode::kFloating;
+  } else if (source.base() == "fixed") {
+    options.base = BaseMode::kFixed;
+  } else if (!source.base().empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("model.base is '", source.base(), "', expected floating, fixed or empty"));
+  }
+  options.contact_links.assign(source.contact_links().begin(), source.contact_links().end());
+  return options;
+}
+
+void FillModelSpec(const Model& model, v1::ModelSpec* spec) {
+  spec->set_name(model.name);
+  spec->set_nq(model.nq);
+  spec->set_nv(model.nv);
+  spec->set_floating_base(model.floating_base);
+  spec->set_total_mass(model.TotalMass());
+  for (const std::string& name : model.body_names) spec->add_body_names(name);
+  for (const Joint& j : model.joints) {
+    v1::JointSpec* js = spec->add_joints();
+    js->set_name(j.name);
+    js->set_type(JointTypeName(j.type));
+    js->set_q_index(j.q_index);
+    js->set_v_index(j.v_index);
+    js->set_lower(j.limits.lower);
+    js->set_upper(j.limits.upper);
+    js->set_velocity_limit(j.limits.velocity);
+    js->set_effort_limit(j.limits.effort);
+    js->set_damping(j.damping);
+    js->set_friction(j.friction);
+  }
+  for (const Actuator& a : model.actuators) {
+    v1::ActuatorSpec* as = spec->add_actuators();
+    as->set_name(a.name);
+    as->set_joint(model.joints[a.joint].name);
+    as->set_gear(a.gear);
+    as->set_effort_limit(a.effort_limit);
+  }
+  for (const ContactPoint& c : model.contact_points) {
+    v1::ContactPointSpec* cs = spec->add_contact_points();
+    cs->set_body(model.body_names[c.body]);
+    cs->mutable_position()->Add(c.position.data(), c.position.data() + 3);
+    cs->set_radius(c.radius);
+  }
+  spec->mutable_q_default()->Add(model.q_default.data(), model.q_default.data() + model.nq);
+  for (const std::string& w : model.warnings) spec->add_warnings(w);
+}
+
+namespace {
+
+void AddArray(v1::Spec* spec, const char* name, int size, const char* unit,
+              const std::vector<std::string>& labels = {}) {
+  v1::ArraySpec* a = spec->add_observation();
+  a->set_name(name);
+  a->set_size(size);
+  a->set_unit(unit);
+  for (const std::string& l : labels) a->add_labels(l);
+}
+
+}  // namespace
+
+void FillSpec(const Model& model, const sim::Settings& settings, v1::Spec* spec) {
+  const int nu = static_cast<int>(model.actuators.size());
+  const int nc = static_cast<int>(model.contact_points.size());
+  std::vector<std::string> actuators;
+  for (const Actuator& a : model.actuators) actuators.push_back(a.name);
+  std::vector<std::string> contacts;
+  for (const ContactPoint& c : model.contact_points) contacts.push_back(model.body_names[c.body]);
+  AddArray(spec, "time", 1, "s");
+  AddArray(spec, "q", model.nq, "m, rad (base: m and unit quaternion wxyz)");
+  AddArray(spec, "v", model.nv, "m/s, rad/s");
+  AddArray(spec, "joint_positions", nu, "rad or m", actuators);
+  AddArray(spec, "joint_velocities", nu, "rad/s or m/s", actuators);
+  AddArray(spec, "joint_torques", nu, "N m or N", actuators);
+  if (model.floating_base) {
+    AddArray(spec, "base_pose", 7, "m, unit quaternion", {"x", "y", "z", "qw", "qx", "qy", "qz"});
+    AddArray(spec, "base_twist", 6, "m/s (world), rad/s (base)",
+             {"vx", "vy", "vz", "wx", "wy", "wz"});
+  }
+  AddArray(spec, "contact_normal_forces", nc, "N", contacts);
+  AddArray(spec, "contact_flags", nc, "bool", contacts);
+  AddArray(spec, "solver_iterations", 1, "sweeps");
+  spec->set_control_mode(sim::ControlModeName(settings.control.mode));
+  v1::ArraySpec* action = spec->mutable_action();
+  const bool pd = settings.control.mode == sim::ControlMode::kPd;
+  action->set_name(pd ? "joint_position_targets" : "joint_torques");
+  action->set_size(nu);
+  action->set_unit(pd ? "rad or m" : "N m or N");
+  for (const Actuator& a : model.actuators) {
+    action->add_labels(a.name);
+    const JointLimits& limits = model.joints[a.joint].limits;
+    spec->add_action_lower(pd ? limits.lower : -a.effort_limit);
+    spec->add_action_upper(pd ? limits.upper : a.effort_limit);
+  }
+  spec->set_dt(settings.dt);
+  FillModelSpec(model, spec->mutable_model());
+}
+
+void FillBodyPoses(const Model& model, const Data& data,
+                   google::protobuf::RepeatedPtrField<v1::BodyPose>* poses) {
+  for (int i = 1; i < model.nbodies; ++i) {
+    const Transform& X = data.X_0[i];  // i_X_0: E = i_R_0, r = body origin in world
+    double wxyz[4];
+    spatial::QuatToWxyz(Eigen::Quaterniond(Mat3(X.E.transpose())).normalized(), wxyz);
+    v1::BodyPose* pose = poses->Add();
+    pose->set_name(model.body_names[i]);
+    pose->mutable_position()->Add(X.r.data(), X.r.data() + 3);
+    pose->mutable_quaternion()->Add(wxyz, wxyz + 4);
+  }
+}
+
+void FillObservation(const sim::Simulation& sim, v1::Observation* obs) {
+  const Model& m = sim.model();
+  const sim::State& s = sim.state();
+  const int nu = static_cast<int>(m.actuators.size());
+  obs->set_time(s.time);
+  obs->set_steps(static_cast<int64_t>(s.steps));
+  obs->mutable_q()->Assign(s.q.data(), s.q.data() + m.nq);
+  obs->mutable_v()->Assign(s.v.data(), s.v.data() + m.nv);
+  auto* jp = obs->mutable_joint_positions();
+  auto* jv = obs->mutable_joint_velocities();
+  auto* jt = obs->mutable_joint_torques();
+  jp->Resize(nu, 0.0);
+  jv->Resize(nu, 0.0);
+  jt->Resize(nu, 0.0);
+  const Eigen::VectorXd& tau = sim.applied_torques();
+  for (int a = 0; a < nu; ++a) {
+    const Joint& j = m.joints[m.actuators[a].joint];
+    jp->Set(a, s.q[j.q_index]);
+    jv->Set(a, s.v[j.v_index]);
+    jt->Set(a, tau[j.v_index]);
+  }
+  if (m.floating_base) {
+    obs->mutable_base_pose()->Assign(s.q.data(), s.q.data() + 7);
+    obs->mutable_base_twist()->Assign(s.v.data(), s.v.data() + 6);
+  }
+  const contact::ContactSet& contacts = sim.contacts();
+  const int nc = contacts.capacity();
+  auto* forces = obs->mutable_contact_normal_forces();
+  auto* flags = obs->mutable_contact_flags();
+  forces->Resize(nc, 0.0);
+  flags->Resize(nc, false);
+  for (int k = 0; k < nc; ++k) {
+    const contact::Contact& c = contacts.contacts[k];
+    forces->Set(k, c.active ? c.force.dot(c.normal) : 0.0);
+    flags->Set(k, c.active);
+  }
+  obs->set_solver_iterations(sim.last_report().solver_iterations);
+  obs->set_solver_converged(sim.last_report().solver_converged);
+}
+
+void ToEigen(const google::protobuf::RepeatedField<double>& in, Eigen::VectorXd& out) {
+  out.resize(in.size());
+  for (int i = 0; i < in.size(); ++i) out[i] = in[i];
+}
+
+void SetStatus(const absl::Status& status, v1::Status* out) {
+  out->set_code(static_cast<int>(status.code()));
+  out->set_message(std::string(status.message()));
+}
+
+}  // namespace moreau::server

@@ -1,0 +1,48 @@
+// Conversions between the wire messages (proto/moreau/v1) and the engine:
+// settings, model specs, observations, actions. Validation happens here, with
+// messages naming the field, before anything is created or changed.
+#ifndef MOREAU_SERVER_CONVERT_H_
+#define MOREAU_SERVER_CONVERT_H_
+
+#include <Eigen/Core>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "engine/model/loader.h"
+#include "engine/model/model.h"
+#include "engine/sim/settings.h"
+#include "engine/sim/simulation.h"
+#include "moreau/v1/simulator.pb.h"
+
+namespace moreau::server {
+
+namespace v1 = ::moreau::v1;
+
+// Engine settings from the request; InvalidArgument names the bad field.
+absl::StatusOr<sim::Settings> SettingsFromProto(const v1::Settings& proto);
+
+// LoadOptions (base mode, contact links) of a model source.
+absl::StatusOr<LoadOptions> LoadOptionsFromProto(const v1::ModelSource& source);
+
+void FillModelSpec(const Model& model, v1::ModelSpec* spec);
+
+// Observation and action layout of instances of `model` under `settings`.
+void FillSpec(const Model& model, const sim::Settings& settings, v1::Spec* spec);
+
+// Everything but instance_id, status and substeps_done.
+void FillObservation(const sim::Simulation& sim, v1::Observation* obs);
+
+// Body poses (world) from the simulation's last kinematics.
+void FillBodyPoses(const Model& model, const Data& data,
+                   google::protobuf::RepeatedPtrField<v1::BodyPose>* poses);
+
+// Copies a packed repeated double into an Eigen vector of the same size
+// (no allocation when `out` already has that size).
+void ToEigen(const google::protobuf::RepeatedField<double>& in, Eigen::VectorXd& out);
+
+// A status message for the wire.
+void SetStatus(const absl::Status& status, v1::Status* out);
+
+}  // namespace moreau::server
+
+#endif  // MOREAU_SERVER_CONVERT_H_

@@ -1,0 +1,30 @@
+#include "server/instance.h"
+
+#include <chrono>
+
+namespace moreau::server {
+
+void Instance::PublishSample() {
+  const sim::State& s = sim->state();
+  const contact::ContactSet& contacts = sim->contacts();
+  absl::MutexLock lock(&sample_mu);
+  ++sample.version;
+  sample.time = s.time;
+  sample.steps = static_cast<int64_t>(s.steps);
+  sample.q = s.q;
+  sample.normal_forces.resize(contacts.contacts.size());
+  sample.contact_flags.resize(contacts.contacts.size());
+  for (size_t k = 0; k < contacts.contacts.size(); ++k) {
+    const contact::Contact& c = contacts.contacts[k];
+    sample.normal_forces[k] = c.active ? c.force.dot(c.normal) : 0.0;
+    sample.contact_flags[k] = c.active ? 1 : 0;
+  }
+}
+
+int64_t MonotonicNowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace moreau::server

@@ -1,0 +1,72 @@
+// One simulation instance hosted by the server: the Simulation, stepped by one
+// thread at a time under `mu`, plus what the registry, metrics and watchers
+// need to know about it.
+#ifndef MOREAU_SERVER_INSTANCE_H_
+#define MOREAU_SERVER_INSTANCE_H_
+
+#include <Eigen/Core>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
+#include "engine/sim/simulation.h"
+
+namespace prometheus {
+class Counter;
+}  // namespace prometheus
+
+namespace moreau::server {
+
+// What a watcher samples: the latest published configuration and contacts,
+// copied by the stepping thread only while someone watches.
+struct WatchSample {
+  uint64_t version = 0;  // bumped on every publish
+  double time = 0.0;
+  int64_t steps = 0;
+  Eigen::VectorXd q;
+  std::vector<double> normal_forces;
+  std::vector<char> contact_flags;
+};
+
+struct Instance {
+  Instance(std::string instance_id, std::unique_ptr<sim::Simulation> simulation)
+      : id(std::move(instance_id)), sim(std::move(simulation)) {}
+
+  const std::string id;
+
+  absl::Mutex mu;  // held while the instance is stepped, reset, read or written
+  const std::unique_ptr<sim::Simulation> sim ABSL_PT_GUARDED_BY(mu);
+  // Set when a step diverged; cleared by Reset / SetState. While set, steps
+  // fail with FAILED_PRECONDITION.
+  bool diverged ABSL_GUARDED_BY(mu) = false;
+  std::string diverged_message ABSL_GUARDED_BY(mu);
+  Eigen::VectorXd action ABSL_GUARDED_BY(mu);  // scratch: the current action
+
+  // Monotonic time (ns) of the last call that used the instance (idle reaping).
+  std::atomic<int64_t> last_used_ns{0};
+  std::atomic<bool> destroyed{false};
+
+  // Metrics, resolved once at creation (labels: model, contact model).
+  prometheus::Counter* steps_counter = nullptr;
+  prometheus::Counter* diverged_counter = nullptr;
+  prometheus::Counter* sim_seconds_counter = nullptr;
+
+  // Watch support: stepping publishes a sample only while watchers > 0.
+  std::atomic<int> watchers{0};
+  absl::Mutex sample_mu;
+  WatchSample sample ABSL_GUARDED_BY(sample_mu);
+
+  // Copies the simulation's current configuration and contacts into `sample`.
+  void PublishSample() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) ABSL_LOCKS_EXCLUDED(sample_mu);
+};
+
+// Monotonic clock in ns.
+int64_t MonotonicNowNs();
+
+}  // namespace moreau::server
+
+#endif  // MOREAU_SERVER_INSTANCE_H_

@@ -1,0 +1,153 @@
+// moreaud: the Moreau simulation server (ARCHITECTURE.md § The service).
+//
+//   moreaud [--host 0.0.0.0] [--port 50051] [--metrics-port 9464] …
+//
+// Prints "moreaud: listening on HOST:PORT" once serving (port 0 picks a free
+// port and prints it). SIGTERM or SIGINT: stop accepting calls, let in-flight
+// calls finish (up to --shutdown-grace-s), exit 0.
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
+#include <grpcpp/grpcpp.h>
+#include <grpcpp/health_check_service_interface.h>
+#include <pthread.h>
+#include <signal.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/time.h"
+#include "server/metrics.h"
+#include "server/service.h"
+
+ABSL_FLAG(std::string, host, "0.0.0.0", "Address to listen on");
+ABSL_FLAG(int, port, 50051, "gRPC port (0: any free port, printed at start)");
+ABSL_FLAG(int, metrics_port, 9464,
+          "Prometheus metrics HTTP port (0: any free port, -1: no metrics endpoint)");
+ABSL_FLAG(int, max_instances, 1024, "Most instances hosted at once");
+ABSL_FLAG(int, max_substeps, 10000, "Most sub-steps per instance per call");
+ABSL_FLAG(int, max_batch, 4096, "Most instances per StepBatch");
+ABSL_FLAG(int, max_message_bytes, 16 << 20, "Largest request or response message (bytes)");
+ABSL_FLAG(double, idle_timeout_s, 600.0, "Instances unused for this long are freed (0: never)");
+ABSL_FLAG(int, workers, 0, "Stepping threads (0: one per core)");
+ABSL_FLAG(int, inline_substeps, 4,
+          "Calls with at most this many sub-steps in all run on the receiving thread");
+ABSL_FLAG(double, shutdown_grace_s, 10.0,
+          "On SIGTERM, how long in-flight calls may take to finish");
+
+namespace {
+
+// absl flags are spelled with underscores; accept --metrics-port too.
+std::vector<char*> NormalizeDashes(int argc, char** argv, std::vector<std::string>& storage) {
+  storage.assign(argv, argv + argc);
+  for (std::string& arg : storage) {
+    if (arg.rfind("--", 0) != 0) continue;
+    const size_t end = std::min(arg.find('='), arg.size());
+    for (size_t i = 2; i < end; ++i) {
+      if (arg[i] == '-') arg[i] = '_';
+    }
+  }
+  std::vector<char*> out;
+  for (std::string& arg : storage) out.push_back(arg.data());
+  return out;
+}
+
+int Fail(const std::string& message) {
+  std::fprintf(stderr, "moreaud: error: %s\n", message.c_str());
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage("moreaud [--host H] [--port P] [--metrics-port M] [flags]");
+  std::vector<std::string> storage;
+  std::vector<char*> args = NormalizeDashes(argc, argv, storage);
+  absl::ParseCommandLine(static_cast<int>(args.size()), args.data());
+
+  // Signals are taken by one thread with sigwait: block them everywhere first.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  moreau::server::ServiceOptions options;
+  options.max_instances = absl::GetFlag(FLAGS_max_instances);
+  options.max_substeps = absl::GetFlag(FLAGS_max_substeps);
+  options.max_batch = absl::GetFlag(FLAGS_max_batch);
+  options.worker_threads = absl::GetFlag(FLAGS_workers);
+  options.inline_substeps = absl::GetFlag(FLAGS_inline_substeps);
+  const int max_message = absl::GetFlag(FLAGS_max_message_bytes);
+  const double idle_timeout_s = absl::GetFlag(FLAGS_idle_timeout_s);
+  if (options.max_instances < 1 || options.max_substeps < 1 || options.max_batch < 1 ||
+      max_message < 1024 || idle_timeout_s < 0.0) {
+    return Fail(
+        "--max-instances, --max-substeps, --max-batch must be ≥ 1, --max-message-bytes ≥ 1024, "
+        "--idle-timeout-s ≥ 0");
+  }
+
+  moreau::server::Metrics metrics;
+  const std::string host = absl::GetFlag(FLAGS_host);
+  const int metrics_port = absl::GetFlag(FLAGS_metrics_port);
+  if (metrics_port >= 0) {
+    if (absl::Status s = metrics.Serve(absl::StrCat(host, ":", metrics_port)); !s.ok()) {
+      return Fail(std::string(s.message()));
+    }
+  }
+
+  moreau::server::SimulatorService service(options, &metrics);
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort(absl::StrCat(host, ":", absl::GetFlag(FLAGS_port)),
+                           grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(&service);
+  builder.SetMaxReceiveMessageSize(max_message);
+  builder.SetMaxSendMessageSize(max_message);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (server == nullptr || port == 0) {
+    return Fail(absl::StrCat("cannot listen on ", host, ":", absl::GetFlag(FLAGS_port)));
+  }
+  std::printf("moreaud: listening on %s:%d", host.c_str(), port);
+  if (metrics_port >= 0)
+    std::printf(" (metrics on http://%s:%d/metrics)", host.c_str(), metrics.port());
+  std::printf(", %d workers\n", service.pool().size());
+  std::fflush(stdout);
+
+  // Housekeeping: idle instances, sampled gauges.
+  absl::Notification stop;
+  std::thread housekeeper([&] {
+    while (!stop.WaitForNotificationWithTimeout(absl::Milliseconds(500))) {
+      if (idle_timeout_s > 0.0) service.ReclaimIdle(absl::Seconds(idle_timeout_s));
+      service.UpdateGauges();
+    }
+  });
+
+  std::thread signal_waiter([&] {
+    int signal_number = 0;
+    sigwait(&signals, &signal_number);
+    std::fprintf(stderr, "moreaud: %s: draining in-flight calls\n",
+                 signal_number == SIGTERM ? "SIGTERM" : "SIGINT");
+    server->GetHealthCheckService()->Shutdown();
+    service.StopWatches();
+    const double grace = absl::GetFlag(FLAGS_shutdown_grace_s);
+    server->Shutdown(std::chrono::system_clock::now() +
+                     std::chrono::milliseconds(static_cast<int64_t>(grace * 1000)));
+  });
+
+  server->Wait();
+  stop.Notify();
+  housekeeper.join();
+  signal_waiter.join();
+  std::fprintf(stderr, "moreaud: stopped\n");
+  return 0;
+}

@@ -1,0 +1,188 @@
+#include "server/metrics.h"
+
+#include <chrono>
+#include <exception>
+
+#include "absl/strings/str_cat.h"
+
+namespace moreau::server {
+namespace {
+
+const char* CodeName(int code) {
+  static const char* const kNames[17] = {"OK",
+                                         "CANCELLED",
+                                         "UNKNOWN",
+                                         "INVALID_ARGUMENT",
+                                         "DEADLINE_EXCEEDED",
+                                         "NOT_FOUND",
+                                         "ALREADY_EXISTS",
+                                         "PERMISSION_DENIED",
+                                         "RESOURCE_EXHAUSTED",
+                                         "FAILED_PRECONDITION",
+                                         "ABORTED",
+                                         "OUT_OF_RANGE",
+                                         "UNIMPLEMENTED",
+                                         "INTERNAL",
+                                         "UNAVAILABLE",
+                                         "DATA_LOSS",
+                                         "UNAUTHENTICATED"};
+  return code >= 0 && code < 17 ? kNames[code] : "UNKNOWN";
+}
+
+double ClockSeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+const char* RpcName(Rpc rpc) {
+  switch (rpc) {
+    case Rpc::kListModels:
+      return "ListModels";
+    case Rpc::kGetModel:
+      return "GetModel";
+    case Rpc::kCreateInstances:
+      return "CreateInstances";
+    case Rpc::kDestroyInstances:
+      return "DestroyInstances";
+    case Rpc::kReset:
+      return "Reset";
+    case Rpc::kStep:
+      return "Step";
+    case Rpc::kStepBatch:
+      return "StepBatch";
+    case Rpc::kSession:
+      return "Session";
+    case Rpc::kGetState:
+      return "GetState";
+    case Rpc::kSetState:
+      return "SetState";
+    case Rpc::kQuery:
+      return "Query";
+    case Rpc::kWatch:
+      return "Watch";
+    case Rpc::kCount:
+      break;
+  }
+  return "unknown";
+}
+
+Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
+  steps_family_ = &prometheus::BuildCounter()
+                       .Name("moreau_steps_total")
+                       .Help("Simulation steps taken, by model and contact model")
+                       .Register(*registry_);
+  diverged_family_ = &prometheus::BuildCounter()
+                          .Name("moreau_diverged_total")
+                          .Help("Steps that diverged (non-finite or exploding state)")
+                          .Register(*registry_);
+  sim_seconds_family_ = &prometheus::BuildCounter()
+                             .Name("moreau_simulated_seconds_total")
+                             .Help("Simulated time advanced, by model and contact model")
+                             .Register(*registry_);
+  rpc_latency_family_ = &prometheus::BuildHistogram()
+                             .Name("moreau_rpc_latency_seconds")
+                             .Help("Server-side RPC latency by method and status code")
+                             .Register(*registry_);
+  live_instances_ = &prometheus::BuildGauge()
+                         .Name("moreau_live_instances")
+                         .Help("Simulation instances currently hosted")
+                         .Register(*registry_)
+                         .Add({});
+  reclaimed_ = &prometheus::BuildCounter()
+                    .Name("moreau_instances_reclaimed_total")
+                    .Help("Instances freed after the idle timeout")
+                    .Register(*registry_)
+                    .Add({});
+  step_wall_seconds_ = &prometheus::BuildCounter()
+                            .Name("moreau_step_wall_seconds_total")
+                            .Help("Wall time spent stepping instances")
+                            .Register(*registry_)
+                            .Add({});
+  step_seconds_ = &prometheus::BuildHistogram()
+                       .Name("moreau_step_duration_seconds")
+                       .Help("Wall time per simulation step (averaged over a call's sub-steps)")
+                       .Register(*registry_)
+                       .Add({}, prometheus::Histogram::BucketBoundaries{
+                                    2e-6, 5e-6, 1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3, 1e-2});
+  solver_iterations_ =
+      &prometheus::BuildHistogram()
+           .Name("moreau_solver_iterations")
+           .Help("Prox solver sweeps of a call's last step (hard contact)")
+           .Register(*registry_)
+           .Add({}, prometheus::Histogram::BucketBoundaries{0, 1, 2, 5, 10, 20, 50, 100, 200, 500});
+  realtime_factor_ = &prometheus::BuildGauge()
+                          .Name("moreau_realtime_factor")
+                          .Help("Simulated seconds per wall second, all instances, last interval")
+                          .Register(*registry_)
+                          .Add({});
+  last_clock_s_ = ClockSeconds();
+}
+
+absl::Status Metrics::Serve(const std::string& address) {
+  try {
+    exposer_ = std::make_unique<prometheus::Exposer>(address);
+  } catch (const std::exception& e) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot serve metrics on ", address, ": ", e.what()));
+  }
+  exposer_->RegisterCollectable(registry_);
+  return absl::OkStatus();
+}
+
+int Metrics::port() const {
+  if (exposer_ == nullptr) return 0;
+  const std::vector<int> ports = exposer_->GetListeningPorts();
+  return ports.empty() ? 0 : ports.front();
+}
+
+prometheus::Counter* Metrics::StepsCounter(const std::string& model, const std::string& contact) {
+  return &steps_family_->Add({{"model", model}, {"contact", contact}});
+}
+
+prometheus::Counter* Metrics::DivergedCounter(const std::string& model,
+                                              const std::string& contact) {
+  return &diverged_family_->Add({{"model", model}, {"contact", contact}});
+}
+
+prometheus::Counter* Metrics::SimSecondsCounter(const std::string& model,
+                                                const std::string& contact) {
+  return &sim_seconds_family_->Add({{"model", model}, {"contact", contact}});
+}
+
+void Metrics::ObserveRpc(Rpc rpc, grpc::StatusCode code, double seconds) {
+  const int c = static_cast<int>(code) >= 0 && static_cast<int>(code) < 17
+                    ? static_cast<int>(code)
+                    : static_cast<int>(grpc::StatusCode::UNKNOWN);
+  std::atomic<prometheus::Histogram*>& slot = latency_[static_cast<int>(rpc)][c];
+  prometheus::Histogram* h = slot.load(std::memory_order_acquire);
+  if (h == nullptr) {
+    absl::MutexLock lock(&mu_);
+    h = &rpc_latency_family_->Add(
+        {{"method", RpcName(rpc)}, {"code", CodeName(c)}},
+        prometheus::Histogram::BucketBoundaries{2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 1e-3, 2.5e-3,
+                                                5e-3, 1e-2, 0.1, 1.0, 10.0});
+    slot.store(h, std::memory_order_release);
+  }
+  h->Observe(seconds);
+}
+
+void Metrics::ObserveStep(double seconds_per_step, int solver_iterations) {
+  step_seconds_->Observe(seconds_per_step);
+  solver_iterations_->Observe(solver_iterations);
+}
+
+void Metrics::UpdateRealtimeFactor() {
+  double sim_seconds = 0.0;
+  for (const prometheus::MetricFamily& family : sim_seconds_family_->Collect()) {
+    for (const prometheus::ClientMetric& m : family.metric) sim_seconds += m.counter.value;
+  }
+  absl::MutexLock lock(&mu_);
+  const double now = ClockSeconds();
+  const double wall = now - last_clock_s_;
+  if (wall > 0.0) realtime_factor_->Set((sim_seconds - last_sim_seconds_) / wall);
+  last_sim_seconds_ = sim_seconds;
+  last_clock_s_ = now;
+}
+
+}  // namespace moreau::server

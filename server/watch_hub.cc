@@ -1,0 +1,161 @@
+#include "server/watch_hub.h"
+
+#include <algorithm>
+#include <chrono>
+#include <utility>
+
+#include "engine/dynamics/data.h"
+#include "engine/dynamics/kinematics.h"
+#include "server/convert.h"
+
+namespace moreau::server {
+
+class WatchHub::Reactor final : public grpc::ServerWriteReactor<v1::WatchFrame> {
+ public:
+  Reactor(WatchHub* hub, std::shared_ptr<Instance> instance, double rate_hz)
+      : hub_(hub),
+        instance_(std::move(instance)),
+        period_ns_(static_cast<int64_t>(1e9 / rate_hz)),
+        data_(MakeData(instance_->sim->model())),
+        start_ns_(MonotonicNowNs()) {
+    ++instance_->watchers;
+    // First frame at once: an instance that is not stepped still shows.
+    absl::MutexLock lock(&instance_->mu);
+    instance_->PublishSample();
+  }
+
+  void OnWriteDone(bool ok) override {
+    bool finish = false;
+    {
+      absl::MutexLock lock(&hub_->mu_);
+      writing_ = false;
+      if ((!ok || cancelled_ || hub_->stopping_) && !finishing_) finish = finishing_ = true;
+    }
+    if (finish) Finish(grpc::Status::OK);
+  }
+
+  void OnCancel() override {
+    bool finish = false;
+    {
+      absl::MutexLock lock(&hub_->mu_);
+      cancelled_ = true;
+      if (!writing_ && !finishing_) finish = finishing_ = true;
+    }
+    if (finish) Finish(grpc::Status::CANCELLED);
+  }
+
+  void OnDone() override {
+    {
+      absl::MutexLock lock(&hub_->mu_);
+      auto& list = hub_->reactors_;
+      list.erase(std::remove(list.begin(), list.end(), this), list.end());
+    }
+    --instance_->watchers;
+    hub_->metrics_->ObserveRpc(Rpc::kWatch, grpc::StatusCode::OK,
+                               static_cast<double>(MonotonicNowNs() - start_ns_) * 1e-9);
+    delete this;
+  }
+
+  // Under hub_->mu_: what the pump should do with this stream now.
+  enum class Action { kNone, kWrite, kFinish };
+  Action Poll(int64_t now_ns) ABSL_EXCLUSIVE_LOCKS_REQUIRED(hub_->mu_) {
+    if (writing_ || finishing_) return Action::kNone;
+    if (hub_->stopping_ || instance_->destroyed) {
+      finishing_ = true;
+      return Action::kFinish;
+    }
+    if (now_ns < next_due_ns_) return Action::kNone;
+    {
+      absl::MutexLock lock(&instance_->sample_mu);
+      const WatchSample& s = instance_->sample;
+      if (s.version == sent_version_) return Action::kNone;  // nothing new
+      sent_version_ = s.version;
+      q_ = s.q;
+      frame_.Clear();
+      frame_.set_time(s.time);
+      frame_.set_steps(s.steps);
+      frame_.mutable_contact_normal_forces()->Assign(s.normal_forces.begin(),
+                                                     s.normal_forces.end());
+      for (char flag : s.contact_flags) frame_.add_contact_flags(flag != 0);
+    }
+    const Model& model = instance_->sim->model();  // immutable, shared
+    ForwardKinematics(model, data_, q_);
+    FillBodyPoses(model, data_, frame_.mutable_body_poses());
+    next_due_ns_ = std::max(next_due_ns_ + period_ns_, now_ns);
+    writing_ = true;
+    return Action::kWrite;
+  }
+
+  void Write() { StartWrite(&frame_); }
+
+ private:
+  WatchHub* const hub_;
+  const std::shared_ptr<Instance> instance_;
+  const int64_t period_ns_;
+  Data data_;
+  Eigen::VectorXd q_;
+  v1::WatchFrame frame_;
+  const int64_t start_ns_;
+  int64_t next_due_ns_ = 0;
+  uint64_t sent_version_ = 0;
+  bool writing_ = false;    // under hub_->mu_
+  bool finishing_ = false;  // under hub_->mu_
+  bool cancelled_ = false;  // under hub_->mu_
+};
+
+WatchHub::WatchHub(Metrics* metrics) : metrics_(metrics), pump_([this] { Pump(); }) {}
+
+WatchHub::~WatchHub() {
+  Stop();
+  pump_.join();
+}
+
+grpc::ServerWriteReactor<v1::WatchFrame>* WatchHub::Start(std::shared_ptr<Instance> instance,
+                                                          double rate_hz) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (stopping_) {
+      return new FailedWriteReactor<v1::WatchFrame>(
+          grpc::Status(grpc::StatusCode::UNAVAILABLE, "the server is shutting down"));
+    }
+  }
+  auto* reactor = new Reactor(this, std::move(instance), rate_hz);
+  absl::MutexLock lock(&mu_);
+  reactors_.push_back(reactor);
+  return reactor;
+}
+
+void WatchHub::Stop() {
+  absl::MutexLock lock(&mu_);
+  stopping_ = true;  // the pump finishes every stream on its next tick
+}
+
+void WatchHub::Pump() {
+  std::vector<std::pair<Reactor*, Reactor::Action>> todo;
+  for (;;) {
+    bool done = false;
+    {
+      absl::MutexLock lock(&mu_);
+      const int64_t now = MonotonicNowNs();
+      for (Reactor* r : reactors_) {
+        const Reactor::Action action = r->Poll(now);
+        if (action != Reactor::Action::kNone) todo.emplace_back(r, action);
+      }
+      done = stopping_ && reactors_.empty();
+    }
+    // Outside the lock: a reaction may run inline and take it. A reactor
+    // marked writing or finishing stays alive until its reaction has run.
+    for (auto& [reactor, action] : todo) {
+      if (action == Reactor::Action::kWrite) {
+        reactor->Write();
+      } else {
+        reactor->Finish(grpc::Status::OK);
+      }
+    }
+    todo.clear();
+    if (done) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+}  // namespace moreau::server

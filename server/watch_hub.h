@@ -1,0 +1,57 @@
+// Watch streams (dashboards): one pump thread samples every watched instance
+// at its stream's rate and writes a frame when the previous write is done.
+// Stepping only copies q and contact forces into the instance's sample while
+// someone watches; kinematics for the frame run here, so a watcher never slows
+// the instance's stepping and a slow watcher only gets fewer frames.
+#ifndef MOREAU_SERVER_WATCH_HUB_H_
+#define MOREAU_SERVER_WATCH_HUB_H_
+
+#include <grpcpp/grpcpp.h>
+
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
+#include "moreau/v1/simulator.pb.h"
+#include "server/instance.h"
+#include "server/metrics.h"
+
+namespace moreau::server {
+
+// A server stream that ends at once with `status`.
+template <typename Frame>
+class FailedWriteReactor final : public grpc::ServerWriteReactor<Frame> {
+ public:
+  explicit FailedWriteReactor(const grpc::Status& status) { this->Finish(status); }
+  void OnDone() override { delete this; }
+};
+
+class WatchHub {
+ public:
+  explicit WatchHub(Metrics* metrics);
+  ~WatchHub();  // Stop, then joins the pump
+  WatchHub(const WatchHub&) = delete;
+  WatchHub& operator=(const WatchHub&) = delete;
+
+  // A stream of frames of `instance` at `rate_hz`.
+  grpc::ServerWriteReactor<v1::WatchFrame>* Start(std::shared_ptr<Instance> instance,
+                                                  double rate_hz) ABSL_LOCKS_EXCLUDED(mu_);
+  // Ends every stream (OK) and refuses new ones.
+  void Stop() ABSL_LOCKS_EXCLUDED(mu_);
+
+ private:
+  class Reactor;
+  void Pump() ABSL_LOCKS_EXCLUDED(mu_);
+
+  Metrics* const metrics_;
+  absl::Mutex mu_;
+  std::vector<Reactor*> reactors_ ABSL_GUARDED_BY(mu_);
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  std::thread pump_;
+};
+
+}  // namespace moreau::server
+
+#endif  // MOREAU_SERVER_WATCH_HUB_H_

@@ -1,0 +1,42 @@
+// A fixed pool of worker threads that run tasks in submission order (the
+// EnvPool pattern, STYLE.md rule 9): the server hands it instance steps so
+// long steps never hold gRPC's own threads.
+#ifndef MOREAU_SERVER_WORKER_POOL_H_
+#define MOREAU_SERVER_WORKER_POOL_H_
+
+#include <deque>
+#include <thread>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/functional/any_invocable.h"
+#include "absl/synchronization/mutex.h"
+
+namespace moreau::server {
+
+class WorkerPool {
+ public:
+  // `threads` ≥ 1 workers, started now.
+  explicit WorkerPool(int threads);
+  // Runs every task already submitted, then joins the workers.
+  ~WorkerPool();
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  void Submit(absl::AnyInvocable<void() &&> task) ABSL_LOCKS_EXCLUDED(mu_);
+
+  int size() const { return static_cast<int>(threads_.size()); }
+
+ private:
+  void Run() ABSL_LOCKS_EXCLUDED(mu_);
+  static bool HasWork(WorkerPool* pool);
+
+  absl::Mutex mu_;
+  std::deque<absl::AnyInvocable<void() &&>> tasks_ ABSL_GUARDED_BY(mu_);
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace moreau::server
+
+#endif  // MOREAU_SERVER_WORKER_POOL_H_

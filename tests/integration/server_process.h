@@ -1,0 +1,50 @@
+// A real moreaud child process on a free loopback port, for integration
+// tests: started with extra flags, stopped with SIGTERM.
+#ifndef MOREAU_TESTS_INTEGRATION_SERVER_PROCESS_H_
+#define MOREAU_TESTS_INTEGRATION_SERVER_PROCESS_H_
+
+#include <sys/types.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace moreau::testing {
+
+class ServerProcess {
+ public:
+  // Starts moreaud (MOREAUD_PATH) with --host 127.0.0.1 --port 0
+  // --metrics-port 0 and `flags`, and waits for its "listening on" line.
+  static absl::StatusOr<std::unique_ptr<ServerProcess>> Start(
+      const std::vector<std::string>& flags = {});
+  ~ServerProcess();
+
+  const std::string& address() const { return address_; }
+  int metrics_port() const { return metrics_port_; }
+  pid_t pid() const { return pid_; }
+
+  // Sends SIGTERM and waits; returns the exit code (or 128 + signal).
+  int Terminate();
+  // Resident set size now (kB), from /proc/PID/status.
+  long RssKb() const;
+
+ private:
+  ServerProcess() = default;
+  pid_t pid_ = -1;
+  std::string address_;
+  int metrics_port_ = 0;
+};
+
+// GET http://127.0.0.1:port/path over a plain socket; the body.
+absl::StatusOr<std::string> HttpGet(int port, const std::string& path);
+
+// The value of the first sample line of a Prometheus text page that starts
+// with `series` (e.g. `moreau_steps_total{contact="moreau-sor",model="box"}`),
+// or -1 when absent.
+double MetricValue(const std::string& page, const std::string& series);
+
+}  // namespace moreau::testing
+
+#endif  // MOREAU_TESTS_INTEGRATION_SERVER_PROCESS_H_

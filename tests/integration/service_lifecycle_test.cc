@@ -1,0 +1,234 @@
+// Whole-server behaviour: load from many clients without errors or leaks,
+// idle reclaiming, deadlines, state moved between servers, SIGTERM draining,
+// metrics over real HTTP.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "engine/model/loader.h"
+#include "engine/sim/simulation.h"
+#include "tests/integration/service_test_util.h"
+
+namespace moreau::testing {
+namespace {
+
+using ::absl::StatusCode;
+
+TEST(ServiceLifecycle, EightClientsTimes32InstancesFor10sWithoutErrorsOrLeaks) {
+  LiveServer server = StartServer({"--max_instances", "256"});
+  ASSERT_NE(server.client, nullptr);
+  constexpr int kClients = 8, kInstances = 32;
+  std::atomic<long> errors{0}, batches{0};
+  std::atomic<bool> stop{false};
+  long rss_after_warmup = 0;
+  std::vector<std::thread> clients;
+  for (int c = 0; c < kClients; ++c) {
+    clients.emplace_back([&, c] {
+      client::Client own(server.process->address());
+      v1::Settings settings;
+      settings.set_control_mode("pd");
+      auto created = own.CreateBuiltin("mini_cheetah", kInstances, settings);
+      if (!created.ok()) {
+        ++errors;
+        return;
+      }
+      const v1::ModelSpec& spec = created->spec().model();
+      Eigen::VectorXd target(12);
+      for (int a = 0; a < 12; ++a) {
+        target[a] = spec.q_default(spec.joints(1 + a).q_index());
+      }
+      for (int t = 0; !stop; ++t) {
+        v1::StepBatchRequest batch;
+        for (const std::string& id : created->instance_ids()) {
+          *batch.add_steps() = MakeStep(id, target + 0.1 * TestAction(12, t + c, 1.0), 5);
+        }
+        auto response = own.StepBatch(batch);
+        if (!response.ok()) {
+          ++errors;
+          continue;
+        }
+        for (const v1::Observation& obs : response->observations()) {
+          if (obs.status().code() != 0) ++errors;
+        }
+        ++batches;
+        if (t % 50 == 0) {  // some churn: state reads and queries too
+          if (!own.GetState(created->instance_ids(t % kInstances)).ok()) ++errors;
+        }
+      }
+      std::vector<std::string> ids(created->instance_ids().begin(), created->instance_ids().end());
+      if (!own.DestroyInstances(ids).ok()) ++errors;
+    });
+  }
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  rss_after_warmup = server.process->RssKb();
+  std::this_thread::sleep_for(std::chrono::seconds(7));
+  const long rss_end = server.process->RssKb();
+  stop = true;
+  for (std::thread& t : clients) t.join();
+  EXPECT_EQ(errors.load(), 0);
+  EXPECT_GT(batches.load(), kClients * 10);
+  // Stable: steady-state growth under 10 % (allocator noise), not a leak per step.
+  EXPECT_LT(rss_end, rss_after_warmup * 11 / 10 + 2048)
+      << "RSS grew from " << rss_after_warmup << " kB to " << rss_end << " kB";
+  auto list = server.client->ListModels();
+  EXPECT_TRUE(list.ok());
+  std::printf("load: %ld batches of 32 × 5 sub-steps from 8 clients in 10 s; RSS %ld → %ld kB\n",
+              batches.load(), rss_after_warmup, rss_end);
+}
+
+TEST(ServiceLifecycle, IdleInstanceIsReclaimed) {
+  LiveServer server = StartServer({"--idle_timeout_s", "1"});
+  ASSERT_NE(server.client, nullptr);
+  auto idle = server.client->CreateBuiltin("sphere", 1);
+  auto busy = server.client->CreateBuiltin("sphere", 1);
+  ASSERT_TRUE(idle.ok() && busy.ok());
+  for (int i = 0; i < 30; ++i) {  // 3 s: the busy one is used every 100 ms
+    ASSERT_TRUE(server.client->GetState(busy->instance_ids(0)).ok());
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_EQ(server.client->GetState(idle->instance_ids(0)).status().code(), StatusCode::kNotFound);
+  EXPECT_TRUE(server.client->GetState(busy->instance_ids(0)).ok());
+  auto page = HttpGet(server.process->metrics_port(), "/metrics");
+  ASSERT_TRUE(page.ok()) << page.status();
+  EXPECT_EQ(MetricValue(*page, "moreau_instances_reclaimed_total"), 1.0);
+}
+
+TEST(ServiceLifecycle, StepBatchPastItsDeadlineSaysWhichInstancesAdvanced) {
+  LiveServer server = StartServer({"--workers", "1", "--max_substeps", "100000"});
+  ASSERT_NE(server.client, nullptr);
+  auto created = server.client->CreateBuiltin("mini_cheetah", 8);
+  ASSERT_TRUE(created.ok());
+  v1::StepBatchRequest batch;
+  for (const std::string& id : created->instance_ids()) {
+    *batch.add_steps() = MakeStep(id, Eigen::VectorXd::Zero(12), 100000);  // ~1 s each
+  }
+  client::ClientOptions options;
+  options.timeout = absl::Milliseconds(300);
+  client::Client hurried(server.process->address(), options);
+  const auto start = std::chrono::steady_clock::now();
+  auto response = hurried.StepBatch(batch);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(response.ok()) << response.status();
+  EXPECT_LT(seconds, 0.3);
+  int advanced = 0, stopped = 0;
+  for (const v1::Observation& obs : response->observations()) {
+    EXPECT_EQ(obs.status().code(), static_cast<int>(StatusCode::kDeadlineExceeded));
+    EXPECT_NE(obs.status().message().find("deadline"), std::string::npos);
+    EXPECT_LT(obs.substeps_done(), 100000);
+    EXPECT_EQ(obs.steps(), obs.substeps_done());
+    if (obs.substeps_done() > 0) ++advanced;
+    ++stopped;
+  }
+  EXPECT_GE(advanced, 1);
+  EXPECT_EQ(stopped, 8);
+}
+
+TEST(ServiceLifecycle, StateMovesToASecondServerAndContinuesBitIdentically) {
+  LiveServer first = StartServer();
+  LiveServer second = StartServer();
+  ASSERT_NE(first.client, nullptr);
+  ASSERT_NE(second.client, nullptr);
+  v1::Settings settings;
+  settings.set_contact_model("moreau-jor");
+  auto a = first.client->CreateBuiltin("mini_cheetah", 1, settings);
+  auto b = second.client->CreateBuiltin("mini_cheetah", 1, settings);
+  ASSERT_TRUE(a.ok() && b.ok());
+  const std::string ida = a->instance_ids(0), idb = b->instance_ids(0);
+  for (int t = 0; t < 30; ++t) ASSERT_TRUE(first.client->Step(ida, TestAction(12, t), 10).ok());
+  auto saved = first.client->GetState(ida);
+  ASSERT_TRUE(saved.ok());
+  ASSERT_TRUE(second.client->SetState(idb, saved->state().data()).ok());
+  for (int t = 30; t < 60; ++t) {
+    ASSERT_TRUE(first.client->Step(ida, TestAction(12, t), 10).ok());
+    ASSERT_TRUE(second.client->Step(idb, TestAction(12, t), 10).ok());
+  }
+  auto sa = first.client->GetState(ida);
+  auto sb = second.client->GetState(idb);
+  ASSERT_TRUE(sa.ok() && sb.ok());
+  EXPECT_EQ(sa->state().data(), sb->state().data());
+  EXPECT_NEAR(sb->time(), 0.6, 1e-12);
+}
+
+TEST(ServiceLifecycle, ServiceAndInProcessEngineGiveBitIdenticalStates) {
+  LiveServer server = StartServer();
+  ASSERT_NE(server.client, nullptr);
+  for (const char* contact : {"moreau-sor", "spring-damper", "hertz"}) {
+    SCOPED_TRACE(contact);
+    v1::Settings settings;
+    settings.set_contact_model(contact);
+    settings.set_control_mode("pd");
+    settings.set_dt(contact == std::string("hertz") ? 1e-4 : 1e-3);
+    auto created = server.client->CreateBuiltin("mini_cheetah", 1, settings);
+    ASSERT_TRUE(created.ok()) << created.status();
+    auto model = LoadBuiltin("mini_cheetah");
+    sim::Settings local_settings;
+    local_settings.contact = *sim::ParseContactModel(contact);
+    local_settings.control.mode = sim::ControlMode::kPd;
+    local_settings.dt = settings.dt();
+    auto local = sim::Simulation::Create(*model, local_settings);
+    ASSERT_TRUE(local.ok());
+    Eigen::VectorXd q0(12);
+    ActuatorPositions(**model, (*model)->q_default, q0);
+    for (int t = 0; t < 25; ++t) {
+      const Eigen::VectorXd action = q0 + 0.2 * TestAction(12, t, 1.0);
+      ASSERT_TRUE(server.client->Step(created->instance_ids(0), action, 20).ok());
+      ASSERT_TRUE((*local)->StepAction(action, 20).ok());
+    }
+    auto remote = server.client->GetState(created->instance_ids(0));
+    ASSERT_TRUE(remote.ok());
+    EXPECT_EQ(remote->state().data(), (*local)->Snapshot());
+  }
+}
+
+TEST(ServiceLifecycle, MetricsOverHttpShowTheCountersMoving) {
+  LiveServer server = StartServer();
+  ASSERT_NE(server.client, nullptr);
+  auto created = server.client->CreateBuiltin("box", 2);
+  ASSERT_TRUE(created.ok());
+  const std::string steps = R"(moreau_steps_total{contact="moreau-sor",model="box"})";
+  auto before = HttpGet(server.process->metrics_port(), "/metrics");
+  ASSERT_TRUE(before.ok()) << before.status();
+  EXPECT_EQ(MetricValue(*before, "moreau_live_instances"), 2.0);
+  const double steps_before = std::max(0.0, MetricValue(*before, steps));
+  ASSERT_TRUE(server.client->Step(created->instance_ids(0), Eigen::VectorXd::Zero(0), 40).ok());
+  EXPECT_FALSE(server.client->Step("bogus", Eigen::VectorXd::Zero(0), 1).ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));  // the gauges' refresh
+  auto after = HttpGet(server.process->metrics_port(), "/metrics");
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ(MetricValue(*after, steps), steps_before + 40);
+  EXPECT_GE(MetricValue(*after, R"(moreau_rpc_latency_seconds_count{code="OK",method="Step"})"),
+            1.0);
+  EXPECT_GE(
+      MetricValue(*after, R"(moreau_rpc_latency_seconds_count{code="NOT_FOUND",method="Step"})"),
+      1.0);
+  EXPECT_GE(MetricValue(*after, "moreau_step_duration_seconds_count"), 1.0);
+  EXPECT_GE(MetricValue(*after, "moreau_solver_iterations_count"), 1.0);
+  EXPECT_GT(
+      MetricValue(*after, R"(moreau_simulated_seconds_total{contact="moreau-sor",model="box"})"),
+      0.039);
+  EXPECT_NE(after->find("moreau_realtime_factor"), std::string::npos);
+  EXPECT_NE(after->find("moreau_diverged_total"), std::string::npos);
+}
+
+TEST(ServiceLifecycle, SigtermDrainsInFlightCallsAndExitsZero) {
+  LiveServer server = StartServer({"--max_substeps", "1000000"});
+  ASSERT_NE(server.client, nullptr);
+  auto created = server.client->CreateBuiltin("mini_cheetah", 1);
+  ASSERT_TRUE(created.ok());
+  absl::StatusOr<v1::Observation> result;
+  std::thread caller([&] {
+    result = server.client->Step(created->instance_ids(0), Eigen::VectorXd::Zero(12), 60000);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));  // the call is in flight
+  const int exit_code = server.process->Terminate();
+  caller.join();
+  EXPECT_EQ(exit_code, 0);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->substeps_done(), 60000);
+}
+
+}  // namespace
+}  // namespace moreau::testing

@@ -1,0 +1,260 @@
+// Every RPC of moreau.v1.Simulator against a real moreaud on a loopback port.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <thread>
+
+#include "tests/integration/service_test_util.h"
+
+namespace moreau::testing {
+namespace {
+
+class ServiceRpcTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server_ = StartServer();
+    ASSERT_NE(server_.client, nullptr);
+  }
+  client::Client& client() { return *server_.client; }
+  LiveServer server_;
+};
+
+TEST_F(ServiceRpcTest, ListModels_HasEveryBuiltinWithItsSpec) {
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::ListModelsResponse models, client().ListModels());
+  std::vector<std::string> names;
+  for (const v1::ModelSpec& m : models.models()) names.push_back(m.name());
+  for (const char* name :
+       {"mini_cheetah", "pendulum", "double_pendulum", "cartpole", "acrobot", "sphere", "box"}) {
+    EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
+  }
+  const auto cheetah =
+      std::find_if(models.models().begin(), models.models().end(),
+                   [](const v1::ModelSpec& m) { return m.name() == "mini_cheetah"; });
+  ASSERT_NE(cheetah, models.models().end());
+  EXPECT_EQ(cheetah->nq(), 19);
+  EXPECT_EQ(cheetah->nv(), 18);
+  EXPECT_TRUE(cheetah->floating_base());
+  EXPECT_EQ(cheetah->actuators_size(), 12);
+  EXPECT_EQ(cheetah->contact_points_size(), 4);
+  EXPECT_EQ(cheetah->q_default_size(), 19);
+  EXPECT_GT(cheetah->total_mass(), 5.0);
+}
+
+TEST_F(ServiceRpcTest, GetModel_FromUrdfText) {
+  v1::ModelSource source;
+  source.set_urdf(R"(<robot name="arm">
+    <link name="world"/>
+    <joint name="j" type="revolute"><parent link="world"/><child link="l"/>
+      <axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="5" velocity="3"/></joint>
+    <link name="l"><inertial><mass value="2"/><origin xyz="0 0 0.5"/>
+      <inertia ixx="0.1" iyy="0.1" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  </robot>)");
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::ModelSpec spec, client().GetModel(source));
+  EXPECT_EQ(spec.name(), "arm");
+  EXPECT_FALSE(spec.floating_base());
+  EXPECT_EQ(spec.nv(), 1);
+  ASSERT_EQ(spec.joints_size(), 1);
+  EXPECT_EQ(spec.joints(0).name(), "j");
+  EXPECT_EQ(spec.joints(0).upper(), 1.0);
+  ASSERT_EQ(spec.actuators_size(), 1);
+  EXPECT_EQ(spec.actuators(0).effort_limit(), 5.0);
+}
+
+TEST_F(ServiceRpcTest, CreateInstances_ReturnsIdsSpecAndObservations) {
+  v1::Settings settings;
+  settings.set_control_mode("pd");
+  MOREAU_ASSERT_OK_AND_ASSIGN(auto created, client().CreateBuiltin("mini_cheetah", 3, settings));
+  ASSERT_EQ(created.instance_ids_size(), 3);
+  EXPECT_NE(created.instance_ids(0), created.instance_ids(1));
+  EXPECT_EQ(created.instance_ids(0).size(), 32u);  // 128 random bits in hex
+  EXPECT_EQ(created.spec().control_mode(), "pd");
+  EXPECT_EQ(created.spec().action().size(), 12);
+  EXPECT_EQ(created.spec().action().labels_size(), 12);
+  EXPECT_EQ(created.spec().action_lower_size(), 12);
+  EXPECT_EQ(created.spec().dt(), 1e-3);
+  ASSERT_EQ(created.observations_size(), 3);
+  const v1::Observation& obs = created.observations(0);
+  EXPECT_EQ(obs.q_size(), 19);
+  EXPECT_EQ(obs.base_pose_size(), 7);
+  EXPECT_EQ(obs.contact_flags_size(), 4);
+  bool has_base_pose = false;
+  for (const v1::ArraySpec& a : created.spec().observation()) {
+    if (a.name() == "base_pose") has_base_pose = a.size() == 7;
+  }
+  EXPECT_TRUE(has_base_pose);
+}
+
+TEST_F(ServiceRpcTest, CreateInstances_SeededNoiseIsReproducible) {
+  v1::CreateInstancesRequest request;
+  request.mutable_model()->set_builtin("double_pendulum");
+  request.set_count(2);
+  request.set_seed(7);
+  request.set_noise(0.1);
+  MOREAU_ASSERT_OK_AND_ASSIGN(auto a, client().CreateInstances(request));
+  MOREAU_ASSERT_OK_AND_ASSIGN(auto b, client().CreateInstances(request));
+  EXPECT_EQ(a.observations(0).q(0), b.observations(0).q(0));
+  EXPECT_NE(a.observations(0).q(0), a.observations(1).q(0));  // seed + k
+}
+
+TEST_F(ServiceRpcTest, Step_AdvancesTimeAndReportsContacts) {
+  MOREAU_ASSERT_OK_AND_ASSIGN(auto created, client().CreateBuiltin("mini_cheetah", 1));
+  const std::string id = created.instance_ids(0);
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::Observation obs,
+                              client().Step(id, Eigen::VectorXd::Zero(12), 400));
+  EXPECT_EQ(obs.substeps_done(), 400);
+  EXPECT_EQ(obs.steps(), 400);
+  EXPECT_NEAR(obs.time(), 0.4, 1e-12);
+  EXPECT_EQ(obs.status().code(), 0);
+  EXPECT_EQ(obs.joint_torques_size(), 12);
+  // After 0.4 s of falling from the default pose the feet are on the ground.
+  double total_normal = 0.0;
+  for (double f : obs.contact_normal_forces()) total_normal += f;
+  EXPECT_GT(total_normal, 0.0);
+}
+
+TEST_F(ServiceRpcTest, StepBatch_StepsEachInstanceWithItsOwnActionAndSubsteps) {
+  MOREAU_ASSERT_OK_AND_ASSIGN(auto created, client().CreateBuiltin("pendulum", 4));
+  v1::StepBatchRequest batch;
+  for (int i = 0; i < 4; ++i) {
+    *batch.add_steps() = MakeStep(created.instance_ids(i), Eigen::VectorXd::Constant(1, i), i + 1);
+  }
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::StepBatchResponse response, client().StepBatch(batch));
+  ASSERT_EQ(response.observations_size(), 4);
+  for (int i = 0; i < 4; ++i) {
+    const v1::Observation& obs = response.observations(i);
+    EXPECT_EQ(obs.instance_id(), created.instance_ids(i));
+    EXPECT_EQ(obs.status().code(), 0) << obs.status().message();
+    EXPECT_EQ(obs.substeps_done(), i + 1);
+    EXPECT_EQ(obs.joint_torques(0), static_cast<double>(i));
+  }
+}
+
+TEST_F(ServiceRpcTest, Reset_ToDefaultToNoiseAndToAState) {
+  MOREAU_ASSERT_OK_AND_ASSIGN(auto created, client().CreateBuiltin("double_pendulum", 1));
+  const std::string id = created.instance_ids(0);
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::GetStateResponse initial, client().GetState(id));
+  ASSERT_TRUE(client().Step(id, Eigen::VectorXd::Ones(2), 100).ok());
+  v1::ResetRequest reset;
+  reset.set_instance_id(id);
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::Observation obs, client().Reset(reset));
+  EXPECT_EQ(obs.time(), 0.0);
+  EXPECT_EQ(obs.q(0), initial.q(0));
+  reset.set_seed(3);
+  reset.set_noise(0.2);
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::Observation noisy, client().Reset(reset));
+  EXPECT_NE(noisy.q(0), initial.q(0));
+  v1::ResetRequest to_state;
+  to_state.set_instance_id(id);
+  *to_state.mutable_state() = initial.state();
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::Observation restored, client().Reset(to_state));
+  EXPECT_EQ(restored.q(0), initial.q(0));
+}
+
+TEST_F(ServiceRpcTest, GetStateSetState_RoundTripContinuesBitExactly) {
+  MOREAU_ASSERT_OK_AND_ASSIGN(auto created, client().CreateBuiltin("mini_cheetah", 1));
+  const std::string id = created.instance_ids(0);
+  ASSERT_TRUE(client().Step(id, TestAction(12, 0), 300).ok());
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::GetStateResponse saved, client().GetState(id));
+  EXPECT_EQ(saved.q_size(), 19);
+  EXPECT_NEAR(saved.time(), 0.3, 1e-12);
+  ASSERT_TRUE(client().Step(id, TestAction(12, 1), 200).ok());
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::GetStateResponse first, client().GetState(id));
+  ASSERT_TRUE(client().SetState(id, saved.state().data()).ok());
+  ASSERT_TRUE(client().Step(id, TestAction(12, 1), 200).ok());
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::GetStateResponse second, client().GetState(id));
+  EXPECT_EQ(first.state().data(), second.state().data());
+}
+
+TEST_F(ServiceRpcTest, Query_ReturnsPosesContactsEnergiesMassMatrixBiasAndJacobians) {
+  MOREAU_ASSERT_OK_AND_ASSIGN(auto created, client().CreateBuiltin("mini_cheetah", 1));
+  const std::string id = created.instance_ids(0);
+  ASSERT_TRUE(client().Step(id, Eigen::VectorXd::Zero(12), 300).ok());
+  v1::QueryRequest q;
+  q.set_instance_id(id);
+  q.set_body_poses(true);
+  q.set_contacts(true);
+  q.set_energies(true);
+  q.set_mass_matrix(true);
+  q.set_bias_forces(true);
+  q.set_contact_jacobians(true);
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::QueryResponse r, client().Query(q));
+  EXPECT_EQ(r.nv(), 18);
+  EXPECT_EQ(r.body_poses_size(), 13);  // every body but the world
+  EXPECT_EQ(r.body_poses(0).quaternion_size(), 4);
+  EXPECT_EQ(r.contacts_size(), 4);
+  EXPECT_EQ(r.mass_matrix_size(), 18 * 18);
+  EXPECT_EQ(r.mass_matrix(1), r.mass_matrix(18));  // symmetric
+  EXPECT_GT(r.mass_matrix(0), 0.0);
+  EXPECT_EQ(r.bias_forces_size(), 18);
+  EXPECT_EQ(r.contact_jacobians_size(), 4 * 3 * 18);
+  EXPECT_GT(r.potential_energy(), 0.0);
+  EXPECT_GE(r.kinetic_energy(), 0.0);
+  // The base body's pose is the base pose of q.
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::GetStateResponse state, client().GetState(id));
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(r.body_poses(0).position(k), state.q(k), 1e-12);
+}
+
+TEST_F(ServiceRpcTest, Session_StepsInOrderLikeUnaryStep) {
+  MOREAU_ASSERT_OK_AND_ASSIGN(auto created, client().CreateBuiltin("mini_cheetah", 2));
+  const std::string a = created.instance_ids(0), b = created.instance_ids(1);
+  auto session = client().OpenSession();
+  v1::Observation streamed;
+  for (int t = 0; t < 20; ++t) {
+    ASSERT_TRUE(session->Send(MakeStep(a, TestAction(12, t), 5)));
+    ASSERT_TRUE(session->Receive(&streamed));
+    ASSERT_EQ(streamed.status().code(), 0) << streamed.status().message();
+    ASSERT_TRUE(client().Step(b, TestAction(12, t), 5).ok());
+  }
+  // An error in the stream comes back in the observation; the stream goes on.
+  ASSERT_TRUE(session->Send(MakeStep(a, Eigen::VectorXd::Zero(3), 1)));
+  v1::Observation bad;
+  ASSERT_TRUE(session->Receive(&bad));
+  EXPECT_EQ(bad.status().code(), static_cast<int>(absl::StatusCode::kInvalidArgument));
+  ASSERT_TRUE(session->Send(MakeStep("no-such-id", Eigen::VectorXd::Zero(12), 1)));
+  ASSERT_TRUE(session->Receive(&bad));
+  EXPECT_EQ(bad.status().code(), static_cast<int>(absl::StatusCode::kNotFound));
+  EXPECT_TRUE(session->Close().ok());
+  EXPECT_EQ(streamed.steps(), 100);
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::GetStateResponse sa, client().GetState(a));
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::GetStateResponse sb, client().GetState(b));
+  EXPECT_EQ(sa.state().data(), sb.state().data());
+}
+
+TEST_F(ServiceRpcTest, Watch_StreamsBodyPosesAndContactsWhileStepping) {
+  MOREAU_ASSERT_OK_AND_ASSIGN(auto created, client().CreateBuiltin("mini_cheetah", 1));
+  const std::string id = created.instance_ids(0);
+  auto watch = client().Watch(id, 200.0);
+  std::thread stepper([&] {
+    client::Client own(server_.process->address());
+    for (int t = 0; t < 60; ++t) ASSERT_TRUE(own.Step(id, Eigen::VectorXd::Zero(12), 10).ok());
+  });
+  v1::WatchFrame frame;
+  int frames = 0;
+  double last_time = -1.0;
+  while (frames < 5 && watch->Read(&frame)) {
+    EXPECT_EQ(frame.body_poses_size(), 13);
+    EXPECT_EQ(frame.contact_flags_size(), 4);
+    EXPECT_GT(frame.time(), last_time);
+    last_time = frame.time();
+    ++frames;
+  }
+  stepper.join();
+  watch->Cancel();
+  EXPECT_EQ(frames, 5);
+  watch->Finish().IgnoreError();
+}
+
+TEST_F(ServiceRpcTest, DestroyInstances_FreesAndReportsUnknown) {
+  MOREAU_ASSERT_OK_AND_ASSIGN(auto created, client().CreateBuiltin("sphere", 2));
+  MOREAU_ASSERT_OK_AND_ASSIGN(auto destroyed,
+                              client().DestroyInstances({created.instance_ids(0), "nope"}));
+  EXPECT_EQ(destroyed.destroyed(), 1);
+  ASSERT_EQ(destroyed.not_found_size(), 1);
+  EXPECT_EQ(destroyed.not_found(0), "nope");
+  EXPECT_EQ(client().GetState(created.instance_ids(0)).status().code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_TRUE(client().GetState(created.instance_ids(1)).ok());
+}
+
+}  // namespace
+}  // namespace moreau::testing

@@ -1,0 +1,183 @@
+"""moreau.Env and moreau.VectorEnv on one server: spaces, seeding,
+autoreset, partial resets, branching, errors."""
+
+from __future__ import annotations
+
+import grpc
+import numpy as np
+import pytest
+
+import moreau
+
+
+def rollout(env: moreau.VectorEnv, steps: int, seed: int, action_seed: int = 0):
+    rng = np.random.default_rng(action_seed)
+    obs, _ = env.reset(seed=seed)
+    trajectory = [obs]
+    for _ in range(steps):
+        obs, reward, *_ = env.step(rng.uniform(-1, 1, env.action_space.shape))
+        trajectory.append(obs)
+        trajectory.append(reward)
+    return trajectory
+
+
+@pytest.mark.parametrize("task, extra", [("stand", 0), ("walk", 1)])
+def test_legged_spaces_match_the_spec(address: str, task: str, extra: int) -> None:
+    with moreau.Env(task, address) as env:
+        spec = env.spec
+        nu = spec.action.size
+        assert spec.control_mode == "pd" and nu == len(spec.model.actuators) == 12
+        assert env.action_space.shape == (nu,)
+        assert env.action_space.labels == list(spec.action.labels)
+        assert np.all(env.action_space.low == -1) and np.all(env.action_space.high == 1)
+        assert env.observation_space.shape == (10 + 3 * nu + extra,)
+        assert len(env.observation_space.labels) == env.observation_space.shape[0]
+        assert env.observation_space.labels[10] == f"joint_pos/{spec.action.labels[0]}"
+        assert env.task.substeps == 20 and spec.dt == pytest.approx(1e-3)
+        obs, info = env.reset(seed=0)
+        assert obs.shape == env.observation_space.shape and obs.dtype == np.float32
+        assert env.action_space.contains(env.action_space.sample())
+        obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
+        assert obs in env.observation_space
+        assert isinstance(reward, float) and isinstance(terminated, bool)
+        assert isinstance(truncated, bool) and isinstance(info, dict)
+        # Targets stay inside the Spec's action bounds.
+        targets = env.targets(np.full(nu, 5.0))
+        assert np.all(targets <= np.array(spec.action_upper))
+
+
+def test_reach_spaces_match_the_spec(address: str, ur10_urdf) -> None:
+    with moreau.Env("reach", address, urdf_path=ur10_urdf) as env:
+        assert env.spec.action.size == 6 and not env.spec.model.floating_base
+        assert env.action_space.shape == (6,)
+        assert env.observation_space.shape == (27,)
+        assert env.task.substeps == 100 and env.spec.dt == pytest.approx(2e-4)
+        obs, _ = env.reset(seed=1)
+        obs, reward, terminated, truncated, info = env.step(np.zeros(6))
+        assert obs.shape == (27,) and reward <= 0.5 and info["distance"] > 0
+        # target = (target − end effector) + end effector
+        np.testing.assert_allclose(obs[15:18], obs[18:21] + obs[12:15], atol=1e-5)
+
+
+def test_same_seed_same_trajectory(address: str) -> None:
+    with moreau.VectorEnv("walk", 3, servers=[address], max_episode_steps=8) as env:
+        first = rollout(env, 20, seed=5)
+        second = rollout(env, 20, seed=5)
+        third = rollout(env, 20, seed=6)
+    for a, b in zip(first, second):
+        np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(first[0], third[0])
+
+
+def test_env_i_is_seeded_seed_plus_i(address: str) -> None:
+    with moreau.VectorEnv("walk", 3, servers=[address]) as three, \
+            moreau.VectorEnv("walk", 1, servers=[address]) as one:
+        obs3, _ = three.reset(seed=10)
+        obs1, _ = one.reset(seed=12)
+        np.testing.assert_array_equal(obs3[2], obs1[0])
+        zeros3, zeros1 = np.zeros((3, 12)), np.zeros((1, 12))
+        for _ in range(5):
+            obs3 = three.step(zeros3)[0]
+            obs1 = one.step(zeros1)[0]
+        np.testing.assert_array_equal(obs3[2], obs1[0])
+
+
+def test_autoreset_follows_next_step(address: str) -> None:
+    with moreau.VectorEnv("stand", 2, servers=[address], seed=0, max_episode_steps=3) as env:
+        first, _ = env.reset()
+        actions = np.zeros((2, 12))
+        for t in range(3):
+            obs, reward, terminated, truncated, info = env.step(actions)
+        assert list(truncated) == [True, True] and not terminated.any()
+        assert list(info["episode_step"]) == [3, 3]
+        # The next call ignores the actions, resets, and reports the first
+        # observation with reward 0 and no flags.
+        obs, reward, terminated, truncated, info = env.step(np.full((2, 12), np.nan))
+        assert info["reset"].all()
+        assert list(reward) == [0.0, 0.0]
+        assert not terminated.any() and not truncated.any()
+        assert list(info["episode_step"]) == [0, 0]
+        assert np.allclose(obs[:, 0], env.observation_batch.base_pose[:, 2])
+        assert np.all(obs[:, -12:] == 0)  # the last action is cleared
+        obs, reward, terminated, truncated, info = env.step(actions)
+        assert not info["reset"].any() and list(info["episode_step"]) == [1, 1]
+        assert np.all(reward != 0)
+
+
+def test_termination_then_autoreset(address: str) -> None:
+    # A nominal height of 3 m: every step counts as having fallen.
+    with moreau.VectorEnv("stand", 2, servers=[address], seed=0, base_height=3.0) as env:
+        env.reset()
+        obs, reward, terminated, truncated, info = env.step(np.zeros((2, 12)))
+        assert terminated.all() and not truncated.any()
+        obs, reward, terminated, truncated, info = env.step(np.zeros((2, 12)))
+        assert info["reset"].all() and not terminated.any() and list(reward) == [0, 0]
+
+
+def test_partial_reset_with_mask(address: str) -> None:
+    with moreau.VectorEnv("stand", 3, servers=[address], seed=2) as env:
+        env.reset()
+        for _ in range(3):
+            obs, *_ = env.step(np.full((3, 12), 0.3))
+        before = obs.copy()
+        after, info = env.reset(mask=np.array([False, True, False]))
+        assert list(info["reset"]) == [False, True, False]
+        np.testing.assert_array_equal(after[[0, 2]], before[[0, 2]])
+        assert not np.array_equal(after[1], before[1])
+        assert np.all(after[1, -12:] == 0)
+        also, _ = env.reset(options={"reset_mask": np.array([True, False, False])})
+        np.testing.assert_array_equal(also[1:], after[1:])
+
+
+def test_get_and_set_state_branch_rollouts(address: str) -> None:
+    rng = np.random.default_rng(3)
+    plan = rng.uniform(-1, 1, (6, 2, 12))
+    with moreau.VectorEnv("walk", 2, servers=[address], seed=4) as env:
+        env.reset()
+        env.step(plan[0])
+        snapshot = env.get_state(0)
+        branch_a = [env.step(a)[0][0] for a in plan[1:]]
+        env.set_state(0, snapshot)
+        branch_b = [env.step(a)[0][0] for a in plan[1:]]
+        np.testing.assert_array_equal(np.array(branch_a), np.array(branch_b))
+        # The snapshot moves to another env too.
+        env.set_state(1, snapshot)
+        env.set_state(0, snapshot)
+        both = [env.step(np.stack([a[0], a[0]]))[0] for a in plan[1:]]
+        for obs in both:
+            np.testing.assert_array_equal(obs[0], obs[1])
+
+
+def test_env_api_and_close(address: str) -> None:
+    env = moreau.Env("stand", address)
+    obs, info = env.reset(seed=0)
+    assert isinstance(info, dict)
+    instance_id = env.instance_id
+    with env:
+        env.step(np.zeros(12))
+    with moreau.Client(address) as client, pytest.raises(moreau.MoreauError) as error:
+        client.get_state(instance_id)
+    assert error.value.code == grpc.StatusCode.NOT_FOUND
+
+
+def test_server_errors_surface_as_exceptions(address: str) -> None:
+    with moreau.Env("stand", address) as env:
+        env.reset(seed=0)
+        with pytest.raises(moreau.MoreauError) as error:
+            env.step(np.full(12, np.nan))
+        assert error.value.code == grpc.StatusCode.INVALID_ARGUMENT
+        assert error.value.message  # the server's own words
+        with moreau.Client(address) as client:
+            client.destroy_instances([env.instance_id])
+        with pytest.raises(moreau.MoreauError) as error:
+            env.step(np.zeros(12))
+        assert error.value.code == grpc.StatusCode.NOT_FOUND
+        assert env.instance_id in error.value.message
+    with pytest.raises(moreau.MoreauError) as error:
+        moreau.VectorEnv("stand", 2, servers=[address], settings={"dt": -1.0})
+    assert error.value.code == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_unknown_task() -> None:
+    with pytest.raises(ValueError, match="unknown task"):
+        moreau.make_task("fly")

@@ -1,0 +1,86 @@
+"""Tests of moreau_vs_mujoco (bench/vs_mujoco): a 1 s drop in both engines.
+
+ctest passes by environment:
+  MOREAU_VS_MUJOCO_BIN  path of the built moreau_vs_mujoco program
+  MOREAU_SHARED_MODELS  the third-party robot descriptions (../shared/models)
+Run by hand from the repository root with, e.g.,
+  MOREAU_VS_MUJOCO_BIN=build/bench/vs_mujoco/moreau_vs_mujoco \
+  MOREAU_SHARED_MODELS=../shared/models /usr/bin/python3 -m pytest -p no:cacheprovider tests/vs_mujoco
+"""
+
+import json
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+BIN = os.environ.get("MOREAU_VS_MUJOCO_BIN", "")
+MODELS = pathlib.Path(os.environ.get("MOREAU_SHARED_MODELS", "../shared/models"))
+A1 = MODELS / "unitree_a1" / "a1.urdf"
+
+
+def run(*args, timeout=240):
+    if not BIN:
+        pytest.skip("MOREAU_VS_MUJOCO_BIN is not set (MuJoCo not found at configure time)")
+    return subprocess.run([BIN, *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout, check=False)
+
+
+@pytest.fixture(scope="module")
+def drop(tmp_path_factory):
+    plots = tmp_path_factory.mktemp("plots")
+    result = run("--model", A1, "--scenarios", "drop", "--duration", 1, "--dt", 0.001,
+                 "--contacts", "moreau-sor", "--cones", "elliptic", "--json", "--plots", plots)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout), plots, result.stderr
+
+
+def test_drop_runs_in_both_engines(drop):
+    report, _, stderr = drop
+    assert "total mass Moreau" in stderr
+    assert report["moreau_total_mass_kg"] == pytest.approx(report["mujoco_total_mass_kg"], rel=1e-6)
+    [entry] = report["scenarios"]
+    assert entry["scenario"] == "drop"
+    assert entry["dt"] == 0.001
+    assert entry["steps"] == 1000
+    assert entry["moreau_contact"] == "moreau-sor"
+    assert entry["mujoco_cone"] == "elliptic"
+    assert not entry["moreau_diverged"]
+    assert not entry["mujoco"]["elliptic"]["diverged"]
+    assert entry["moreau_steps_per_s"] > 0
+    assert entry["mujoco_steps_per_s"] > 0
+    assert entry["speed_ratio"] == pytest.approx(
+        entry["moreau_steps_per_s"] / entry["mujoco_steps_per_s"], rel=1e-6)
+
+
+def test_trunks_rest_within_1_cm(drop):
+    report, _, _ = drop
+    agreement = report["agreement"]["drop"]
+    moreau = agreement["moreau_final_trunk_pos_m"]
+    mujoco = agreement["mujoco_final_trunk_pos_m"]
+    # Both stand on their feet (neither fell through the ground) ...
+    assert moreau[2] > 0.1 and mujoco[2] > 0.1
+    assert not agreement["moreau_fell"] and not agreement["mujoco_fell"]
+    # ... at the same place.
+    assert agreement["final_trunk_distance_m"] < 0.01, (moreau, mujoco)
+    assert "trot" not in report  # only the scenarios asked for
+
+
+def test_traces_written(drop):
+    _, plots, _ = drop
+    lines = (plots / "drop.csv").read_text().splitlines()
+    assert lines[0].startswith("time,moreau_x,")
+    assert len(lines) == 1 + 101  # t = 0 and every 10 ms
+
+
+def test_bad_input_is_named():
+    result = run("--scenarios", "drop,cartwheel", "--duration", 1)
+    assert result.returncode == 2
+    assert "--scenarios cartwheel" in result.stderr
+    result = run("--model", "/nonexistent.urdf")
+    assert result.returncode == 2
+    assert "--model /nonexistent.urdf: no such file" in result.stderr
+    result = run("--dt", "0")
+    assert result.returncode == 2
+    assert "--dt 0" in result.stderr
