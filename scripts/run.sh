@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
-# The main job: builds Moreau, describes the built-in Mini Cheetah and simulates it standing
-# (hard contact, Moreau time-stepping), then trotting.
+# The main job: builds Moreau and starts the server, moreaud, on localhost:50051 (Prometheus
+# metrics on localhost:9464). Extra arguments go to moreaud. Ctrl-C / SIGTERM stops it cleanly.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
-./build/clients/cli/moreau info mini_cheetah
-./build/clients/cli/moreau sim mini_cheetah --controller stand --duration 5
-./build/clients/cli/moreau sim mini_cheetah --controller trot --duration 3
+exec ./build/server/moreaud --host 127.0.0.1 --port 50051 --metrics-port 9464 "$@"

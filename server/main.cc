@@ -117,6 +117,8 @@ int main(int argc, char** argv) {
   if (server == nullptr || port == 0) {
     return Fail(absl::StrCat("cannot listen on ", host, ":", absl::GetFlag(FLAGS_port)));
   }
+  server->GetHealthCheckService()->SetServingStatus(moreau::v1::Simulator::service_full_name(),
+                                                    true);
   std::printf("moreaud: listening on %s:%d", host.c_str(), port);
   if (metrics_port >= 0)
     std::printf(" (metrics on http://%s:%d/metrics)", host.c_str(), metrics.port());
@@ -149,5 +151,8 @@ int main(int argc, char** argv) {
   housekeeper.join();
   signal_waiter.join();
   std::fprintf(stderr, "moreaud: stopped\n");
-  return 0;
+  std::fflush(nullptr);
+  // Every call is drained; skip the destructors (the metrics HTTP server's
+  // takes seconds to stop its listener) and exit now.
+  std::_Exit(0);
 }

@@ -23,6 +23,7 @@
 #include "clients/cli/flag_parser.h"
 #include "clients/cli/info_command.h"
 #include "clients/cli/model_flags.h"
+#include "clients/cli/remote_command.h"
 #include "clients/cli/sim_command.h"
 #include "clients/cli/text_format.h"
 #include "engine/model/loader.h"
@@ -33,8 +34,8 @@ namespace {
 // The subcommands, in the order `moreau help` lists them. A new command is
 // one more entry here and a <name>_command.{h,cc} pair.
 const std::vector<const Command*>& Commands() {
-  static const std::vector<const Command*>* const commands =
-      new std::vector<const Command*>{&InfoCommand(), &DynamicsCommand(), &SimCommand()};
+  static const std::vector<const Command*>* const commands = new std::vector<const Command*>{
+      &InfoCommand(), &DynamicsCommand(), &SimCommand(), &RemoteCommand()};
   return *commands;
 }
 

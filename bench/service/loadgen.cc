@@ -1,0 +1,242 @@
+// moreau_loadgen: load generator for moreaud and its in-process reference.
+//
+//   --mode=unary      Step round trips (one instance, --substeps each): p50/p99
+//   --mode=session    Session round trips: p50/p99
+//   --mode=batch      StepBatch of --instances × --substeps, back to back:
+//                     simulation steps/s and env-steps/s
+//   --mode=inprocess  the same work as batch, stepped in this process by
+//                     --threads threads (no gRPC): the reference
+//
+// Every mode uses the PD control mode holding the default pose (a standing
+// robot after it settles), so server and in-process runs do the same physics.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/strings/str_format.h"
+#include "clients/cpp/client.h"
+#include "engine/control/pd.h"
+#include "engine/model/loader.h"
+#include "engine/sim/simulation.h"
+
+ABSL_FLAG(std::string, mode, "batch", "unary | session | batch | inprocess");
+ABSL_FLAG(std::string, address, "127.0.0.1:50051", "moreaud address");
+ABSL_FLAG(std::string, model, "mini_cheetah", "Built-in model");
+ABSL_FLAG(std::string, contact, "moreau-sor", "Contact model");
+ABSL_FLAG(int, instances, 64, "Instances (batch, inprocess)");
+ABSL_FLAG(int, substeps, 10, "Sub-steps per call and instance");
+ABSL_FLAG(int, threads, 0, "In-process stepping threads (0: one per core)");
+ABSL_FLAG(int, calls, 20000, "Round trips to time (unary, session)");
+ABSL_FLAG(double, duration_s, 5.0, "Timed seconds (batch, inprocess)");
+ABSL_FLAG(bool, json, false, "Print one JSON object");
+
+namespace {
+
+namespace v1 = ::moreau::v1;
+using Clock = std::chrono::steady_clock;
+
+double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+double Percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  const size_t i = std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())));
+  return v[i];
+}
+
+int Fail(const std::string& message) {
+  std::fprintf(stderr, "moreau_loadgen: error: %s\n", message.c_str());
+  return 1;
+}
+
+v1::Settings PdSettings() {
+  v1::Settings s;
+  s.set_control_mode("pd");
+  s.set_contact_model(absl::GetFlag(FLAGS_contact));
+  return s;
+}
+
+// The default pose's actuator positions: the PD target of every mode.
+Eigen::VectorXd DefaultTargets(const v1::ModelSpec& spec) {
+  Eigen::VectorXd target(spec.actuators_size());
+  for (int a = 0; a < spec.actuators_size(); ++a) {
+    for (const v1::JointSpec& j : spec.joints()) {
+      if (j.name() == spec.actuators(a).joint()) target[a] = spec.q_default(j.q_index());
+    }
+  }
+  return target;
+}
+
+void PrintLatency(const char* mode, const std::vector<double>& us, double wall) {
+  const double p50 = Percentile(us, 0.5), p99 = Percentile(us, 0.99);
+  if (absl::GetFlag(FLAGS_json)) {
+    std::printf(
+        "{\"mode\": \"%s\", \"model\": \"%s\", \"substeps\": %d, \"calls\": %zu, "
+        "\"p50_us\": %.1f, \"p99_us\": %.1f, \"calls_per_s\": %.0f}\n",
+        mode, absl::GetFlag(FLAGS_model).c_str(), absl::GetFlag(FLAGS_substeps), us.size(), p50,
+        p99, static_cast<double>(us.size()) / wall);
+  } else {
+    std::printf("%s: %zu round trips, p50 %.1f µs, p99 %.1f µs, %.0f calls/s\n", mode, us.size(),
+                p50, p99, static_cast<double>(us.size()) / wall);
+  }
+}
+
+void PrintThroughput(const char* mode, long env_steps, double wall) {
+  const int substeps = absl::GetFlag(FLAGS_substeps);
+  const double env_rate = static_cast<double>(env_steps) / wall;
+  if (absl::GetFlag(FLAGS_json)) {
+    std::printf(
+        "{\"mode\": \"%s\", \"model\": \"%s\", \"contact\": \"%s\", \"instances\": %d, "
+        "\"substeps\": %d, \"wall_s\": %.3f, \"env_steps_per_s\": %.0f, \"steps_per_s\": %.0f}\n",
+        mode, absl::GetFlag(FLAGS_model).c_str(), absl::GetFlag(FLAGS_contact).c_str(),
+        absl::GetFlag(FLAGS_instances), substeps, wall, env_rate, env_rate * substeps);
+  } else {
+    std::printf("%s: %d instances × %d sub-steps: %.0f env-steps/s, %.0f simulation steps/s\n",
+                mode, absl::GetFlag(FLAGS_instances), substeps, env_rate, env_rate * substeps);
+  }
+}
+
+int RunRoundTrips(bool session_mode) {
+  moreau::client::Client client(absl::GetFlag(FLAGS_address));
+  if (auto s = client.WaitForServer(absl::Seconds(10)); !s.ok()) return Fail(s.ToString());
+  auto created = client.CreateBuiltin(absl::GetFlag(FLAGS_model), 1, PdSettings());
+  if (!created.ok()) return Fail(created.status().ToString());
+  const std::string id = created->instance_ids(0);
+  const Eigen::VectorXd target = DefaultTargets(created->spec().model());
+  const int substeps = absl::GetFlag(FLAGS_substeps);
+  const int calls = absl::GetFlag(FLAGS_calls);
+  std::vector<double> us;
+  us.reserve(static_cast<size_t>(calls));
+  std::unique_ptr<moreau::client::Client::Session> session;
+  if (session_mode) session = client.OpenSession();
+  const v1::StepRequest request = [&] {
+    v1::StepRequest r;
+    r.set_instance_id(id);
+    r.mutable_action()->Assign(target.data(), target.data() + target.size());
+    r.set_substeps(substeps);
+    return r;
+  }();
+  v1::Observation obs;
+  const int warmup = std::max(100, calls / 20);
+  Clock::time_point start;
+  for (int i = -warmup; i < calls; ++i) {
+    if (i == 0) start = Clock::now();
+    const Clock::time_point t0 = Clock::now();
+    if (session_mode) {
+      if (!session->Send(request) || !session->Receive(&obs)) return Fail("session stream broke");
+    } else {
+      auto r = client.Step(id, target, substeps);
+      if (!r.ok()) return Fail(r.status().ToString());
+    }
+    if (i >= 0) us.push_back(Seconds(Clock::now() - t0) * 1e6);
+  }
+  const double wall = Seconds(Clock::now() - start);
+  if (session_mode) session->Close().IgnoreError();
+  client.DestroyInstances({id}).IgnoreError();
+  PrintLatency(session_mode ? "session" : "unary", us, wall);
+  return 0;
+}
+
+int RunBatch() {
+  moreau::client::Client client(absl::GetFlag(FLAGS_address));
+  if (auto s = client.WaitForServer(absl::Seconds(10)); !s.ok()) return Fail(s.ToString());
+  const int n = absl::GetFlag(FLAGS_instances);
+  auto created = client.CreateBuiltin(absl::GetFlag(FLAGS_model), n, PdSettings());
+  if (!created.ok()) return Fail(created.status().ToString());
+  const Eigen::VectorXd target = DefaultTargets(created->spec().model());
+  v1::StepBatchRequest batch;
+  for (const std::string& id : created->instance_ids()) {
+    v1::StepRequest* step = batch.add_steps();
+    step->set_instance_id(id);
+    step->mutable_action()->Assign(target.data(), target.data() + target.size());
+    step->set_substeps(absl::GetFlag(FLAGS_substeps));
+  }
+  for (int i = 0; i < 5; ++i) {  // warm up
+    if (auto r = client.StepBatch(batch); !r.ok()) return Fail(r.status().ToString());
+  }
+  const double duration = absl::GetFlag(FLAGS_duration_s);
+  long env_steps = 0;
+  const Clock::time_point start = Clock::now();
+  while (Seconds(Clock::now() - start) < duration) {
+    auto r = client.StepBatch(batch);
+    if (!r.ok()) return Fail(r.status().ToString());
+    for (const v1::Observation& obs : r->observations()) {
+      if (obs.status().code() != 0) return Fail(obs.status().message());
+    }
+    env_steps += n;
+  }
+  const double wall = Seconds(Clock::now() - start);
+  std::vector<std::string> ids(created->instance_ids().begin(), created->instance_ids().end());
+  client.DestroyInstances(ids).IgnoreError();
+  PrintThroughput("batch", env_steps, wall);
+  return 0;
+}
+
+int RunInProcess() {
+  auto model = moreau::LoadBuiltin(absl::GetFlag(FLAGS_model));
+  if (!model.ok()) return Fail(model.status().ToString());
+  moreau::sim::Settings settings;
+  auto contact = moreau::sim::ParseContactModel(absl::GetFlag(FLAGS_contact));
+  if (!contact.ok()) return Fail(contact.status().ToString());
+  settings.contact = *contact;
+  settings.control.mode = moreau::sim::ControlMode::kPd;
+  const int n = absl::GetFlag(FLAGS_instances);
+  std::vector<std::unique_ptr<moreau::sim::Simulation>> sims;
+  for (int i = 0; i < n; ++i) {
+    auto sim = moreau::sim::Simulation::Create(*model, settings);
+    if (!sim.ok()) return Fail(sim.status().ToString());
+    sims.push_back(std::move(*sim));
+  }
+  Eigen::VectorXd target(static_cast<Eigen::Index>((*model)->actuators.size()));
+  moreau::ActuatorPositions(**model, (*model)->q_default, target);
+  int threads = absl::GetFlag(FLAGS_threads);
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int substeps = absl::GetFlag(FLAGS_substeps);
+  const double duration = absl::GetFlag(FLAGS_duration_s);
+  // Rounds like StepBatch: every instance advances once per round; threads
+  // take interleaved slices and meet at the end of the round.
+  std::atomic<bool> stop{false};
+  std::atomic<long> env_steps{0};
+  const Clock::time_point start = Clock::now();
+  std::vector<std::thread> workers;
+  for (int w = 0; w < threads; ++w) {
+    workers.emplace_back([&, w] {
+      long local = 0;
+      while (!stop) {
+        for (int i = w; i < n; i += threads) {
+          if (!sims[static_cast<size_t>(i)]->StepAction(target, substeps).ok()) stop = true;
+          ++local;
+        }
+        if (Seconds(Clock::now() - start) >= duration) break;
+      }
+      env_steps += local;
+    });
+  }
+  for (std::thread& t : workers) t.join();
+  const double wall = Seconds(Clock::now() - start);
+  PrintThroughput("inprocess", env_steps.load(), wall);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::ParseCommandLine(argc, argv);
+  const std::string mode = absl::GetFlag(FLAGS_mode);
+  if (absl::GetFlag(FLAGS_instances) < 1 || absl::GetFlag(FLAGS_substeps) < 1 ||
+      absl::GetFlag(FLAGS_calls) < 1) {
+    return Fail("--instances, --substeps and --calls must be ≥ 1");
+  }
+  if (mode == "unary") return RunRoundTrips(false);
+  if (mode == "session") return RunRoundTrips(true);
+  if (mode == "batch") return RunBatch();
+  if (mode == "inprocess") return RunInProcess();
+  return Fail(absl::StrFormat("unknown --mode '%s' (expected unary, session, batch, inprocess)",
+                              mode));
+}

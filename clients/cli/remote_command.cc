@@ -1,0 +1,307 @@
+#include "clients/cli/remote_command.h"
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "clients/cli/common_flags.h"
+#include "clients/cli/json_writer.h"
+#include "clients/cli/number_list.h"
+#include "clients/cpp/client.h"
+
+ABSL_FLAG(std::string, address, "localhost:50051", "moreaud address (host:port)");
+ABSL_FLAG(int, count, 1, "create: how many instances");
+ABSL_FLAG(std::string, contact_model, "",
+          "create: spring-damper|hertz|micro|moreau-jor|moreau-sor (default moreau-sor)");
+ABSL_FLAG(std::string, control, "", "create: torque|pd (default torque)");
+ABSL_FLAG(double, time_step, 0.0, "create: simulation time step in s (default 1e-3)");
+ABSL_FLAG(uint64_t, seed, 0, "create: noise seed (instance k uses seed + k)");
+ABSL_FLAG(double, noise, 0.0, "create: initial joint/velocity noise (0: the default pose)");
+ABSL_FLAG(int, substeps, 1, "step: sub-steps the action is held for");
+ABSL_FLAG(std::string, action, "",
+          "step: comma-separated action, one entry per actuator (default zeros)");
+ABSL_FLAG(double, rate, 10.0, "watch: frames per second");
+ABSL_FLAG(int, frames, 10, "watch: stop after this many frames");
+ABSL_FLAG(std::string, state_out, "", "state: write the state blob to this file");
+ABSL_FLAG(std::string, state_in, "", "state: restore the state blob from this file");
+
+namespace moreau::cli {
+namespace {
+
+namespace v1 = ::moreau::v1;
+
+void WriteNumbers(JsonWriter& json, const google::protobuf::RepeatedField<double>& field) {
+  json.BeginArray();
+  for (double x : field) json.Number(x);
+  json.EndArray();
+}
+
+std::string Join(const google::protobuf::RepeatedField<double>& field) {
+  return absl::StrJoin(field, " ", [](std::string* out, double x) {
+    absl::StrAppend(out, absl::StrFormat("%.6g", x));
+  });
+}
+
+void WriteObservation(const v1::Observation& obs, bool json_output, std::ostream& out) {
+  if (json_output) {
+    JsonWriter json(out);
+    json.BeginObject();
+    json.Key("instance_id").String(obs.instance_id());
+    json.Key("time").Number(obs.time());
+    json.Key("steps").Int(obs.steps());
+    json.Key("q");
+    WriteNumbers(json, obs.q());
+    json.Key("v");
+    WriteNumbers(json, obs.v());
+    json.Key("joint_torques");
+    WriteNumbers(json, obs.joint_torques());
+    json.Key("contact_normal_forces");
+    WriteNumbers(json, obs.contact_normal_forces());
+    json.Key("solver_iterations").Int(obs.solver_iterations());
+    json.Key("substeps_done").Int(obs.substeps_done());
+    json.EndObject();
+    out << '\n';
+    return;
+  }
+  out << absl::StrFormat("instance %s  t = %.6f s  steps = %d  solver iterations = %d\n",
+                         obs.instance_id(), obs.time(), obs.steps(), obs.solver_iterations());
+  if (obs.base_pose_size() > 0) out << "base pose: " << Join(obs.base_pose()) << '\n';
+  out << "joint positions: " << Join(obs.joint_positions()) << '\n';
+  out << "joint torques: " << Join(obs.joint_torques()) << '\n';
+  if (obs.contact_normal_forces_size() > 0) {
+    out << "contact normal forces: " << Join(obs.contact_normal_forces()) << '\n';
+  }
+}
+
+absl::Status List(client::Client& client, const Invocation& inv) {
+  auto models = client.ListModels();
+  if (!models.ok()) return models.status();
+  std::ostream& out = *inv.out;
+  if (absl::GetFlag(FLAGS_json)) {
+    JsonWriter json(out);
+    json.BeginArray();
+    for (const v1::ModelSpec& m : models->models()) {
+      json.BeginObject();
+      json.Key("name").String(m.name());
+      json.Key("nq").Int(m.nq());
+      json.Key("nv").Int(m.nv());
+      json.Key("actuators").Int(m.actuators_size());
+      json.Key("contact_points").Int(m.contact_points_size());
+      json.EndObject();
+    }
+    json.EndArray();
+    out << '\n';
+    return absl::OkStatus();
+  }
+  out << absl::StrFormat("%-16s %4s %4s %9s %8s\n", "model", "nq", "nv", "actuators", "contacts");
+  for (const v1::ModelSpec& m : models->models()) {
+    out << absl::StrFormat("%-16s %4d %4d %9d %8d\n", m.name(), m.nq(), m.nv(), m.actuators_size(),
+                           m.contact_points_size());
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Create(client::Client& client, const Invocation& inv) {
+  if (inv.args.size() != 2) return absl::InvalidArgumentError("usage: moreau remote create MODEL");
+  v1::CreateInstancesRequest request;
+  request.mutable_model()->set_builtin(inv.args[1]);
+  request.set_count(absl::GetFlag(FLAGS_count));
+  request.set_seed(absl::GetFlag(FLAGS_seed));
+  request.set_noise(absl::GetFlag(FLAGS_noise));
+  v1::Settings* settings = request.mutable_settings();
+  settings->set_contact_model(absl::GetFlag(FLAGS_contact_model));
+  settings->set_control_mode(absl::GetFlag(FLAGS_control));
+  settings->set_dt(absl::GetFlag(FLAGS_time_step));
+  auto created = client.CreateInstances(request);
+  if (!created.ok()) return created.status();
+  std::ostream& out = *inv.out;
+  if (absl::GetFlag(FLAGS_json)) {
+    JsonWriter json(out);
+    json.BeginObject();
+    json.Key("instance_ids")
+        .Strings({created->instance_ids().begin(), created->instance_ids().end()});
+    json.Key("action_size").Int(created->spec().action().size());
+    json.Key("control_mode").String(created->spec().control_mode());
+    json.EndObject();
+    out << '\n';
+  } else {
+    for (const std::string& id : created->instance_ids()) out << id << '\n';
+  }
+  return absl::OkStatus();
+}
+
+absl::Status StepOne(client::Client& client, const Invocation& inv) {
+  if (inv.args.size() != 2) {
+    return absl::InvalidArgumentError("usage: moreau remote step ID [--action …] [--substeps K]");
+  }
+  const std::string& id = inv.args[1];
+  const std::string text = absl::GetFlag(FLAGS_action);
+  if (text.empty()) {
+    return absl::InvalidArgumentError("give --action: one comma-separated entry per actuator");
+  }
+  // The server checks the size against the instance's actuators.
+  const int entries = static_cast<int>(std::count(text.begin(), text.end(), ',')) + 1;
+  auto action = ParseNumberList("--action", text, entries, "entries");
+  if (!action.ok()) return action.status();
+  auto obs = client.Step(id, *action, absl::GetFlag(FLAGS_substeps));
+  if (!obs.ok()) return obs.status();
+  WriteObservation(*obs, absl::GetFlag(FLAGS_json), *inv.out);
+  return absl::OkStatus();
+}
+
+absl::Status State(client::Client& client, const Invocation& inv) {
+  if (inv.args.size() != 2) {
+    return absl::InvalidArgumentError(
+        "usage: moreau remote state ID [--state-out F | --state-in F]");
+  }
+  const std::string& id = inv.args[1];
+  const std::string in = absl::GetFlag(FLAGS_state_in);
+  if (!in.empty()) {
+    std::ifstream file(in, std::ios::binary);
+    if (!file) return absl::NotFoundError(absl::StrCat("cannot read --state-in file '", in, "'"));
+    const std::string blob((std::istreambuf_iterator<char>(file)),
+                           std::istreambuf_iterator<char>());
+    auto obs = client.SetState(id, blob);
+    if (!obs.ok()) return obs.status();
+    WriteObservation(*obs, absl::GetFlag(FLAGS_json), *inv.out);
+    return absl::OkStatus();
+  }
+  auto state = client.GetState(id);
+  if (!state.ok()) return state.status();
+  const std::string out_path = absl::GetFlag(FLAGS_state_out);
+  if (!out_path.empty()) {
+    std::ofstream file(out_path, std::ios::binary);
+    file.write(state->state().data().data(),
+               static_cast<std::streamsize>(state->state().data().size()));
+    if (!file) return absl::InternalError(absl::StrCat("cannot write '", out_path, "'"));
+  }
+  std::ostream& out = *inv.out;
+  if (absl::GetFlag(FLAGS_json)) {
+    JsonWriter json(out);
+    json.BeginObject();
+    json.Key("time").Number(state->time());
+    json.Key("q");
+    WriteNumbers(json, state->q());
+    json.Key("v");
+    WriteNumbers(json, state->v());
+    json.Key("state_bytes").Int(static_cast<int64_t>(state->state().data().size()));
+    json.EndObject();
+    out << '\n';
+  } else {
+    out << absl::StrFormat("t = %.6f s\nq: %s\nv: %s\nstate: %d bytes\n", state->time(),
+                           Join(state->q()), Join(state->v()), state->state().data().size());
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Watch(client::Client& client, const Invocation& inv) {
+  if (inv.args.size() != 2) {
+    return absl::InvalidArgumentError("usage: moreau remote watch ID [--rate HZ] [--frames N]");
+  }
+  const int frames = absl::GetFlag(FLAGS_frames);
+  if (frames < 1) return absl::InvalidArgumentError("--frames must be ≥ 1");
+  grpc::ClientContext context;  // no deadline: a watch lasts as long as it is read
+  v1::WatchRequest request;
+  request.set_instance_id(inv.args[1]);
+  request.set_rate_hz(absl::GetFlag(FLAGS_rate));
+  auto reader = client.stub().Watch(&context, request);
+  v1::WatchFrame frame;
+  std::ostream& out = *inv.out;
+  int n = 0;
+  while (n < frames && reader->Read(&frame)) {
+    ++n;
+    const v1::BodyPose& base = frame.body_poses(0);
+    out << absl::StrFormat("t = %.4f s  %s at (%.4f, %.4f, %.4f)  contact forces: %s\n",
+                           frame.time(), base.name(), base.position(0), base.position(1),
+                           base.position(2), Join(frame.contact_normal_forces()));
+  }
+  if (n < frames) return client::FromGrpc(reader->Finish());
+  context.TryCancel();
+  reader->Finish();
+  return absl::OkStatus();
+}
+
+absl::Status Destroy(client::Client& client, const Invocation& inv) {
+  if (inv.args.size() < 2) return absl::InvalidArgumentError("usage: moreau remote destroy ID…");
+  auto done = client.DestroyInstances({inv.args.begin() + 1, inv.args.end()});
+  if (!done.ok()) return done.status();
+  *inv.out << "destroyed " << done->destroyed() << '\n';
+  if (done->not_found_size() > 0) {
+    return absl::NotFoundError(absl::StrCat("no instance with id '", done->not_found(0), "'"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status RunRemote(const Invocation& inv) {
+  client::ClientOptions options;
+  options.timeout = absl::Seconds(60);
+  client::Client client(absl::GetFlag(FLAGS_address), options);
+  const std::string& what = inv.args[0];
+  absl::Status status;
+  if (what == "list") {
+    status = List(client, inv);
+  } else if (what == "create") {
+    status = Create(client, inv);
+  } else if (what == "step") {
+    status = StepOne(client, inv);
+  } else if (what == "state") {
+    status = State(client, inv);
+  } else if (what == "watch") {
+    status = Watch(client, inv);
+  } else if (what == "destroy") {
+    status = Destroy(client, inv);
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown remote command '", what,
+                     "' (expected list, create, step, state, watch, destroy)"));
+  }
+  if (status.code() == absl::StatusCode::kUnavailable) {
+    return absl::UnavailableError(
+        absl::StrCat("moreaud at ", absl::GetFlag(FLAGS_address), ": ", status.message()));
+  }
+  return status;
+}
+
+}  // namespace
+
+const Command& RemoteCommand() {
+  static const Command* const command = new Command{
+      .name = "remote",
+      .synopsis = "list|create MODEL|step ID|state ID|watch ID|destroy ID… [flags]",
+      .summary = "drive a running moreaud (list, create, step, state, watch)",
+      .description =
+          "Talks to moreaud over gRPC. list: the built-in models. create MODEL: new instances "
+          "(prints their ids). step ID: one action held for --substeps steps (prints the "
+          "observation). state ID: time, q, v (--state-out FILE saves the complete state blob, "
+          "--state-in FILE restores one). watch ID: body poses and contact forces at --rate. "
+          "destroy ID…: free instances.",
+      .notes = "",
+      .flags = {{"address", "HOST:PORT"},
+                {"count", "N"},
+                {"contact_model", "NAME"},
+                {"control", "torque|pd"},
+                {"time_step", "S"},
+                {"seed", "N"},
+                {"noise", "X"},
+                {"substeps", "K"},
+                {"action", "A1,A2,…"},
+                {"rate", "HZ"},
+                {"frames", "N"},
+                {"state_out", "FILE"},
+                {"state_in", "FILE"},
+                kJsonFlagSpec},
+      .min_args = 1,
+      .max_args = 64,
+      .run = RunRemote,
+  };
+  return *command;
+}
+
+}  // namespace moreau::cli
