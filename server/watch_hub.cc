@@ -68,8 +68,6 @@ class WatchHub::Reactor final : public grpc::ServerWriteReactor<v1::WatchFrame> 
     {
       absl::MutexLock lock(&instance_->sample_mu);
       const WatchSample& s = instance_->sample;
-      if (s.version == sent_version_) return Action::kNone;  // nothing new
-      sent_version_ = s.version;
       q_ = s.q;
       frame_.Clear();
       frame_.set_time(s.time);
@@ -97,7 +95,6 @@ class WatchHub::Reactor final : public grpc::ServerWriteReactor<v1::WatchFrame> 
   v1::WatchFrame frame_;
   const int64_t start_ns_;
   int64_t next_due_ns_ = 0;
-  uint64_t sent_version_ = 0;
   bool writing_ = false;    // under hub_->mu_
   bool finishing_ = false;  // under hub_->mu_
   bool cancelled_ = false;  // under hub_->mu_

@@ -1,5 +1,6 @@
 // Watch streams (dashboards): one pump thread samples every watched instance
-// at its stream's rate and writes a frame when the previous write is done.
+// at its stream's rate (the latest published sample, whether or not the
+// instance stepped since) and writes a frame when the previous write is done.
 // Stepping only copies q and contact forces into the instance's sample while
 // someone watches; kinematics for the frame run here, so a watcher never slows
 // the instance's stepping and a slow watcher only gets fewer frames.

@@ -231,16 +231,19 @@ TEST_F(ServiceRpcTest, Watch_StreamsBodyPosesAndContactsWhileStepping) {
   v1::WatchFrame frame;
   int frames = 0;
   double last_time = -1.0;
-  while (frames < 5 && watch->Read(&frame)) {
+  // Frames come at the requested rate whether or not the instance stepped
+  // since; read until the stepping shows (0.6 s simulated) or 2000 frames.
+  while (last_time < 0.6 && frames < 2000 && watch->Read(&frame)) {
     EXPECT_EQ(frame.body_poses_size(), 13);
     EXPECT_EQ(frame.contact_flags_size(), 4);
-    EXPECT_GT(frame.time(), last_time);
+    EXPECT_GE(frame.time(), last_time);
     last_time = frame.time();
     ++frames;
   }
   stepper.join();
   watch->Cancel();
-  EXPECT_EQ(frames, 5);
+  EXPECT_NEAR(last_time, 0.6, 1e-9);
+  EXPECT_GE(frames, 2);
   watch->Finish().IgnoreError();
 }
 
