@@ -39,6 +39,8 @@ ABSL_FLAG(double, idle_timeout_s, 600.0, "Instances unused for this long are fre
 ABSL_FLAG(int, workers, 0, "Stepping threads (0: one per core)");
 ABSL_FLAG(int, inline_substeps, 4,
           "Calls with at most this many sub-steps in all run on the receiving thread");
+ABSL_FLAG(double, deadline_margin_ms, 20.0,
+          "StepBatch stops starting sub-steps this long before the call's deadline");
 ABSL_FLAG(double, shutdown_grace_s, 10.0,
           "On SIGTERM, how long in-flight calls may take to finish");
 
@@ -85,6 +87,7 @@ int main(int argc, char** argv) {
   options.max_batch = absl::GetFlag(FLAGS_max_batch);
   options.worker_threads = absl::GetFlag(FLAGS_workers);
   options.inline_substeps = absl::GetFlag(FLAGS_inline_substeps);
+  options.deadline_margin = absl::Milliseconds(absl::GetFlag(FLAGS_deadline_margin_ms));
   const int max_message = absl::GetFlag(FLAGS_max_message_bytes);
   const double idle_timeout_s = absl::GetFlag(FLAGS_idle_timeout_s);
   if (options.max_instances < 1 || options.max_substeps < 1 || options.max_batch < 1 ||

@@ -32,7 +32,7 @@ struct ServiceOptions {
   int inline_substeps = 4;
   // A StepBatch stops starting sub-steps this long before its deadline, so
   // the reply (which says which instances advanced) arrives in time.
-  absl::Duration deadline_margin = absl::Milliseconds(2);
+  absl::Duration deadline_margin = absl::Milliseconds(20);
 };
 
 class SimulatorService final : public v1::Simulator::CallbackService {

@@ -5,9 +5,12 @@
 //
 //   build/bench/engine/dynamics_bench --benchmark_repetitions=5
 //       (add --benchmark_report_aggregates_only=true for medians only)
+//   build/bench/engine/dynamics_bench --profile=aba   (1000 calls on mini_cheetah,
+//       for repeatable instruction counts under callgrind --toggle-collect)
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <random>
@@ -116,7 +119,35 @@ MOREAU_BENCH(BM_ContactJacobians);
 MOREAU_BENCH(BM_FactorMassMatrix);
 MOREAU_BENCH(BM_CrbaAndFactor);
 
+// --profile=<algorithm>: 1000 calls cycling the state pool.
+int Profile(const char* name) {
+  Fixture& f = Get("mini_cheetah");
+  const Model& m = *f.model;
+  for (int n = 0; n < 1000; ++n) {
+    const int k = n % kPool;
+    if (std::strcmp(name, "fk") == 0) ForwardKinematics(m, f.data, f.q[k], f.v[k]);
+    if (std::strcmp(name, "rnea") == 0) Rnea(m, f.data, f.q[k], f.v[k], f.a[k]);
+    if (std::strcmp(name, "crba") == 0) Crba(m, f.data, f.q[k]);
+    if (std::strcmp(name, "aba") == 0) Aba(m, f.data, f.q[k], f.v[k], f.a[k]);
+    if (std::strcmp(name, "jacobians") == 0) ContactJacobians(m, f.data, f.q[k]);
+    if (std::strcmp(name, "crba_factor") == 0) {
+      Crba(m, f.data, f.q[k]);
+      FactorMassMatrix(m, f.data);
+    }
+  }
+  std::printf("qacc[0] = %.9f\n", f.data.qacc[0]);
+  return 0;
+}
+
 }  // namespace
 }  // namespace moreau
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--profile=", 10) == 0) return moreau::Profile(argv[i] + 10);
+  }
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,5 +1,7 @@
 // moreau_loadgen: load generator for moreaud and its in-process reference.
 //
+//   --mode=bare       round trips of an RPC that does nothing (DestroyInstances
+//                     of no ids): the cost of a gRPC unary call on this machine
 //   --mode=unary      Step round trips (one instance, --substeps each): p50/p99
 //   --mode=session    Session round trips: p50/p99
 //   --mode=batch      StepBatch of --instances × --substeps, back to back:
@@ -25,7 +27,7 @@
 #include "engine/model/loader.h"
 #include "engine/sim/simulation.h"
 
-ABSL_FLAG(std::string, mode, "batch", "unary | session | batch | inprocess");
+ABSL_FLAG(std::string, mode, "batch", "bare | unary | session | batch | inprocess");
 ABSL_FLAG(std::string, address, "127.0.0.1:50051", "moreaud address");
 ABSL_FLAG(std::string, model, "mini_cheetah", "Built-in model");
 ABSL_FLAG(std::string, contact, "moreau-sor", "Contact model");
@@ -100,6 +102,23 @@ void PrintThroughput(const char* mode, long env_steps, double wall) {
     std::printf("%s: %d instances × %d sub-steps: %.0f env-steps/s, %.0f simulation steps/s\n",
                 mode, absl::GetFlag(FLAGS_instances), substeps, env_rate, env_rate * substeps);
   }
+}
+
+int RunBare() {
+  moreau::client::Client client(absl::GetFlag(FLAGS_address));
+  if (auto s = client.WaitForServer(absl::Seconds(10)); !s.ok()) return Fail(s.ToString());
+  const int calls = absl::GetFlag(FLAGS_calls);
+  std::vector<double> us;
+  us.reserve(static_cast<size_t>(calls));
+  Clock::time_point start;
+  for (int i = -std::max(100, calls / 20); i < calls; ++i) {
+    if (i == 0) start = Clock::now();
+    const Clock::time_point t0 = Clock::now();
+    if (auto r = client.DestroyInstances({}); !r.ok()) return Fail(r.status().ToString());
+    if (i >= 0) us.push_back(Seconds(Clock::now() - t0) * 1e6);
+  }
+  PrintLatency("bare", us, Seconds(Clock::now() - start));
+  return 0;
 }
 
 int RunRoundTrips(bool session_mode) {
@@ -233,10 +252,11 @@ int main(int argc, char** argv) {
       absl::GetFlag(FLAGS_calls) < 1) {
     return Fail("--instances, --substeps and --calls must be ≥ 1");
   }
+  if (mode == "bare") return RunBare();
   if (mode == "unary") return RunRoundTrips(false);
   if (mode == "session") return RunRoundTrips(true);
   if (mode == "batch") return RunBatch();
   if (mode == "inprocess") return RunInProcess();
-  return Fail(absl::StrFormat("unknown --mode '%s' (expected unary, session, batch, inprocess)",
-                              mode));
+  return Fail(absl::StrFormat(
+      "unknown --mode '%s' (expected bare, unary, session, batch, inprocess)", mode));
 }

@@ -3,3 +3,7 @@
 #include "absl/flags/flag.h"
 
 ABSL_FLAG(bool, json, false, "Print the report as one JSON object instead of text.");
+ABSL_FLAG(std::string, control, "",
+          "How actions drive the joints: torque (joint torques) or pd (joint position targets, "
+          "PD at the simulation rate). Default torque.");
+ABSL_FLAG(std::string, state_out, "", "Write the complete state (a binary blob) to this file.");

@@ -20,7 +20,6 @@ ABSL_FLAG(std::string, address, "localhost:50051", "moreaud address (host:port)"
 ABSL_FLAG(int, count, 1, "create: how many instances");
 ABSL_FLAG(std::string, contact_model, "",
           "create: spring-damper|hertz|micro|moreau-jor|moreau-sor (default moreau-sor)");
-ABSL_FLAG(std::string, control, "", "create: torque|pd (default torque)");
 ABSL_FLAG(double, time_step, 0.0, "create: simulation time step in s (default 1e-3)");
 ABSL_FLAG(uint64_t, seed, 0, "create: noise seed (instance k uses seed + k)");
 ABSL_FLAG(double, noise, 0.0, "create: initial joint/velocity noise (0: the default pose)");
@@ -29,7 +28,6 @@ ABSL_FLAG(std::string, action, "",
           "step: comma-separated action, one entry per actuator (default zeros)");
 ABSL_FLAG(double, rate, 10.0, "watch: frames per second");
 ABSL_FLAG(int, frames, 10, "watch: stop after this many frames");
-ABSL_FLAG(std::string, state_out, "", "state: write the state blob to this file");
 ABSL_FLAG(std::string, state_in, "", "state: restore the state blob from this file");
 
 namespace moreau::cli {
@@ -286,7 +284,7 @@ const Command& RemoteCommand() {
       .flags = {{"address", "HOST:PORT"},
                 {"count", "N"},
                 {"contact_model", "NAME"},
-                {"control", "torque|pd"},
+                kControlFlagSpec,
                 {"time_step", "S"},
                 {"seed", "N"},
                 {"noise", "X"},
@@ -294,7 +292,7 @@ const Command& RemoteCommand() {
                 {"action", "A1,A2,…"},
                 {"rate", "HZ"},
                 {"frames", "N"},
-                {"state_out", "FILE"},
+                kStateOutFlagSpec,
                 {"state_in", "FILE"},
                 kJsonFlagSpec},
       .min_args = 1,

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -24,6 +25,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
+#include "clients/cli/action_replay.h"
 #include "clients/cli/command_status.h"
 #include "clients/cli/common_flags.h"
 #include "clients/cli/json_writer.h"
@@ -482,6 +484,13 @@ absl::Status RunSim(const Invocation& invocation) {
 
   MOREAU_ASSIGN_OR_RETURN(std::unique_ptr<Controller> controller,
                           ChooseController(options.controller, m, &warnings));
+  std::vector<Eigen::VectorXd> actions;
+  int64_t steps = options.steps;
+  if (!options.actions.empty()) {
+    MOREAU_ASSIGN_OR_RETURN(actions,
+                            ReadActionsCsv(options.actions, static_cast<int>(m.actuators.size())));
+    steps = static_cast<int64_t>(actions.size()) * options.action_substeps;
+  }
   std::unique_ptr<CsvLog> csv;
   if (!options.out.empty()) {
     MOREAU_ASSIGN_OR_RETURN(csv, CsvLog::Open(options.out, m));
@@ -492,16 +501,28 @@ absl::Status RunSim(const Invocation& invocation) {
   ControllerState controller_state;
   std::vector<Force> f_ext(static_cast<size_t>(m.nbodies), Force::Zero());
   RunMetrics metrics(m, simulation->state().q);
-  Progress progress(options.progress, !options.json && isatty(STDERR_FILENO) == 1, options.steps,
-                    options.duration);
+  Progress progress(options.progress, !options.json && isatty(STDERR_FILENO) == 1, steps,
+                    static_cast<double>(steps) * dt);
   absl::Status step_status;
 
   progress.Start();
   const Clock::time_point start_time = Clock::now();
   int64_t done = 0;
-  while (done < options.steps) {
+  while (done < steps) {
     const sim::State& state = simulation->state();
     const double t = state.time;
+    if (!actions.empty()) {
+      // The server's Step path: the action held, τ recomputed every step.
+      step_status = simulation->StepAction(actions[done / options.action_substeps], 1);
+      if (!step_status.ok()) break;
+      ++done;
+      metrics.AfterStep(*simulation);
+      if (csv != nullptr && done % options.csv_every == 0) {
+        csv->Row(*simulation, simulation->applied_torques());
+      }
+      progress.Update(done, simulation->state().time);
+      continue;
+    }
     controller->Compute(m, t, dt, state.q, state.v, controller_state, tau);
     const std::vector<Force>* external = nullptr;
     if (options.push.has_value() && options.push->Active(t)) {
@@ -524,7 +545,8 @@ absl::Status RunSim(const Invocation& invocation) {
   if (!step_status.ok() && !absl::IsFailedPrecondition(step_status)) return step_status;
   SimResult result;
   result.model = m.name;
-  result.controller = std::string(controller->Name());
+  result.controller = actions.empty() ? std::string(controller->Name())
+                                      : absl::StrCat("actions (", options.actions, ")");
   result.steps = done;
   result.time = simulation->state().time;
   result.wall_s = wall_s;
@@ -542,6 +564,15 @@ absl::Status RunSim(const Invocation& invocation) {
                                     " steps with contacts"));
   }
 
+  if (!options.state_out.empty()) {
+    std::ofstream file(options.state_out, std::ios::binary);
+    const std::string blob = simulation->Snapshot();
+    file.write(blob.data(), static_cast<std::streamsize>(blob.size()));
+    if (!file) {
+      return absl::InternalError(
+          absl::StrCat("--state-out: cannot write '", options.state_out, "'"));
+    }
+  }
   if (options.json) {
     WriteJson(options, result, metrics, *invocation.out);
   } else {
@@ -595,10 +626,16 @@ const Command& SimCommand() {
           "base_qz, q_<joint>..., v_<joint>..., tau_<joint>... (the torque applied during the\n"
           "step ending at that time), fn_<contact point>... (normal force, N; 0 when open);\n"
           "one row after every --csv-every-th step, no row for t = 0.\n",
-      .flags = {kContactFlagSpec, kIntegratorFlagSpec, kDtFlagSpec, kDurationFlagSpec,
-                kControllerFlagSpec, kPushFlagSpec, kTerrainFlagSpec, kMuFlagSpec, kOutFlagSpec,
-                kCsvEveryFlagSpec, kProgressFlagSpec, kJsonFlagSpec, kQFlagSpec, kVFlagSpec,
-                kBaseFlagSpec, kContactLinksFlagSpec},
+      .flags = {kContactFlagSpec,    kIntegratorFlagSpec,
+                kDtFlagSpec,         kDurationFlagSpec,
+                kControllerFlagSpec, kPushFlagSpec,
+                kTerrainFlagSpec,    kMuFlagSpec,
+                kOutFlagSpec,        kCsvEveryFlagSpec,
+                kProgressFlagSpec,   kJsonFlagSpec,
+                kActionsFlagSpec,    kActionSubstepsFlagSpec,
+                kControlFlagSpec,    kStateOutFlagSpec,
+                kQFlagSpec,          kVFlagSpec,
+                kBaseFlagSpec,       kContactLinksFlagSpec},
       .min_args = 1,
       .max_args = 1,
       .run = &RunSim,

@@ -2,11 +2,16 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
 #include <numbers>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -89,37 +94,67 @@ bool AbslParseFlag(absl::string_view text, ControllerFlag* flag, std::string* er
 
 std::string AbslUnparseFlag(const ControllerFlag& flag) { return flag.name; }
 
-// flat | incline:DEG.
+// flat | incline:DEG | rough:AMPLITUDE | heightfield:FILE.csv.
 struct TerrainFlag {
-  bool incline = false;
-  double degrees = 0.0;
+  enum class Kind { kFlat, kIncline, kRough, kHeightfield };
+  Kind kind = Kind::kFlat;
+  double value = 0.0;  // incline: degrees; rough: amplitude (m)
+  std::string path;    // heightfield: the CSV file
 };
 
 bool AbslParseFlag(absl::string_view text, TerrainFlag* flag, std::string* error) {
   static constexpr absl::string_view kExpected =
-      "expected flat or incline:DEG (the ground tilted by DEG degrees about the world y axis)";
+      "expected flat, incline:DEG (the ground tilted by DEG degrees about the world y axis), "
+      "rough:AMPLITUDE (a built-in rough patch, heights within AMPLITUDE metres below z = 0) "
+      "or heightfield:FILE.csv (a grid of heights in metres)";
   if (text == "flat") {
     *flag = TerrainFlag{};
     return true;
   }
-  absl::string_view degrees = text;
-  if (!absl::ConsumePrefix(&degrees, "incline:")) {
+  absl::string_view rest = text;
+  if (absl::ConsumePrefix(&rest, "heightfield:")) {
+    if (rest.empty()) {
+      *error = absl::StrCat("heightfield terrain needs a file name; ", kExpected);
+      return false;
+    }
+    *flag = TerrainFlag{TerrainFlag::Kind::kHeightfield, 0.0, std::string(rest)};
+    return true;
+  }
+  TerrainFlag::Kind kind;
+  const char* what;
+  if (absl::ConsumePrefix(&rest, "incline:")) {
+    kind = TerrainFlag::Kind::kIncline;
+    what = "the incline angle";
+  } else if (absl::ConsumePrefix(&rest, "rough:")) {
+    kind = TerrainFlag::Kind::kRough;
+    what = "the roughness amplitude";
+  } else {
     *error = absl::StrCat("unknown terrain ", JsonQuote(text), "; ", kExpected);
     return false;
   }
   double value = 0.0;
-  if (!absl::SimpleAtod(absl::StripAsciiWhitespace(degrees), &value) || !std::isfinite(value)) {
-    *error = absl::StrCat("the incline angle ", JsonQuote(degrees),
-                          " is not a finite number of degrees; ", kExpected);
+  if (!absl::SimpleAtod(absl::StripAsciiWhitespace(rest), &value) || !std::isfinite(value)) {
+    *error = absl::StrCat(what, " ", JsonQuote(rest), " is not a finite number",
+                          kind == TerrainFlag::Kind::kIncline ? " of degrees" : " of metres", "; ",
+                          kExpected);
     return false;
   }
-  flag->incline = true;
-  flag->degrees = value;
+  *flag = TerrainFlag{kind, value, ""};
   return true;
 }
 
 std::string AbslUnparseFlag(const TerrainFlag& flag) {
-  return flag.incline ? absl::StrCat("incline:", flag.degrees) : "flat";
+  switch (flag.kind) {
+    case TerrainFlag::Kind::kFlat:
+      return "flat";
+    case TerrainFlag::Kind::kIncline:
+      return absl::StrCat("incline:", flag.value);
+    case TerrainFlag::Kind::kRough:
+      return absl::StrCat("rough:", flag.value);
+    case TerrainFlag::Kind::kHeightfield:
+      return absl::StrCat("heightfield:", flag.path);
+  }
+  return "flat";
 }
 
 // T0,DURATION,FX,FY,FZ; empty: no push.
@@ -176,9 +211,14 @@ ABSL_FLAG(moreau::cli::PushFlag, push, moreau::cli::PushFlag{},
           "Push the base: a constant world-frame force (FX, FY, FZ in N) at the base origin "
           "from T0 for DURATION seconds. Default: no push.");
 ABSL_FLAG(moreau::cli::TerrainFlag, terrain, moreau::cli::TerrainFlag{},
-          "The ground: flat (the plane z = 0) or incline:DEG (that plane tilted by DEG degrees, "
+          "The ground: flat (the plane z = 0); incline:DEG (that plane tilted by DEG degrees, "
           "|DEG| < 90, about the world y axis through the origin; positive DEG descends towards "
-          "+x).");
+          "+x); rough:AMPLITUDE (a built-in 8 m x 8 m heightfield centred on the origin, 5 cm "
+          "cells, fixed pseudo-random heights in [-AMPLITUDE, 0] m, 0 <= AMPLITUDE <= 0.1); or "
+          "heightfield:FILE.csv (a heightfield read from FILE: one line of comma-separated "
+          "heights in metres per grid row along +y, values along +x, at least 2 x 2, centred on "
+          "the origin; lines starting with # are comments, and '# cell_size: S' sets the cell "
+          "size in metres, default 0.05).");
 ABSL_FLAG(std::optional<double>, mu, std::nullopt,
           "Friction coefficient, >= 0, for every contact model (hertz: static and dynamic). "
           "Default: each contact model's own.");
@@ -189,6 +229,10 @@ ABSL_FLAG(int, csv_every, 1, "With --out: a CSV row every N steps (N >= 1).");
 ABSL_FLAG(bool, progress, false,
           "Show the progress line on stderr even when it is not a terminal, for any run length "
           "and with --json.");
+ABSL_FLAG(std::string, actions, "",
+          "Replay actions from this CSV file (one row per action, one column per actuator) "
+          "instead of running --controller; --duration is then rows × --action-substeps × --dt.");
+ABSL_FLAG(int, action_substeps, 1, "With --actions: steps each action row is held for.");
 
 namespace moreau::cli {
 namespace {
@@ -199,15 +243,112 @@ absl::Status Invalid(absl::string_view flag, double value, absl::string_view why
   return absl::InvalidArgumentError(absl::StrCat(flag, " ", FormatNumber(value), ": ", why));
 }
 
-absl::StatusOr<contact::Terrain> MakeTerrain(const TerrainFlag& flag) {
-  if (!flag.incline) return contact::Terrain();
-  const std::string value = AbslUnparseFlag(flag);
-  if (!(std::abs(flag.degrees) < 90.0)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--terrain ", value, ": the incline must be less than 90 degrees"));
+// Cells of the rough:AMPLITUDE patch: 8 m × 8 m at 5 cm, centred on the origin
+// (a 10 s trot at 0.5 m/s stays on it).
+constexpr int kRoughNodes = 161;
+constexpr double kRoughCell = 0.05;
+constexpr double kMaxRoughAmplitude = 0.1;
+constexpr double kDefaultHeightfieldCell = 0.05;
+
+// A heightfield of nx × ny nodes at `cell` spacing centred on the world
+// origin.
+absl::StatusOr<contact::Terrain> CenteredHeightfield(double cell, int nx, int ny,
+                                                     std::vector<double> heights) {
+  const Vec3 origin(-0.5 * cell * (nx - 1), -0.5 * cell * (ny - 1), 0.0);
+  return contact::Terrain::Heightfield(origin, cell, nx, ny, std::move(heights));
+}
+
+// rough:AMPLITUDE: node heights −AMPLITUDE·u with u uniform in [0, 1) from a
+// fixed-seed 64-bit linear congruential generator (Knuth's MMIX constants),
+// so every run and platform sees the same ground; all heights ≤ 0, so a
+// robot placed on flat ground starts on or above it.
+absl::StatusOr<contact::Terrain> RoughTerrain(double amplitude) {
+  std::vector<double> heights(static_cast<size_t>(kRoughNodes) * kRoughNodes);
+  uint64_t x = 0x9E3779B97F4A7C15ull;
+  for (double& h : heights) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    h = -amplitude * static_cast<double>(x >> 11) * 0x1.0p-53;
   }
-  const absl::StatusOr<contact::Terrain> terrain =
-      contact::Terrain::Incline(flag.degrees * std::numbers::pi / 180.0, Vec3::UnitY());
+  return CenteredHeightfield(kRoughCell, kRoughNodes, kRoughNodes, std::move(heights));
+}
+
+// heightfield:FILE.csv (format in the flag's help).
+absl::StatusOr<contact::Terrain> HeightfieldFromCsv(const std::string& path) {
+  const std::string flag = absl::StrCat("--terrain heightfield:", path);
+  std::ifstream in(path);
+  if (!in) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(flag, ": cannot open ", JsonQuote(path), ": ", std::strerror(errno)));
+  }
+  double cell = kDefaultHeightfieldCell;
+  std::vector<double> heights;
+  int nx = 0;
+  int ny = 0;
+  std::string line;
+  for (int line_number = 1; std::getline(in, line); ++line_number) {
+    absl::string_view text = absl::StripAsciiWhitespace(line);
+    if (text.empty()) continue;
+    if (absl::ConsumePrefix(&text, "#")) {
+      text = absl::StripLeadingAsciiWhitespace(text);
+      if (absl::ConsumePrefix(&text, "cell_size:")) {
+        if (!absl::SimpleAtod(absl::StripAsciiWhitespace(text), &cell) || !std::isfinite(cell) ||
+            cell <= 0.0) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              flag, ": line ", line_number, ": cell_size must be a finite number > 0 (m)"));
+        }
+      }
+      continue;
+    }
+    int count = 0;
+    for (const absl::string_view field : absl::StrSplit(text, ',')) {
+      double h = 0.0;
+      if (!absl::SimpleAtod(absl::StripAsciiWhitespace(field), &h) || !std::isfinite(h)) {
+        return absl::InvalidArgumentError(absl::StrCat(flag, ": line ", line_number, ", value ",
+                                                       count + 1, ": ", JsonQuote(field),
+                                                       " is not a finite height in metres"));
+      }
+      heights.push_back(h);
+      ++count;
+    }
+    if (ny > 0 && count != nx) {
+      return absl::InvalidArgumentError(absl::StrCat(flag, ": line ", line_number, " has ", count,
+                                                     " heights, the first row has ", nx));
+    }
+    nx = count;
+    ++ny;
+  }
+  if (nx < 2 || ny < 2) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(flag, ": needs at least 2 rows of at least 2 heights, got ", ny, " x ", nx));
+  }
+  return CenteredHeightfield(cell, nx, ny, std::move(heights));
+}
+
+absl::StatusOr<contact::Terrain> MakeTerrain(const TerrainFlag& flag) {
+  const std::string value = AbslUnparseFlag(flag);
+  absl::StatusOr<contact::Terrain> terrain;
+  switch (flag.kind) {
+    case TerrainFlag::Kind::kFlat:
+      return contact::Terrain();
+    case TerrainFlag::Kind::kIncline:
+      if (!(std::abs(flag.value) < 90.0)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--terrain ", value, ": the incline must be less than 90 degrees"));
+      }
+      terrain = contact::Terrain::Incline(flag.value * std::numbers::pi / 180.0, Vec3::UnitY());
+      break;
+    case TerrainFlag::Kind::kRough:
+      if (!(flag.value >= 0.0 && flag.value <= kMaxRoughAmplitude)) {
+        return absl::InvalidArgumentError(absl::StrCat("--terrain ", value,
+                                                       ": the roughness amplitude must be in [0, ",
+                                                       FormatNumber(kMaxRoughAmplitude), "] m"));
+      }
+      terrain = RoughTerrain(flag.value);
+      break;
+    case TerrainFlag::Kind::kHeightfield:
+      // Its errors already name the flag and the file.
+      return HeightfieldFromCsv(flag.path);
+  }
   if (!terrain.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat("--terrain ", value, ": ", terrain.status().message()));
@@ -295,6 +436,19 @@ absl::StatusOr<SimOptions> SimOptionsFromFlags(std::vector<std::string>* warning
   }
   options.progress = absl::GetFlag(FLAGS_progress);
   options.json = absl::GetFlag(FLAGS_json);
+  const std::string control = absl::GetFlag(FLAGS_control);
+  if (!control.empty()) {
+    MOREAU_ASSIGN_OR_RETURN(settings.control.mode, sim::ParseControlMode(control));
+  }
+  options.actions = absl::GetFlag(FLAGS_actions);
+  options.action_substeps = absl::GetFlag(FLAGS_action_substeps);
+  if (options.action_substeps < 1) {
+    return Invalid("--action-substeps", options.action_substeps, "must be >= 1");
+  }
+  if (options.actions.empty() && (!control.empty() || options.action_substeps != 1)) {
+    warnings->push_back("--control and --action-substeps have no effect without --actions");
+  }
+  options.state_out = absl::GetFlag(FLAGS_state_out);
   return options;
 }
 

@@ -4,7 +4,8 @@
 // --push 1,2,3, --terrain hill) is a malformed command line, found by the flag
 // parser (exit 2); a well-formed value out of range (--dt 0, --duration -1,
 // --mu -0.5, --push with a negative duration, --terrain incline:95) is found
-// by SimOptionsFromFlags (exit 1). Every message names the flag and the value.
+// by SimOptionsFromFlags (exit 1), as is a heightfield file that cannot be
+// read or parsed. Every message names the flag and the value.
 #ifndef MOREAU_CLIENTS_CLI_SIM_FLAGS_H_
 #define MOREAU_CLIENTS_CLI_SIM_FLAGS_H_
 
@@ -27,16 +28,19 @@ inline constexpr FlagSpec kDtFlagSpec{"dt", "S"};
 inline constexpr FlagSpec kDurationFlagSpec{"duration", "S"};
 inline constexpr FlagSpec kControllerFlagSpec{"controller", "stand|trot|zero"};
 inline constexpr FlagSpec kPushFlagSpec{"push", "T0,DURATION,FX,FY,FZ"};
-inline constexpr FlagSpec kTerrainFlagSpec{"terrain", "flat|incline:DEG"};
+inline constexpr FlagSpec kTerrainFlagSpec{"terrain",
+                                           "flat|incline:DEG|rough:AMPLITUDE|heightfield:FILE.csv"};
 inline constexpr FlagSpec kMuFlagSpec{"mu", "M"};
 inline constexpr FlagSpec kOutFlagSpec{"out", "FILE.csv"};
 inline constexpr FlagSpec kCsvEveryFlagSpec{"csv_every", "N"};
 inline constexpr FlagSpec kProgressFlagSpec{"progress", ""};
+inline constexpr FlagSpec kActionsFlagSpec{"actions", "FILE.csv"};
+inline constexpr FlagSpec kActionSubstepsFlagSpec{"action_substeps", "K"};
 
 // Everything the flags set (the model and its initial state aside).
 struct SimOptions {
   sim::Settings settings;    // dt, contact, integrator, μ, terrain
-  std::string terrain;       // the --terrain value, e.g. "incline:10"
+  std::string terrain;       // the --terrain value, e.g. "incline:10", "rough:0.02"
   std::string controller;    // "stand", "trot" or "zero"
   std::optional<Push> push;  // --push
   double duration = 0.0;     // s, as given
@@ -45,6 +49,11 @@ struct SimOptions {
   int csv_every = 1;         // --csv-every: a CSV row every this many steps
   bool progress = false;     // --progress: force the progress line
   bool json = false;         // --json
+  // --actions: replay recorded actions instead of a controller, each row held
+  // for --action-substeps steps under --control (settings.control.mode).
+  std::string actions;
+  int action_substeps = 1;
+  std::string state_out;  // --state-out: the final state blob
 };
 
 // Reads and validates the flags above (and --json). InvalidArgument naming

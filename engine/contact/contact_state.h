@@ -15,8 +15,8 @@ namespace moreau::contact {
 
 struct ContactState {
   // True while the contact is closed (g_N ≤ 0) and `anchor` holds P0, the
-  // contact point recorded when the contact closed or last re-stuck (000
-  // Alg. 1, Fig. 2). False: open, anchor unused.
+  // contact point recorded when the contact closed, dragged along while it
+  // slips (000 Alg. 1, Fig. 2; stick_slip.h). False: open, anchor unused.
   bool closed = false;
   // 000 Alg. 1 "Slip": the tangential force is on the friction-disc boundary.
   bool slip = false;

@@ -22,6 +22,9 @@ absl::Status Validate(const HertzParams& p) {
   if (!std::isfinite(p.exponent) || p.exponent < 1.0) {
     return FieldError("exponent", "finite and >= 1", p.exponent);
   }
+  if (!std::isfinite(p.reference_depth) || p.reference_depth <= 0.0) {
+    return FieldError("reference_depth", "finite and > 0", p.reference_depth);
+  }
   if (!std::isfinite(p.damping) || p.damping < 0.0) {
     return FieldError("damping", "finite and >= 0", p.damping);
   }
@@ -76,8 +79,10 @@ spatial::Vec3 HertzForce(const HertzParams& params, const Contact& contact) {
   if (!(contact.gap < 0.0)) return spatial::Vec3::Zero();
   const double depth = -contact.gap;           // δ ≥ 0 (001 eq. 34)
   const double depth_rate = -contact.gamma_N;  // δ̇ (001 eq. 36)
-  // 001 eq. 34–35: f_n = f_s + f_d = K δ^e + c(δ) δ̇, never pulling.
-  const double f_s = params.stiffness * std::pow(depth, params.exponent);
+  // 001 eq. 34–35: f_n = f_s + f_d = K δ^e + c(δ) δ̇ with δ in units of δ₀
+  // (header: K δ₀ (δ/δ₀)^e), never pulling.
+  const double d0 = params.reference_depth;
+  const double f_s = params.stiffness * d0 * std::pow(depth / d0, params.exponent);
   const double f_d = HertzDamping(params, depth) * depth_rate;
   const double f_n = std::max(f_s + f_d, 0.0);
   spatial::Vec3 force = f_n * contact.normal;

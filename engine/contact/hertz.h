@@ -13,9 +13,26 @@
 namespace moreau::contact {
 
 // Defaults: 001 Table I ("our simulator"), tuned there with Δt = 1e-4 s.
+//
+// Units of K. Table I gives K = 1.0e4 "N/m" with e = 2.2, which cannot both
+// hold for f_s = K δ^e (eq. 34): K δ^e is a force only if K is in N/m^e.
+// Read literally in SI (δ in m, K in N/m^2.2) the spring is far too soft for
+// the 9 kg Mini Cheetah: one quarter of its weight, 22 N, needs
+// δ = (22 / 1e4)^(1/2.2) = 62 mm per foot, and the trotting robot sinks
+// ≈ 0.15 m and falls — while 001 §7 reports a trunk height within 4.6 mm
+// (mean absolute error) of MuJoCo's, whose contacts penetrate millimetres.
+// We keep K in N/m and measure δ in millimetres, i.e. the spring is written
+// with a reference depth δ₀ = 1 mm that makes eq. 34 dimensionally sound:
+//   f_s = K δ₀ (δ / δ₀)^e,
+// K being the secant stiffness f_s/δ at δ = δ₀. With Table I's values a
+// Mini Cheetah foot then carries 22 N at δ = (22 / 10)^(1/2.2) mm = 1.4 mm
+// with a tangent stiffness e f_s / δ ≈ 3.5e4 N/m — the stiffness 000 found
+// robust for the same kind of robot (c_N = 3e4 N/m, 000 §5). reference_depth
+// = 1 m gives the literal SI reading K δ^e.
 struct HertzParams {
-  double stiffness = 1.0e4;         // K, N/m^e (Table I: 1.0e4 "N/m")
-  double exponent = 2.2;            // e
+  double stiffness = 1.0e4;         // K, N/m: secant stiffness at δ = δ₀ (Table I)
+  double exponent = 2.2;            // e (Table I)
+  double reference_depth = 1.0e-3;  // δ₀, m: the unit δ is measured in (see above)
   double damping = 10.0;            // c_max, N s/m
   double ramp_depth = 1.0e-4;       // w, m
   double mu_static = 2.0;           // μ_s
@@ -24,8 +41,8 @@ struct HertzParams {
   double sliding_velocity = 2e-4;   // v_d, m/s: μ = μ_d for ‖v‖ ≥ v_d
 };
 
-// InvalidArgument naming the field and value unless K > 0, e ≥ 1, c_max ≥ 0,
-// w > 0, μ_s, μ_d ≥ 0, 0 < v_s < v_d, all finite.
+// InvalidArgument naming the field and value unless K > 0, e ≥ 1, δ₀ > 0,
+// c_max ≥ 0, w > 0, μ_s, μ_d ≥ 0, 0 < v_s < v_d, all finite.
 absl::Status Validate(const HertzParams& params);
 
 // The cubic smoothstep S(x) = 3x² − 2x³ on [0, 1], 0 below, 1 above (C¹).
@@ -48,7 +65,7 @@ double HertzFrictionCoefficient(const HertzParams& params, double speed);
 
 // Force on the robot at one contact, world (N). Penetration δ = max(0, −g_N)
 // (001 eq. 34: δ = d_c), penetration rate δ̇ = −γ_N (001 eq. 36):
-//   f_n = max(0, K δ^e + c(δ) δ̇)                (001 eq. 34–35, no pulling)
+//   f_n = max(0, K δ₀ (δ/δ₀)^e + c(δ) δ̇)       (001 eq. 34–35, no pulling)
 //   f_T = −μ(‖γ_T‖) f_n γ_T/‖γ_T‖               (001 eq. 38, isotropic)
 // 001 applies eq. 38 per axis of the contact frame (f_x = μ(v_x) f_n,
 // f_y = μ(v_y) f_n), an anisotropic "friction square" whose bound along the

@@ -11,6 +11,15 @@ Eigen::Vector2d ClampToDisc(const Eigen::Vector2d& lambda_T, double limit) {
   return lambda_T * (limit / norm);
 }
 
+// Drags the anchor along with a slipping contact: P0 = P + λ_T / c_T in the
+// tangent plane, so that the anchor spring alone, −c_T g_T, equals the
+// friction force λ_T now on the disc boundary (see the header).
+void DragAnchor(const Contact& contact, const Eigen::Vector2d& lambda_T, double stiffness,
+                ContactState& state) {
+  const Vec3 offset = (lambda_T.x() * contact.t1 + lambda_T.y() * contact.t2) / stiffness;
+  state.SetAnchor(contact.position + offset);
+}
+
 }  // namespace
 
 Eigen::Vector2d StickSlipFriction(const StickSlipParams& params, const Contact& contact,
@@ -25,31 +34,36 @@ Eigen::Vector2d StickSlipFriction(const StickSlipParams& params, const Contact& 
   }
   const double limit = params.mu * lambda_N;  // radius of C_T, 000 eq. 3
   const double speed = gamma_T.norm();
-  const double spring_dt = params.stiffness * params.predict_dt;
 
-  if (state.slip) {
-    // 000 Alg. 1 lines 2–5; while sliding the anchor travels with P.
-    state.SetAnchor(P);
-    const Eigen::Vector2d trial = -(spring_dt + params.damping) * gamma_T;
-    if (speed <= params.stick_velocity || trial.norm() <= limit) {
-      state.slip = false;  // line 4: stick again, P0 reset to P
-      return ClampToDisc(trial, limit);
-    }
-    return -limit / speed * gamma_T;  // dynamic friction, line 9
-  }
-
-  // 000 Alg. 1 line 7: λ_T = −c_T g_T − d_T γ_T, g_T = (P − P0)_T; with 003
-  // eq. 14's prediction g_T → g_T + γ_T Δt when predict_dt > 0.
+  // The trial stick force from the anchor, 000 Alg. 1 line 7:
+  // λ_T = −c_T g_T − d_T γ_T, g_T = (P − P0)_T; with 003 eq. 14's prediction
+  // g_T → g_T + γ_T Δt when predict_dt > 0.
   const Vec3 d = P - state.Anchor();
   const Eigen::Vector2d g_T(contact.t1.dot(d), contact.t2.dot(d));
-  const Eigen::Vector2d trial = -params.stiffness * g_T - (spring_dt + params.damping) * gamma_T;
-  if (trial.norm() <= limit) return trial;
+  const Eigen::Vector2d trial =
+      -params.stiffness * (g_T + params.predict_dt * gamma_T) - params.damping * gamma_T;
 
-  // Lines 8–9: outside the disc → slip with λ_T = −μ λ_N γ_T/‖γ_T‖.
+  if (state.slip) {
+    // 000 Alg. 1 lines 2–5: stick again when ‖γ_T‖ ≈ 0 or the stick force
+    // fits in the disc. The anchor was dragged along (below), so the spring
+    // resumes from the friction force it carried while slipping.
+    if (speed <= params.stick_velocity || trial.norm() <= limit) {
+      state.slip = false;
+      return ClampToDisc(trial, limit);
+    }
+  } else if (trial.norm() <= limit) {
+    return trial;  // stick, line 7
+  }
+
+  // Lines 8–9 (and slip continuing): dynamic friction −μ λ_N γ_T/‖γ_T‖;
+  // along the trial force when ‖γ_T‖ ≤ stick_velocity, where γ_T has no
+  // usable direction.
   state.slip = true;
-  state.SetAnchor(P);
-  if (speed > params.stick_velocity) return -limit / speed * gamma_T;
-  return ClampToDisc(trial, limit);
+  const Eigen::Vector2d lambda_T = speed > params.stick_velocity
+                                       ? Eigen::Vector2d(-limit / speed * gamma_T)
+                                       : ClampToDisc(trial, limit);
+  DragAnchor(contact, lambda_T, params.stiffness, state);
+  return lambda_T;
 }
 
 }  // namespace moreau::contact

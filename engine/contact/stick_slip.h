@@ -32,12 +32,22 @@ struct StickSlipParams {
 //    g_T = (P − P0) projected on (t1, t2); if ‖λ_T‖ > μ λ_N the contact
 //    slips: λ_T = −μ λ_N γ_T/‖γ_T‖ (along the trial force when
 //    ‖γ_T‖ ≤ stick_velocity, where γ_T has no usable direction).
-//  - slip (lines 2–5): the anchor travels with P (P0 ← P, "move the
-//    anchor"); if ‖γ_T‖ ≤ stick_velocity or the trial stick force from the
-//    reset anchor, −(c_T Δt + d_T) γ_T, is inside the disc, the contact
-//    re-sticks with P0 = P ("reset point P0") and that trial force is applied
-//    at once (clamped to the disc) — 000 applies it from the next step, which
-//    leaves this step's λ_T unspecified; otherwise λ_T = −μ λ_N γ_T/‖γ_T‖.
+//  - slip (lines 2–5): if ‖γ_T‖ ≤ stick_velocity or the trial stick force
+//    from the anchor is inside the disc, the contact sticks again and that
+//    trial force is applied at once (clamped to the disc) — 000 applies it
+//    from the next step, which leaves this step's λ_T unspecified; otherwise
+//    λ_T = −μ λ_N γ_T/‖γ_T‖.
+// Where the anchor goes while slipping. 000 Alg. 1 says "move the anchor" /
+// "reset point P0" without saying where. Putting P0 at P (the spring
+// relaxed) throws away the spring's stretch every time the contact slips:
+// a box resting on a slope with a load near the disc boundary then creeps
+// downhill by one full stretch, μ λ_N / c_T, per slip event (27 mm in 2 s
+// on 30° with 000's c_T = 3e4 N/m, as the normal force rings). We drag the
+// anchor with the contact instead, at P0 = P + λ_T / c_T, the point where
+// the spring alone carries the current friction force: on re-sticking the
+// force continues from the disc boundary rather than from zero, and a
+// loaded contact only moves while it really slips (the behaviour of the
+// hard-contact friction disc that Alg. 1 approximates).
 // Always ‖λ_T‖ ≤ μ λ_N. Allocation-free.
 Eigen::Vector2d StickSlipFriction(const StickSlipParams& params, const Contact& contact,
                                   double lambda_N, ContactState& state);

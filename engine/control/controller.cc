@@ -1,5 +1,6 @@
 #include "engine/control/controller.h"
 
+#include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -43,8 +44,8 @@ class ZeroController final : public Controller {
 class StandController final : public Controller {
  public:
   StandController(const Model& model, const ControllerOptions& options,
-                  const Eigen::VectorXd& q_stand)
-      : Controller(model), gains_(options.gains) {
+                  const Eigen::VectorXd& q_stand, Eigen::VectorXd inertia)
+      : Controller(model), gains_(options.gains), inertia_(std::move(inertia)) {
     q_des_ = q_stand;
   }
   std::string_view Name() const override { return "stand"; }
@@ -52,31 +53,81 @@ class StandController final : public Controller {
                const Eigen::VectorXd& v, ControllerState& state,
                Eigen::Ref<Eigen::VectorXd> tau) override {
     // 001 eq. 44 to the constant standing pose, q̇_d = 0.
-    JointPd(model, q, v, q_des_, qd_des_, gains_, tau);
+    StableJointPd(model, q, v, q_des_, qd_des_, gains_, inertia_, dt, tau);
     state.elapsed_s += dt;
   }
 
  private:
   PdGains gains_;
+  Eigen::VectorXd inertia_;  // StableJointPd's I_j; empty: JointPd
 };
 
 // ---------------------------------------------------------------- trot ---
 
+// Balance feedback added to 001 §6.2's open-loop trot. The paper's generator
+// (phase oscillator → Bézier stance/swing → leg IK → PD) is kept as is; what
+// is added only shifts the Bézier curves, from the measured base pose and
+// velocity:
+//  1. Attitude, by stance-leg height: each foot target is raised by
+//     k_att Δz_hip + T_att ż_hip, where Δz_hip is how far the leg's hip sits
+//     above where a level base would hold it (from roll and pitch) and ż_hip
+//     its vertical velocity from the base's rotation (ω × r). A corner that
+//     is high gets a shorter leg, a falling corner a longer one: the PD then
+//     pushes the base back to level and damps its rocking. With 001's soft
+//     gains (k_p = 40: a stance leg is a ≈ 1 kN/m spring) the open-loop trot
+//     rocks about the diagonal of its support pair, ±20–30° within seconds.
+//     (Drawing the curves in a gravity-levelled frame instead also moves the
+//     feet sideways under a rolled base, which made the rocking worse.)
+//  2. Foot placement (Raibert's heuristic, in its capture-point form for a
+//     linear inverted pendulum of height h): each swing foot lands offset by
+//     √(h/g) (v − v_cmd) from the nominal foothold, x and y, with v the
+//     filtered base velocity in the heading frame. A robot going too fast
+//     or drifting sideways steps further out in that direction, which
+//     brakes it. The stance foot keeps the offset it landed with; the swing
+//     blends from the lift-off offset to the live one (smoothstep), so the
+//     targets stay continuous.
+//  3. Yaw: the stance feet also sweep the arc of a yaw rate
+//     ω = −k_ψ (ψ − ψ₀) about the base origin (the step vector of a leg at
+//     r is T_stance (v_cmd + ω × r)), holding the heading ψ₀ the trot
+//     started with; without it, small asymmetries turn the robot and the
+//     straight trot drifts sideways.
+// Without these the Mini Cheetah falls within seconds on hard contacts
+// (moreau-jor/sor at 1 ms).
+constexpr double kGravity = 9.81;            // m/s², for the pendulum time √(h/g)
+constexpr double kVelocityFilterS = 0.2;     // s: low-pass of the base velocity, ½ stride
+constexpr double kMaxFootholdOffset = 0.08;  // m: about ⅕ of the leg length
+constexpr double kYawGain = 0.5;     // 1/s: yaw rate per rad of heading error (2 oscillates ±15°)
+constexpr double kMaxYawRate = 0.5;  // rad/s
+constexpr int kMaxLegs = 4;          // a trot has four legs (CheckTrotLayout)
+constexpr double kAttitudeGain = 1.0;       // k_att: the hip's height error, fed back 1:1
+constexpr double kAttitudeDampingS = 0.05;  // T_att (s): ⅛ of a stance, damps the rocking
+
+double Smooth(double x) {
+  x = std::clamp(x, 0.0, 1.0);
+  return x * x * (3.0 - 2.0 * x);
+}
+
 class TrotController final : public Controller {
  public:
   TrotController(const Model& model, const ControllerOptions& options, LegLayout layout,
-                 const GaitParams& gait, double stand_height, const Eigen::VectorXd& q_stand)
+                 const GaitParams& gait, double stand_height, const Eigen::VectorXd& q_stand,
+                 Eigen::VectorXd inertia)
       : Controller(model),
         gains_(options.gains),
+        inertia_(std::move(inertia)),
         gait_(gait),
         delay_s_(options.start_delay_s),
         ramp_s_(options.start_ramp_s),
         velocity_feedforward_(options.velocity_feedforward),
+        balance_(options.balance && model.floating_base),
+        placement_gain_(std::sqrt(stand_height / kGravity)),
         layout_(std::move(layout)) {
     q_des_ = q_stand;  // the initial targets: standing, what the ramp starts from
     for (const Leg& leg : layout_.legs) {
       nominal_.push_back(NominalFoot(leg, stand_height));
       offset_.push_back(TrotPhaseOffset(leg));
+      lever_.push_back(Eigen::Vector2d(leg.hip_position.x() + nominal_.back().x(),
+                                       leg.hip_position.y() + nominal_.back().y()));
     }
   }
   std::string_view Name() const override { return "trot"; }
@@ -92,16 +143,68 @@ class TrotController final : public Controller {
     gait.step_length *= ramp;
     gait.step_height *= ramp;
     const double f = gait.frequency_hz;
-    for (int i = 0; i < static_cast<int>(layout_.legs.size()); ++i) {
+    const double stance_s = gait.duty_factor / f;  // T_stance
+    // The commanded velocity: stance feet move back at L f / β.
+    const Eigen::Vector2d v_cmd(gait.step_length / stance_s, 0.0);
+
+    double lift[kMaxLegs] = {0.0, 0.0, 0.0, 0.0};  // 1. per leg: foot raised by (m)
+    double yaw_rate = 0.0;
+    Eigen::Vector2d foothold = Eigen::Vector2d::Zero();
+    if (balance_) {
+      Eigen::Quaterniond quat(q[3], q[4], q[5], q[6]);
+      quat.normalize();
+      const Mat3 rotation = quat.toRotationMatrix();
+      const double yaw = std::atan2(rotation(1, 0), rotation(0, 0));
+      if (!state.heading_set) {
+        state.heading = yaw;
+        state.heading_set = true;
+      }
+      const Mat3 heading = Eigen::AngleAxisd(yaw, Vec3::UnitZ()).toRotationMatrix();
+      // 1. Attitude: the hips' height error and vertical velocity.
+      const Vec3 omega = rotation * v.segment<3>(3);  // world
+      for (int i = 0; i < static_cast<int>(layout_.legs.size()) && i < kMaxLegs; ++i) {
+        const Vec3& hip = layout_.legs[i].hip_position;
+        const Vec3 r = rotation * hip;
+        const Vec3 r_level = heading * hip;
+        lift[i] = kAttitudeGain * (r.z() - r_level.z()) + kAttitudeDampingS * omega.cross(r).z();
+      }
+      const Vec3 v_heading = heading.transpose() * v.head<3>();
+      const double alpha = dt / (kVelocityFilterS + dt);
+      for (int k = 0; k < 2; ++k) state.velocity[k] += alpha * (v_heading[k] - state.velocity[k]);
+      // 3. Yaw, once the gait runs (ramped with it).
+      yaw_rate =
+          ramp * std::clamp(-kYawGain * WrapAngle(yaw - state.heading), -kMaxYawRate, kMaxYawRate);
+      // 2. Foot placement from the velocity error.
+      const Eigen::Vector2d error(state.velocity[0] - v_cmd.x(), state.velocity[1] - v_cmd.y());
+      foothold = (ramp * placement_gain_ * error)
+                     .cwiseMax(-kMaxFootholdOffset)
+                     .cwiseMin(kMaxFootholdOffset);
+    }
+
+    for (int i = 0; i < static_cast<int>(layout_.legs.size()) && i < kMaxLegs; ++i) {
       const Leg& leg = layout_.legs[i];
       // CPG → Bézier → IK (001 §6.2).
       const double psi = WrapPhase(state.phase + offset_[i]);
+      const bool stance = InStance(gait, psi);
+      if (stance) {
+        state.stance_offset[2 * i] = state.swing_offset[2 * i];
+        state.stance_offset[2 * i + 1] = state.swing_offset[2 * i + 1];
+      } else {
+        state.swing_offset[2 * i] = foothold.x();
+        state.swing_offset[2 * i + 1] = foothold.y();
+      }
+      // The leg's step: T_stance (v_cmd + ω × r).
+      const Eigen::Vector2d step =
+          stance_s * (v_cmd + yaw_rate * Eigen::Vector2d(-lever_[i].y(), lever_[i].x()));
       Vec3 angles;
-      if (LegIk(leg, FootTarget(gait, i, psi), angles) != IkResult::kOk) ++state.ik_clamped;
+      if (LegIk(leg, FootTarget(gait, step, lift[i], state, i, psi, !stance), angles) !=
+          IkResult::kOk) {
+        ++state.ik_clamped;
+      }
       Vec3 rates = Vec3::Zero();
       if (velocity_feedforward_) {
         Vec3 ahead;
-        LegIk(leg, FootTarget(gait, i, psi + kPhaseStep), ahead);
+        LegIk(leg, FootTarget(gait, step, lift[i], state, i, psi + kPhaseStep, !stance), ahead);
         for (int j = 0; j < 3; ++j) rates[j] = WrapAngle(ahead[j] - angles[j]) * (f / kPhaseStep);
       }
       for (int j = 0; j < 3; ++j) {
@@ -109,7 +212,7 @@ class TrotController final : public Controller {
         qd_des_[leg.actuator[j]] = rates[j];
       }
     }
-    JointPd(model, q, v, q_des_, qd_des_, gains_, tau);  // 001 eq. 44
+    StableJointPd(model, q, v, q_des_, qd_des_, gains_, inertia_, dt, tau);  // 001 eq. 44
     // The oscillator, dφ/dt = f, runs once the delay is over.
     const double run_dt = std::max(0.0, std::min(dt, state.elapsed_s + dt - delay_s_));
     state.phase = WrapPhase(state.phase + f * run_dt);
@@ -117,19 +220,41 @@ class TrotController final : public Controller {
   }
 
  private:
-  Vec3 FootTarget(const GaitParams& gait, int leg, double psi) const {
-    const Eigen::Vector2d d = FootTrajectory(gait, psi);
-    return nominal_[leg] + Vec3(d.x(), 0.0, d.y());
+  // The foot target of leg i at phase ψ in its hip frame: the Bézier
+  // displacement along the leg's step vector plus the foothold offset, and
+  // raised by `lift`.
+  // `swinging`: the leg is in swing now, so a ψ that has crossed into stance
+  // (the finite difference of q̇_d at touch-down) lands on the swing's
+  // foothold, which the stance takes over at touch-down.
+  Vec3 FootTarget(const GaitParams& gait, const Eigen::Vector2d& step, double lift,
+                  const ControllerState& state, int leg, double psi, bool swinging) const {
+    GaitParams unit = gait;
+    unit.step_length = 1.0;
+    const Eigen::Vector2d d = FootTrajectory(unit, psi);  // (x per unit step, z)
+    const Eigen::Vector2d lift_off(state.stance_offset[2 * leg], state.stance_offset[2 * leg + 1]);
+    const Eigen::Vector2d landing(state.swing_offset[2 * leg], state.swing_offset[2 * leg + 1]);
+    Eigen::Vector2d offset = swinging ? landing : lift_off;
+    const double wrapped = WrapPhase(psi);
+    if (!InStance(gait, wrapped)) {
+      const double s = (wrapped - gait.duty_factor) / (1.0 - gait.duty_factor);
+      offset = lift_off + Smooth(s) * (landing - lift_off);
+    }
+    return nominal_[leg] +
+           Vec3(step.x() * d.x() + offset.x(), step.y() * d.x() + offset.y(), d.y() + lift);
   }
 
   PdGains gains_;
-  GaitParams gait_;  // at full amplitude
+  Eigen::VectorXd inertia_;  // StableJointPd's I_j; empty: JointPd
+  GaitParams gait_;          // at full amplitude
   double delay_s_;
   double ramp_s_;
   bool velocity_feedforward_;
+  bool balance_;           // ControllerOptions::balance, floating base only
+  double placement_gain_;  // √(h/g), s
   LegLayout layout_;
-  std::vector<Vec3> nominal_;   // per leg: standing foot in the hip frame
-  std::vector<double> offset_;  // per leg: phase offset (0 or ½)
+  std::vector<Vec3> nominal_;           // per leg: standing foot in the hip frame
+  std::vector<double> offset_;          // per leg: phase offset (0 or ½)
+  std::vector<Eigen::Vector2d> lever_;  // per leg: standing foot (x, y) from the base origin
 };
 
 // ------------------------------------------------------------- helpers ---
@@ -241,7 +366,22 @@ absl::StatusOr<std::unique_ptr<Controller>> MakeController(std::string_view name
   const double stand_height =
       options.stand_height > 0.0 ? options.stand_height : DefaultStandHeight(*layout);
   MOREAU_ASSIGN_OR_RETURN(Eigen::VectorXd q_stand, StandPose(model, *layout, stand_height));
-  if (name == "stand") return std::make_unique<StandController>(model, options, q_stand);
+  Eigen::VectorXd inertia;
+  if (options.stable_pd) {
+    // The joint inertias at the stand pose (base level at the stand height).
+    Eigen::VectorXd q = model.q_default;
+    if (model.floating_base) q[2] = stand_height;
+    for (int k = 0; k < static_cast<int>(model.actuators.size()); ++k) {
+      q[model.joints[model.actuators[k].joint].q_index] = q_stand[k];
+    }
+    // The legs' inertia depends on the pose (least with the leg straight,
+    // where the links line up): the smaller of the stand pose's and that of
+    // the zero pose (straight legs, Model::q_default) the robot may start in.
+    inertia = JointInertias(model, q).cwiseMin(JointInertias(model, model.q_default));
+  }
+  if (name == "stand") {
+    return std::make_unique<StandController>(model, options, q_stand, std::move(inertia));
+  }
 
   MOREAU_RETURN_IF_ERROR(CheckTrotLayout(model, *layout));
   GaitParams gait;
@@ -254,7 +394,7 @@ absl::StatusOr<std::unique_ptr<Controller>> MakeController(std::string_view name
   gait.step_height = options.step_height;
   MOREAU_RETURN_IF_ERROR(CheckTrotReach(*layout, gait, stand_height));
   return std::make_unique<TrotController>(model, options, *std::move(layout), gait, stand_height,
-                                          q_stand);
+                                          q_stand, std::move(inertia));
 }
 
 }  // namespace moreau

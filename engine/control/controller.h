@@ -7,7 +7,12 @@
 //            the leg IK (legs.h). Any robot whose feet are 3-joint legs.
 //   "trot"   001 §6.2: phase oscillator (CPG) → Bézier stance / swing foot
 //            trajectories (gait.h) → leg IK → joint PD. Four legs, one per
-//            corner; diagonal pairs half a period apart, duty factor ½.
+//            corner; diagonal pairs half a period apart, duty factor ½. Plus
+//            balance feedback beyond the paper (ControllerOptions::balance;
+//            controller.cc): stance-leg heights against roll and pitch,
+//            Raibert foot placement against velocity errors, and a heading
+//            hold by the stance feet's sweep.
+// "stand" and "trot" discretize the PD for the step (StableJointPd, pd.h).
 //
 // A Controller object holds constant tables and scratch (the last targets);
 // everything that evolves in time lives in ControllerState, which the
@@ -17,6 +22,7 @@
 #define MOREAU_ENGINE_CONTROL_CONTROLLER_H_
 
 #include <Eigen/Core>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string_view>
@@ -36,6 +42,16 @@ struct ControllerState {
   double elapsed_s = 0.0;       // Σ dt over Compute calls: drives the trot start delay and ramp
   std::int64_t ik_clamped = 0;  // leg IK solutions clamped to the workspace or
                                 // the joint limits so far (0 in a nominal gait)
+  // Trot balance feedback (controller.cc, beyond 001 §6.2):
+  // base velocity (x, y) in the heading frame, low-pass filtered (m/s);
+  std::array<double, 2> velocity = {0.0, 0.0};
+  // per leg (kMaxLegs), the foothold offset (x, y) in the heading frame (m)
+  // of the current or last stance, and the one being placed by the swing.
+  std::array<double, 8> stance_offset = {};
+  std::array<double, 8> swing_offset = {};
+  // The heading (yaw, rad) the trot holds: the base's at the first Compute.
+  double heading = 0.0;
+  bool heading_set = false;
 };
 static_assert(std::is_trivially_copyable_v<ControllerState>);
 
@@ -73,6 +89,14 @@ struct ControllerOptions {
   // finite difference along the phase) when true; 0 (001 eq. 44 as printed)
   // when false.
   bool velocity_feedforward = true;
+  // Trot balance feedback, added to 001 §6.2's open-loop generator (see
+  // controller.cc for what each does and why). false: the paper's
+  // open-loop trot (fixed footholds, no attitude or heading feedback).
+  bool balance = true;
+  // "stand" and "trot": the PD discretized implicitly for the step
+  // (StableJointPd, pd.h), with each joint's inertia at the stand pose; this
+  // keeps 001's k_d = 1 stable at Δt ≥ 1 ms. false: JointPd as printed.
+  bool stable_pd = true;
 };
 
 class Controller {

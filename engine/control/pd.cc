@@ -1,8 +1,14 @@
 #include "engine/control/pd.h"
 
+#include <Eigen/Eigenvalues>
+#include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <vector>
+
+#include "engine/dynamics/crba.h"
+#include "engine/dynamics/data.h"
 
 namespace moreau {
 
@@ -31,6 +37,73 @@ void JointPd(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd
     const double limit = actuator.effort_limit;
     tau[joint.v_index] = std::clamp(t, -limit, limit);
   }
+}
+
+void StableJointPd(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                   const Eigen::VectorXd& q_des, const Eigen::VectorXd& qd_des,
+                   const PdGains& gains, const Eigen::VectorXd& inertia, double dt,
+                   Eigen::Ref<Eigen::VectorXd> tau) {
+  tau.setZero();
+  const int n = static_cast<int>(model.actuators.size());
+  for (int k = 0; k < n; ++k) {
+    const Actuator& actuator = model.actuators[k];
+    const Joint& joint = model.joints[actuator.joint];
+    const double rate = v[joint.v_index];
+    double error = q_des[k] - q[joint.q_index];
+    if (joint.type == JointType::kRevolute && !joint.limits.has_position_limits) {
+      error = WrapAngle(error);
+    }
+    const double inertia_k = k < inertia.size() ? inertia[k] : 0.0;
+    // The damping gain, capped at the deadbeat value I/Δt (see the header).
+    double kd = gains.kd;
+    if (dt > 0.0 && inertia_k > 0.0) kd = std::min(kd, inertia_k / dt);
+    const double t = gains.kp * error + kd * (qd_des[k] - rate);
+    const double limit = actuator.effort_limit;
+    tau[joint.v_index] = std::clamp(t, -limit, limit);
+  }
+}
+
+namespace {
+
+// True when body a is b or one of b's ancestors.
+bool IsAncestorOrSelf(const Model& model, int a, int b) {
+  for (int i = b; i >= 0; i = model.parent[i]) {
+    if (i == a) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Eigen::VectorXd JointInertias(const Model& model, const Eigen::VectorXd& q) {
+  Data data = MakeData(model);
+  const Eigen::MatrixXd M_inv = Crba(model, data, q).inverse();
+  const int n = static_cast<int>(model.actuators.size());
+  Eigen::VectorXd inertia(n);
+  for (int k = 0; k < n; ++k) {
+    // The actuated joints on the same branch: the joint's ancestors and
+    // descendants (for a leg: its three joints).
+    const Joint& joint = model.joints[model.actuators[k].joint];
+    std::vector<int> branch;
+    for (const Actuator& other : model.actuators) {
+      const Joint& o = model.joints[other.joint];
+      if (IsAncestorOrSelf(model, o.body, joint.body) ||
+          IsAncestorOrSelf(model, joint.body, o.body)) {
+        branch.push_back(o.v_index);
+      }
+    }
+    const int m = static_cast<int>(branch.size());
+    Eigen::MatrixXd block(m, m);
+    for (int a = 0; a < m; ++a) {
+      for (int b = 0; b < m; ++b) block(a, b) = M_inv(branch[a], branch[b]);
+    }
+    const double lambda_max =
+        Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(block, Eigen::EigenvaluesOnly)
+            .eigenvalues()
+            .maxCoeff();
+    inertia[k] = lambda_max > 0.0 ? 1.0 / lambda_max : 0.0;
+  }
+  return inertia;
 }
 
 void ActuatorPositions(const Model& model, const Eigen::VectorXd& q,

@@ -35,6 +35,35 @@ void JointPd(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd
              const Eigen::VectorXd& q_des, const Eigen::VectorXd& qd_des, const PdGains& gains,
              Eigen::Ref<Eigen::VectorXd> tau);
 
+// JointPd for a step of dt with the damping capped at the deadbeat gain of
+// each joint:
+//   τ_j = clamp(k_p (q_d − q) + min(k_d, I_j / Δt) (q̇_d − q̇), ±τ_max)
+// Why: the simulation holds τ over the step (explicit), and an explicit
+// damper k_d on a joint of inertia I changes its rate by the factor
+// 1 − k_d Δt / I per step: it overshoots (reverses the motion) beyond
+// k_d Δt / I = 1 and blows up beyond 2. The Mini Cheetah's legs, seen with the
+// rest of the tree free (JointInertias), reach that at
+// Δt ≈ 1–2 ms with 001's k_d = 1 (I_j: the smallest inertia of the joint's
+// leg, as the leg's joints are coupled) (002 §IV: the PD-controlled quadruped is
+// stable only up to Δt = 1 ms), so at 000's Δt = 2.5 ms a leg in the air
+// blows up within three steps. Capped at I/Δt the damper stops the joint's
+// relative motion in one step — the most a damper can do — and never
+// reverses it. Where k_d Δt / I ≤ 1 (every joint at 001's Δt = 1e-4) this is
+// JointPd exactly, 001 eq. 44. I_j: actuator-shaped joint inertias; dt = 0 or
+// I_j ≤ 0 gives JointPd. Allocation-free.
+void StableJointPd(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                   const Eigen::VectorXd& q_des, const Eigen::VectorXd& qd_des,
+                   const PdGains& gains, const Eigen::VectorXd& inertia, double dt,
+                   Eigen::Ref<Eigen::VectorXd> tau);
+
+// The smallest inertia the branch of each actuated joint shows at
+// configuration q (nq), with the rest of the tree free to move: 1 / λ_max of
+// M⁻¹ restricted to the actuated joints that are the joint's ancestors or
+// descendants (a leg's three joints; M from CRBA). A damping gain k_d on each
+// of those joints is stable-explicit with one-step (deadbeat) decay at most
+// when k_d Δt ≤ this. Actuator-shaped. Allocates (set-up only).
+Eigen::VectorXd JointInertias(const Model& model, const Eigen::VectorXd& q);
+
 // The actuated joint coordinates of q (nq) in actuator order: out has size
 // model.actuators.size(). Allocation-free.
 void ActuatorPositions(const Model& model, const Eigen::VectorXd& q,

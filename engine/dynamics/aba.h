@@ -12,9 +12,17 @@
 namespace moreau {
 
 // Writes data.qacc (nv) and returns it. f_ext as in rnea.h (body coordinates).
+// Also leaves X_up, v, vJ and a (body coordinates, a_0 = −g) at (q, v, q̈); the
+// world placements X_0 are not needed and not updated.
 const Eigen::VectorXd& Aba(const Model& model, Data& data, const Eigen::VectorXd& q,
                            const Eigen::VectorXd& v, const Eigen::VectorXd& tau,
                            const std::vector<Force>* f_ext = nullptr);
+
+// Aba at the q of the last kinematics call (any of kinematics.h, which leave
+// X_up and R_base): skips the joint transforms.
+const Eigen::VectorXd& AbaFromKinematics(const Model& model, Data& data, const Eigen::VectorXd& v,
+                                         const Eigen::VectorXd& tau,
+                                         const std::vector<Force>* f_ext = nullptr);
 
 }  // namespace moreau
 

@@ -7,6 +7,10 @@ namespace moreau {
 
 const Eigen::MatrixXd& Crba(const Model& model, Data& data, const Eigen::VectorXd& q) {
   UpdateJointTransforms(model, data, q);
+  return CrbaFromKinematics(model, data);
+}
+
+const Eigen::MatrixXd& CrbaFromKinematics(const Model& model, Data& data) {
   Eigen::MatrixXd& M = data.M;
   const int nb = model.nbodies;
   // 001 Alg. 5: I^c_i = I_i, then I^c_λ(i) += ^iX_λ(i)ᵀ I^c_i ^iX_λ(i).
@@ -68,25 +72,30 @@ __attribute__((optimize("no-tree-vectorize"))) bool FactorMassMatrix(const Model
   double* D = data.L_diag.data();
   // Gather M's tree-sparse lower triangle: row k holds M_kj for the
   // ancestors j of k, nearest first.
+  // (M is symmetric: read column k, which is contiguous.)
   for (int k = 0; k < n; ++k) {
-    D[k] = data.M(k, k);
-    for (int t = 0; t < len[k]; ++t) L[adr[k] + t] = data.M(k, cols[adr[k] + t]);
+    const double* M_k = data.M.col(k).data();
+    D[k] = M_k[k];
+    for (int t = 0; t < len[k]; ++t) L[adr[k] + t] = M_k[cols[adr[k] + t]];
   }
   // RBDA Table 6.3 (LTDL), k = n..1: for each ancestor i of k,
   // a = H_ki / H_kk, H_ij −= a H_kj for j ∈ {i} ∪ ancestors(i), H_ki = a.
-  // The ancestors of i are the entries after i in row k, so the update of row
-  // i is one contiguous axpy.
+  // The ancestors of i are the entries after i in row k (the DOF tree is a
+  // chain above k), so the update of row i is one contiguous axpy of length
+  // len_k − t − 1.
   for (int k = n - 1; k >= 0; --k) {
     if (!(D[k] > 0.0)) return false;
-    double* row_k = L + adr[k];
+    double* __restrict row_k = L + adr[k];
+    const int* __restrict cols_k = cols + adr[k];
+    const int len_k = len[k];
     const double inv_dk = 1.0 / D[k];
-    for (int t = 0; t < len[k]; ++t) {
-      const int i = cols[adr[k] + t];
-      const double a = row_k[t] * inv_dk;
-      D[i] -= a * row_k[t];
-      double* row_i = L + adr[i];
-      const double* tail = row_k + t + 1;
-      for (int s = 0; s < len[i]; ++s) row_i[s] -= a * tail[s];
+    for (int t = 0; t < len_k; ++t) {
+      const int i = cols_k[t];
+      const double l_ki = row_k[t];
+      const double a = l_ki * inv_dk;
+      D[i] -= a * l_ki;
+      double* __restrict row_i = L + adr[i];
+      for (int s = t + 1; s < len_k; ++s) row_i[s - t - 1] -= a * row_k[s];
       row_k[t] = a;
     }
   }

@@ -13,6 +13,10 @@ namespace moreau {
 // M(q), nv × nv, symmetric, written in full to data.M (also writes X_up, Ic).
 const Eigen::MatrixXd& Crba(const Model& model, Data& data, const Eigen::VectorXd& q);
 
+// Crba at the q of the last kinematics call (any of kinematics.h, which leave
+// X_up and R_base): the same M without recomputing the joint transforms.
+const Eigen::MatrixXd& CrbaFromKinematics(const Model& model, Data& data);
+
 // Factorizes data.M as LᵀDL along the DOF tree (no fill-in, O(n d²) for depth
 // d) into data.L_values / data.L_diag. Returns false if a pivot is not
 // positive (M not positive definite).

@@ -1,5 +1,7 @@
 #include "engine/dynamics/data.h"
 
+#include <cmath>
+
 namespace moreau {
 
 Data MakeData(const Model& model) {
@@ -40,8 +42,17 @@ Data MakeData(const Model& model) {
   }
   d.L_values.assign(d.L_cols.size(), 0.0);
   d.L_diag = Eigen::VectorXd::Zero(nv);
-  d.ov.assign(nb, Motion::Zero());
-  d.oc.assign(nb, Motion::Zero());
+  d.c_bias.assign(nb, Motion::Zero());
+  d.joint_axis_index.assign(nb, -1);
+  for (int i = 1; i < nb; ++i) {
+    if (model.joint_type[i] != JointType::kRevolute) continue;
+    const Vec3& a = model.joint_axis[i];
+    for (int k = 0; k < 3; ++k) {
+      if (std::abs(a[k]) == 1.0 && a[(k + 1) % 3] == 0.0 && a[(k + 2) % 3] == 0.0) {
+        d.joint_axis_index[i] = k;
+      }
+    }
+  }
   d.IA.assign(nb, Mat6::Zero());
   d.pA.assign(nb, Force::Zero());
   d.U.assign(nb, Vec6::Zero());

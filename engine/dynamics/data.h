@@ -54,17 +54,16 @@ struct Data {
   std::vector<double> L_values;  // L_kj for j in L_cols (unit lower triangle)
   Eigen::VectorXd L_diag;        // nv: D
 
-  // --- ABA (world-frame variant: every quantity in world coordinates about
-  // the world origin, so articulated inertias fold into the parent by plain
-  // addition, as in Pinocchio) ---
-  std::vector<Motion> ov;  // body twists in world coordinates
-  std::vector<Motion> oc;  // bias accelerations Ṡ q̇ in world coordinates
-  std::vector<Mat6> IA;    // articulated inertias (world)
-  std::vector<Force> pA;   // articulated bias forces (world)
-  std::vector<Vec6> U;     // IA S (1-DOF joints)
-  std::vector<double> D;   // Sᵀ U
-  std::vector<double> u;   // τ − Sᵀ pA
-  Eigen::VectorXd qacc;    // nv, ABA output
+  // --- ABA (RBDA Table 7.1 in body coordinates; also writes X_up, v, vJ, a) ---
+  std::vector<int> joint_axis_index;  // per body: k for a revolute joint about ±e_k, else −1
+                                      // (MakeData)
+  std::vector<Motion> c_bias;         // c_i = c_J + v_i × v_J, velocity-product acceleration
+  std::vector<Mat6> IA;               // articulated inertias I^A_i (body i coordinates)
+  std::vector<Force> pA;              // articulated bias forces p^A_i (body i coordinates)
+  std::vector<Vec6> U;                // I^A S (1-DOF joints)
+  std::vector<double> D;              // Sᵀ U
+  std::vector<double> u;              // τ − Sᵀ p^A
+  Eigen::VectorXd qacc;               // nv, ABA output
 
   // --- Jacobians (001 Alg. 6) ---
   Matrix6Xd S_world;                   // 6 × nv: joint motion axes in world coordinates

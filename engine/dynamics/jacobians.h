@@ -16,6 +16,8 @@ void ComputeJointAxesWorld(const Model& model, Data& data);
 // World positions and 3 × nv Jacobians of every contact point: the point's
 // world linear velocity is contact_J[k] v. Runs ForwardKinematics(q).
 void ContactJacobians(const Model& model, Data& data, const Eigen::VectorXd& q);
+// The same at the q of the last ForwardKinematics (uses X_0 and R_base).
+void ContactJacobiansFromKinematics(const Model& model, Data& data);
 
 // The world linear velocity Jacobian (3 × nv) of a point fixed on `body` at
 // `point_body` (body coordinates). Needs ComputeJointAxesWorld.

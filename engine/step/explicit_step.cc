@@ -27,8 +27,9 @@ void ForceLawAcceleration(const Model& model, const contact::Terrain& terrain,
   } else {
     w.tau_total = w.h_contact;
   }
-  // 3. smooth dynamics by ABA (no M needed).
-  Aba(model, w.data, q, v, w.tau_total, inputs.f_ext);
+  // 3. smooth dynamics by ABA (no M needed), reusing the joint transforms of
+  // ContactJacobians at this q.
+  AbaFromKinematics(model, w.data, v, w.tau_total, inputs.f_ext);
 }
 
 void ExplicitStep(const Model& model, const contact::Terrain& terrain,

@@ -19,8 +19,10 @@ StepWorkspace MakeStepWorkspace(const Model& model) {
   w.v_sum = Eigen::VectorXd::Zero(nv);
   const int nc = static_cast<int>(model.contact_points.size());
   w.max_contacts = nc;
-  w.W = Eigen::MatrixXd::Zero(nv, 3 * nc);
-  w.Minv_W = Eigen::MatrixXd::Zero(nv, 3 * nc);
+  w.Y = Eigen::MatrixXd::Zero(nv, 3 * nc);
+  w.W_Lambda = Eigen::VectorXd::Zero(nv);
+  w.support.assign(static_cast<size_t>(nc) * nv, 0);
+  w.support_len.assign(nc, 0);
   w.G = Eigen::MatrixXd::Zero(3 * nc, 3 * nc);
   w.c = Eigen::VectorXd::Zero(3 * nc);
   w.gamma_S = Eigen::VectorXd::Zero(3 * nc);

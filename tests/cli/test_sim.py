@@ -123,7 +123,7 @@ def test_csv_log(moreau, tmp_path):
     joints = [j["name"] for j in info["joints"] if j["type"] != "free"]
     feet = [p["name"] for p in info["contact_points"]]
     path = tmp_path / "run.csv"
-    report = sim(moreau, "mini_cheetah", "--duration", "0.5", "--out", path)
+    report = sim(moreau, "mini_cheetah", "--duration", "1", "--out", path)
     with open(path, newline="") as file:
         rows = list(csv.reader(file))
     header, body = rows[0], rows[1:]
@@ -134,7 +134,7 @@ def test_csv_log(moreau, tmp_path):
         + [f"tau_{j}" for j in joints]
         + [f"fn_{f}" for f in feet]
     )
-    assert len(body) == report["steps"] == 500
+    assert len(body) == report["steps"] == 1000
     for k, row in enumerate(body, start=1):
         assert len(row) == len(header)
         values = [float(x) for x in row]
@@ -142,8 +142,9 @@ def test_csv_log(moreau, tmp_path):
         assert values[0] == pytest.approx(k * 0.001, abs=1e-9)
     final = [float(x) for x in body[-1][1:8]]
     assert final == pytest.approx(report["final_base_pose"], abs=1e-9)
-    # Normal forces push, never pull; standing on four feet the robot's weight
-    # is carried by them (on average over the last steps).
+    # Normal forces push, never pull; standing on four feet, once it has
+    # landed from its start 0.4 m up, the robot's weight is carried by them
+    # (on average over the last steps).
     fn = [[float(x) for x in row[-len(feet):]] for row in body]
     assert all(f >= -1e-9 for row in fn for f in row)
     weight = info["total_mass"] * 9.81
@@ -217,6 +218,72 @@ def test_sphere_on_an_incline(moreau, contact):
         assert normal[0] * pose[0] + normal[2] * pose[2] == pytest.approx(radius, abs=2e-3)
 
 
+def write_heightfield(path, rows, cell_size=None):
+    lines = ["# a test heightfield"]
+    if cell_size is not None:
+        lines.append(f"# cell_size: {cell_size}")
+    lines += [",".join(repr(h) for h in row) for row in rows]
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+@pytest.mark.parametrize("contact", ["moreau-sor", "spring-damper"])
+def test_sphere_rests_on_a_heightfield_file(moreau, tmp_path, contact):
+    """heightfield:FILE.csv: a grid of heights centred on the origin. A 5 x 4
+    grid of 0.3 m cells holding a ramp along +x (0.1 m per cell, 0.2 m at the
+    centre): the sphere dropped at the origin comes to rest one radius above
+    the surface there (with friction it holds on the slope of 18.4 degrees)."""
+    radius = sphere_radius(moreau)
+    rows = [[0.1 * i for i in range(5)] for _ in range(4)]
+    path = write_heightfield(tmp_path / "ramp.csv", rows, cell_size=0.3)
+    slope = math.atan(0.1 / 0.3)
+    report = sim(moreau, "sphere", "--controller", "zero", "--duration", "0.6", "--contact",
+                 contact, "--terrain", "heightfield:" + path, "--q", f"0,0,{0.3 + radius},1,0,0,0")
+    pose = report["final_base_pose"]
+    # Resting on the ramp: one radius from it along its normal, near the origin.
+    height_above = (pose[2] - (0.2 + pose[0] / 3.0)) * math.cos(slope)
+    assert height_above == pytest.approx(radius, abs=2e-3)
+    assert abs(pose[0]) < 0.02 and abs(pose[1]) < 1e-6
+    # The same drop on flat ground ends 0.2 m lower: the file was used.
+    flat = sim(moreau, "sphere", "--controller", "zero", "--duration", "0.6", "--contact",
+               contact, "--q", f"0,0,{0.3 + radius},1,0,0,0")
+    assert flat["final_base_pose"][2] == pytest.approx(radius, abs=2e-3)
+
+
+@pytest.mark.parametrize(
+    "rows,words",
+    [
+        ([[0.0, 0.0], [0.0]], ["line 3", "1 heights", "2"]),
+        ([[0.0, 0.0, 0.0]], ["at least 2 rows"]),
+        ([["0.0", "x"], [0.0, 0.0]], ["line 2", "value 2", "x"]),
+    ],
+)
+def test_bad_heightfield_files(moreau, tmp_path, rows, words):
+    path = tmp_path / "bad.csv"
+    path.write_text("# comment\n" + "\n".join(",".join(str(h) for h in row) for row in rows))
+    message = moreau.fails("sim", "sphere", "--duration", "0.01", "--terrain",
+                           "heightfield:" + str(path), exit_code=1)
+    assert "--terrain heightfield:" + str(path) in message
+    for word in words:
+        assert word in message, (word, message)
+
+
+def test_mini_cheetah_trots_on_rough_ground(moreau):
+    """rough:AMPLITUDE: a fixed pseudo-random heightfield up to AMPLITUDE
+    below z = 0. The trotting robot keeps its feet and moves forward; the
+    ground under it is not flat (its feet sink below z = 0)."""
+    rough = sim(moreau, "mini_cheetah", "--controller", "trot", "--duration", "4",
+                "--terrain", "rough:0.02")
+    assert rough["fell"] is False and rough["diverged"] is False
+    assert rough["final_base_pose"][0] > 0.5
+    flat = sim(moreau, "mini_cheetah", "--controller", "trot", "--duration", "4")
+    assert rough["final_base_pose"] != flat["final_base_pose"]
+    # Deterministic: the same patch every run.
+    again = sim(moreau, "mini_cheetah", "--controller", "trot", "--duration", "4",
+                "--terrain", "rough:0.02")
+    assert again["final_base_pose"] == rough["final_base_pose"]
+
+
 def test_no_friction_no_grip(moreau):
     """--mu 0: the robot slides more than with friction."""
     gripping = sim(moreau, "mini_cheetah", "--duration", "0.5", "--terrain", "incline:10")
@@ -284,6 +351,12 @@ def test_help(moreau):
         (["--mu", "-0.5"], 1, ["--mu", "-0.5"]),
         (["--terrain", "hill"], 2, ["--terrain", "hill"]),
         (["--terrain", "incline:90"], 1, ["--terrain", "incline:90"]),
+        (["--terrain", "rough:abc"], 2, ["--terrain", "rough:abc"]),
+        (["--terrain", "rough:-0.01"], 1, ["--terrain", "rough:-0.01", "amplitude"]),
+        (["--terrain", "rough:0.5"], 1, ["--terrain", "rough:0.5", "amplitude"]),
+        (["--terrain", "heightfield:"], 2, ["--terrain", "heightfield"]),
+        (["--terrain", "heightfield:/nonexistent/ground.csv"], 1,
+         ["--terrain", "/nonexistent/ground.csv", "cannot open"]),
         (["--csv-every", "0", "--out", "x.csv"], 1, ["--csv-every", "0"]),
         (["--tau", "1"], 2, ["--tau"]),
     ],
@@ -297,3 +370,29 @@ def test_bad_flags(moreau, args, exit_code, words):
 def test_explicit_trot_on_a_model_without_legs_fails(moreau):
     message = moreau.fails("sim", "sphere", "--controller", "trot", "--duration", "0.01")
     assert "--controller trot" in message
+
+
+def test_actions_replay_and_state_out(moreau, tmp_path):
+    actions = tmp_path / "actions.csv"
+    actions.write_text("# pendulum: one torque per row\n0.5\n-0.25\n\n1.0\n")
+    state = tmp_path / "state.bin"
+    result = moreau.run("sim", "pendulum", "--actions", str(actions), "--action-substeps", "10",
+                        "--control", "torque", "--state-out", str(state), "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["steps"] == 30
+    assert state.stat().st_size > 0
+
+
+@pytest.mark.parametrize("content,message", [
+    ("1,2\n", "line 1: 2 values, expected 1"),
+    ("0.5\nabc\n", "line 2: entry 1 (\"abc\") is not a finite number"),
+    ("# nothing\n", "no action rows"),
+])
+def test_actions_file_errors_name_the_line(moreau, tmp_path, content, message):
+    actions = tmp_path / "actions.csv"
+    actions.write_text(content)
+    result = moreau.run("sim", "pendulum", "--actions", str(actions))
+    assert result.returncode == 1
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1

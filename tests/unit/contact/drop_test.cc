@@ -78,8 +78,9 @@ TEST(Drop, HertzRestsAtTheStaticDepth) {
   for (int k = 0; k < static_cast<int>(5.0 / dt); ++k) {
     Step(Terrain(), Hertz(p), dt, s, state);
   }
-  // K δ^e = m g.
-  const double expected = -std::pow(kMass * kG / p.stiffness, 1.0 / p.exponent);
+  // K δ₀ (δ/δ₀)^e = m g.
+  const double d0 = p.reference_depth;
+  const double expected = -d0 * std::pow(kMass * kG / (p.stiffness * d0), 1.0 / p.exponent);
   EXPECT_NEAR(s.x.z(), expected, 0.05 * std::abs(expected));
   EXPECT_LT(s.v.norm(), 1e-3);
 }
@@ -169,7 +170,10 @@ TEST(Drop, FrictionStopsASlide) {
   EXPECT_NEAR(SlideDistance(Micro(mi, dt_mi), mi.mu, kG / mi.stiffness, dt_mi),
               1.0 / (2 * mi.mu * kG), 0.1 / (2 * mi.mu * kG));
   EXPECT_NEAR(
-      SlideDistance(Hertz(he), he.mu_dynamic, std::pow(kG / he.stiffness, 1 / he.exponent), dt_he),
+      SlideDistance(Hertz(he), he.mu_dynamic,
+                    he.reference_depth *
+                        std::pow(kMass * kG / (he.stiffness * he.reference_depth), 1 / he.exponent),
+                    dt_he),
       1.0 / (2 * he.mu_dynamic * kG), 0.1 / (2 * he.mu_dynamic * kG));
 }
 

@@ -21,6 +21,7 @@ TEST(Hertz, DefaultsAreTableI) {
   const HertzParams p;
   EXPECT_EQ(p.stiffness, 1e4);
   EXPECT_EQ(p.exponent, 2.2);
+  EXPECT_EQ(p.reference_depth, 1e-3);
   EXPECT_EQ(p.damping, 10.0);
   EXPECT_EQ(p.ramp_depth, 1e-4);
   EXPECT_EQ(p.mu_static, 2.0);
@@ -30,14 +31,32 @@ TEST(Hertz, DefaultsAreTableI) {
   EXPECT_TRUE(Validate(p).ok());
 }
 
+// f_s = K δ^e with δ in millimetres, K in N/m: K δ₀ (δ/δ₀)^e, δ₀ = 1 mm.
+double SpringForce(double depth) { return 1e4 * 1e-3 * std::pow(depth / 1e-3, 2.2); }
+
 TEST(Hertz, StaticForceIsKDeltaToTheE) {
   const HertzParams p;
   const Vec3 f = HertzForce(p, Ground(Vec3(0, 0, -0.01)));
-  EXPECT_NEAR(f.z(), 1e4 * std::pow(0.01, 2.2), 1e-12);
+  EXPECT_NEAR(f.z(), 1e4 * 1e-3 * std::pow(10.0, 2.2), 1e-9);  // 10 mm: 1585 N
+  EXPECT_NEAR(f.z(), SpringForce(0.01), 1e-9);
   EXPECT_NEAR(f.head<2>().norm(), 0.0, kTol);
   // Open or just touching: nothing.
   EXPECT_EQ(HertzForce(p, Ground(Vec3(0, 0, 0.001))), Vec3::Zero());
   EXPECT_EQ(HertzForce(p, Ground(Vec3(0, 0, 0.0), Vec3(0, 0, -1))), Vec3::Zero());
+}
+
+// K keeps Table I's unit N/m: it is the secant stiffness f_s/δ at δ = δ₀, and
+// a quarter of the 9 kg Mini Cheetah's weight (22 N) needs (2.2)^(1/2.2) mm.
+TEST(Hertz, KIsTheSecantStiffnessAtOneMillimetre) {
+  const HertzParams p;
+  EXPECT_NEAR(HertzForce(p, Ground(Vec3(0, 0, -1e-3))).z() / 1e-3, 1e4, 1e-6);
+  const double depth = 1e-3 * std::pow(2.2, 1.0 / 2.2);
+  EXPECT_NEAR(HertzForce(p, Ground(Vec3(0, 0, -depth))).z(), 22.0, 1e-9);
+  EXPECT_NEAR(depth, 1.43e-3, 0.01e-3);
+  // δ₀ = 1 m is the literal SI reading K δ^e.
+  HertzParams si = p;
+  si.reference_depth = 1.0;
+  EXPECT_NEAR(HertzForce(si, Ground(Vec3(0, 0, -0.062))).z(), 1e4 * std::pow(0.062, 2.2), 1e-9);
 }
 
 TEST(Hertz, DampingRampsInOverW) {
@@ -55,10 +74,10 @@ TEST(Hertz, DampingRampsInOverW) {
   EXPECT_NEAR(HertzDamping(p, 10 * w), 10.0, kTol);
   // The force at δ = w/2 approaching at 1 m/s: K δ^e + (c_max/2)·1.
   const Vec3 f = HertzForce(p, Ground(Vec3(0, 0, -0.5 * w), Vec3(0, 0, -1)));
-  EXPECT_NEAR(f.z(), 1e4 * std::pow(0.5 * w, 2.2) + 5.0, 1e-12);
+  EXPECT_NEAR(f.z(), SpringForce(0.5 * w) + 5.0, 1e-12);
   // At δ = w: full damping.
   const Vec3 f2 = HertzForce(p, Ground(Vec3(0, 0, -w), Vec3(0, 0, -0.1)));
-  EXPECT_NEAR(f2.z(), 1e4 * std::pow(w, 2.2) + 1.0, 1e-12);
+  EXPECT_NEAR(f2.z(), SpringForce(w) + 1.0, 1e-12);
 }
 
 TEST(Hertz, NoPullingWhenSeparatingFast) {
@@ -91,13 +110,13 @@ TEST(Hertz, FrictionCoefficientShape) {
 TEST(Hertz, FrictionOpposesSlipAndIsIsotropic) {
   const HertzParams p;  // μ_s = μ_d = 2
   const double depth = 0.01;
-  const double f_n = 1e4 * std::pow(depth, 2.2);
+  const double f_n = SpringForce(depth);
   // Sliding fast along t1, then along the diagonal: the same magnitude μ_d f_n,
   // opposite to the slip.
   for (const Vec3& vel : {Vec3(0.5, 0, 0), Vec3(0.3, 0.4, 0)}) {
     const Vec3 f = HertzForce(p, Ground(Vec3(0, 0, -depth), vel));
-    EXPECT_NEAR(f.z(), f_n, 1e-12);
-    EXPECT_NEAR(f.head<2>().norm(), 2.0 * f_n, 1e-12);
+    EXPECT_NEAR(f.z(), f_n, 1e-9);
+    EXPECT_NEAR(f.head<2>().norm(), 2.0 * f_n, 1e-9);
     EXPECT_NEAR(f.head<2>().normalized().dot(vel.head<2>().normalized()), -1.0, 1e-12);
   }
   // Slow slip (v < v_s): a fraction of μ_s f_n.
@@ -139,6 +158,9 @@ TEST(Hertz, InvalidParametersAreRejected) {
   p = {};
   p.sliding_velocity = p.stiction_velocity;
   expect_invalid(p, "hertz.sliding_velocity");
+  p = {};
+  p.reference_depth = 0.0;
+  expect_invalid(p, "hertz.reference_depth");
   p = {};
   p.stiffness = std::nan("");
   expect_invalid(p, "hertz.stiffness");

@@ -109,26 +109,38 @@ TEST(SpringDamper, StickToSlipToStick) {
   EXPECT_TRUE(state.slip);
   EXPECT_NEAR(f.x(), -24.0 * 0.6, kTol);
   EXPECT_NEAR(f.y(), -24.0 * 0.8, kTol);
-  // The anchor moved with the contact point.
-  EXPECT_NEAR((state.Anchor() - p1).norm(), 0.0, kTol);
+  // The anchor is dragged along behind P, where the spring alone carries the
+  // friction force: P0 = P + λ_T / c_T.
+  EXPECT_NEAR((state.Anchor() - (p1 + Vec3(-14.4, -19.2, 0) / 30000.0)).norm(), 0.0, kTol);
   // Still sliding fast: dynamic friction on the disc boundary, the anchor
-  // travels with P.
+  // travels with P, 24 N / c_T = 0.8 mm behind it.
   const Vec3 p2(5e-3, 1e-3, -0.001);
   f = SpringDamperForce(p, Ground(p2, Vec3(1.0, 0, 0)), state);
   EXPECT_TRUE(state.slip);
   EXPECT_NEAR(f.x(), -24.0, kTol);
   EXPECT_NEAR(f.y(), 0.0, kTol);
-  EXPECT_NEAR((state.Anchor() - p2).norm(), 0.0, kTol);
-  // Slowed down: d_T ‖γ_T‖ = 5 N ≤ 24 N → stick again with P0 reset to P
-  // (000 Alg. 1 line 4) and the stick force −d_T γ_T at once.
-  const Vec3 p3(6e-3, 1e-3, -0.001);
+  const Vec3 anchor = p2 - Vec3(8e-4, 0, 0);
+  EXPECT_NEAR((state.Anchor() - anchor).norm(), 0.0, kTol);
+  // Slowing down while still moving forward keeps it slipping: the trial
+  // stick force is the spring's 24 N plus c_T Δx + d_T ‖γ_T‖ on top.
+  const Vec3 p3 = p2 + Vec3(1e-4, 0, 0);
   f = SpringDamperForce(p, Ground(p3, Vec3(0.1, 0, 0)), state);
+  EXPECT_TRUE(state.slip);
+  EXPECT_NEAR(f.x(), -24.0, kTol);
+  // The velocity reverses: the trial force, −c_T g_T − d_T γ_T =
+  // −30000 · 0.79 mm + 50 · 0.1 = −18.7 N, fits in the disc → stick again
+  // (000 Alg. 1 line 4) with that force at once, continuing from the spring's
+  // stretch instead of from zero.
+  const Vec3 anchor3 = p3 - Vec3(8e-4, 0, 0);
+  const Vec3 p4 = p3 - Vec3(1e-5, 0, 0);
+  f = SpringDamperForce(p, Ground(p4, Vec3(-0.1, 0, 0)), state);
   EXPECT_FALSE(state.slip);
-  EXPECT_NEAR(f.x(), -5.0, kTol);
-  EXPECT_NEAR((state.Anchor() - p3).norm(), 0.0, kTol);
-  // From there the spring acts on the displacement from the new anchor.
-  f = SpringDamperForce(p, Ground(p3 + Vec3(2e-4, 0, 0)), state);
-  EXPECT_NEAR(f.x(), -6.0, kTol);
+  EXPECT_NEAR(f.x(), -30000.0 * 7.9e-4 + 5.0, 1e-9);
+  EXPECT_NEAR((state.Anchor() - anchor3).norm(), 0.0, kTol);
+  // From there the spring acts on the displacement from that anchor.
+  f = SpringDamperForce(p, Ground(p4 - Vec3(2e-4, 0, 0)), state);
+  EXPECT_FALSE(state.slip);
+  EXPECT_NEAR(f.x(), -30000.0 * 5.9e-4, 1e-9);
 }
 
 TEST(SpringDamper, SlipWithoutVelocityFollowsTheTrialForce) {

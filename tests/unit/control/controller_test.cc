@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numbers>
 #include <string>
 #include <type_traits>
 
@@ -170,6 +171,9 @@ class TrotTest : public ::testing::TestWithParam<int> {  // 0: Mini Cheetah, 1: 
     ASSERT_TRUE(layout.ok());
     layout_ = *layout;
     height_ = DefaultStandHeight(layout_);
+    // 001 §6.2's open-loop generator: the balance feedback (tested below)
+    // moves footholds with the measured state.
+    options_.balance = false;
     controller_ = Make("trot", *model_, options_);
     ASSERT_NE(controller_, nullptr);
     data_ = MakeData(*model_);
@@ -377,6 +381,56 @@ TEST_P(TrotTest, VelocityFeedforwardIsTheTargetRate) {
 
 INSTANTIATE_TEST_SUITE_P(Robots, TrotTest, ::testing::Values(0, 1),
                          [](const auto& info) { return info.param == 0 ? "MiniCheetah" : "A1"; });
+
+// The balance feedback (controller.cc): a base moving faster than commanded
+// lands its swing feet further ahead (Raibert), and a base rolled to the
+// right lengthens its right legs and shortens its left ones.
+TEST(TrotController, BalanceFeedbackMovesFootholdsAndLegLengths) {
+  auto model = testing::MiniCheetah();
+  ASSERT_NE(model, nullptr);
+  auto layout = FindLegs(*model);
+  ASSERT_TRUE(layout.ok());
+  auto c = Make("trot", *model, ControllerOptions{});
+  ASSERT_NE(c, nullptr);
+  Data data = MakeData(*model);
+  const double h = DefaultStandHeight(*layout);
+  Eigen::VectorXd tau(model->nv);
+  // Leg phase of leg 0 (FR, offset 0) at 0.9: late swing.
+  auto foot = [&](const Eigen::VectorXd& v, const Eigen::VectorXd& q_base, int leg) {
+    ControllerState state;
+    state.phase = 0.9;
+    state.elapsed_s = 100.0;
+    state.velocity = {v[0], v[1]};  // the filtered velocity, already settled
+    Eigen::VectorXd q = ConfigurationFromTargets(*model, c->LastTargets(), h);
+    q.segment<7>(0) = q_base;
+    c->Compute(*model, 0.0, 0.0, q, v, state, tau);
+    const Eigen::VectorXd level = ConfigurationFromTargets(*model, c->LastTargets(), h);
+    return ContactPosition(*model, data, level, layout->legs[leg].foot);
+  };
+  Eigen::VectorXd q_base(7);
+  q_base << 0, 0, h, 1, 0, 0, 0;
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(model->nv);
+  v[0] = 0.5;  // as commanded
+  const Vec3 nominal = foot(v, q_base, 0);
+  v[0] = 0.8;  // 0.3 m/s too fast: lands √(h/g) · 0.3 ≈ 5 cm further ahead
+  const Vec3 fast = foot(v, q_base, 0);
+  EXPECT_GT(fast.x() - nominal.x(), 0.02);
+  EXPECT_LT(fast.x() - nominal.x(), 0.06);
+  // Rolled 5° to the right (right side down): right legs (y < 0) longer,
+  // left legs shorter, in the base frame.
+  v[0] = 0.5;
+  const double a = 5.0 * std::numbers::pi / 180.0;
+  q_base << 0, 0, h, std::cos(a / 2), std::sin(a / 2), 0, 0;  // about +x: left up
+  for (int leg = 0; leg < 4; ++leg) {
+    const Vec3 level = foot(v, (Eigen::VectorXd(7) << 0, 0, h, 1, 0, 0, 0).finished(), leg);
+    const Vec3 rolled = foot(v, q_base, leg);
+    if (layout->legs[leg].left) {
+      EXPECT_GT(rolled.z(), level.z() + 1e-3) << leg;
+    } else {
+      EXPECT_LT(rolled.z(), level.z() - 1e-3) << leg;
+    }
+  }
+}
 
 TEST(TrotController, BackwardAndInPlace) {
   auto model = testing::MiniCheetah();

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numbers>
 #include <random>
+#include <string>
 
 #include "tests/unit/control/control_test_util.h"
 
@@ -103,6 +104,61 @@ TEST(JointPd, LimitedJointsAreNotWrapped) {
   JointPd(*model, q, Eigen::VectorXd::Zero(model->nv), q_des, Eigen::VectorXd::Zero(na),
           PdGains{1.0, 0.0}, tau);
   for (int i = 6; i < model->nv; ++i) EXPECT_NEAR(tau[i], 0.1, 1e-12);
+}
+
+// The legs' inertia seen with the rest of the tree free depends on the pose
+// and is least with straight legs (q = 0), where the links line up.
+TEST(JointInertias, LeastWithStraightLegs) {
+  auto model = testing::MiniCheetah();
+  ASSERT_NE(model, nullptr);
+  const Eigen::VectorXd straight = JointInertias(*model, model->q_default);
+  ASSERT_EQ(straight.size(), 12);
+  Eigen::VectorXd bent_q = model->q_default;
+  for (const Actuator& a : model->actuators) {
+    const Joint& j = model->joints[a.joint];
+    bent_q[j.q_index] = j.name.find("knee") != std::string::npos ? 1.5 : -0.75;
+  }
+  const Eigen::VectorXd bent = JointInertias(*model, bent_q);
+  for (int k = 0; k < 12; ++k) {
+    EXPECT_GT(straight[k], 1e-5) << k;
+    EXPECT_LT(straight[k], bent[k]) << k;
+  }
+}
+
+// Where k_d Δt / I ≤ 1 StableJointPd is JointPd; beyond, the damping is the
+// deadbeat I/Δt, so one explicit step of I q̈ = τ stops a joint moving with
+// no position error instead of reversing it.
+TEST(StableJointPd, JointPdUnlessTheExplicitDamperWouldOvershoot) {
+  auto model = testing::MiniCheetah();
+  ASSERT_NE(model, nullptr);
+  const PdGains gains;
+  const Eigen::VectorXd inertia = JointInertias(*model, model->q_default);
+  Eigen::VectorXd q = model->q_default;
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(model->nv);
+  Eigen::VectorXd q_des(12), qd_des = Eigen::VectorXd::Zero(12);
+  for (int k = 0; k < 12; ++k) {
+    q_des[k] = 0.1 * (k + 1);
+    v[model->joints[model->actuators[k].joint].v_index] = 2.0 - 0.3 * k;
+  }
+  Eigen::VectorXd plain(model->nv), stable(model->nv);
+  JointPd(*model, q, v, q_des, qd_des, gains, plain);
+  const double small_dt = 0.5 * inertia.minCoeff() / gains.kd;
+  StableJointPd(*model, q, v, q_des, qd_des, gains, inertia, small_dt, stable);
+  EXPECT_TRUE(stable.isApprox(plain, 1e-14));
+  StableJointPd(*model, q, v, q_des, qd_des, gains, inertia, 0.0, stable);  // dt = 0
+  EXPECT_TRUE(stable.isApprox(plain, 1e-14));
+  const double dt = 2.5e-3;  // 000's step: k_d Δt / I ≈ 5 for these legs
+  ASSERT_GT(gains.kd * dt / inertia.minCoeff(), 1.0);
+  StableJointPd(*model, q, v, q_des, qd_des, gains, inertia, dt, stable);
+  for (int k = 0; k < 12; ++k) {
+    const int i = model->joints[model->actuators[k].joint].v_index;
+    const double kd = std::min(gains.kd, inertia[k] / dt);
+    EXPECT_NEAR(stable[i], gains.kp * q_des[k] - kd * v[i], 1e-12) << k;
+    if (gains.kd * dt > inertia[k]) {
+      // The damping alone would take I q̇ / Δt out: q̇ + Δt τ_d / I = 0.
+      EXPECT_NEAR(v[i] + dt * (-kd * v[i]) / inertia[k], 0.0, 1e-12);
+    }
+  }
 }
 
 TEST(WrapAngle, IntoMinusPiPi) {

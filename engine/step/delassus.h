@@ -1,0 +1,50 @@
+// The contact-space quantities of Moreau's midpoint step (000 eq. 11–12) from
+// the sparse factor M = LᵀDL (engine/dynamics/crba.h), exploiting the tree
+// sparsity of the contact Jacobians: a point on body b moves only with the
+// DOFs on b's support path (for a quadruped's foot: the base and three leg
+// DOFs), and L⁻ᵀ keeps that support. With Y = L⁻ᵀ W (MuJoCo's half solve),
+//   G = Wᵀ M⁻¹ W = Wᵀ L⁻¹ D⁻¹ L⁻ᵀ W = Yᵀ D⁻¹ Y,
+// so each column of Y costs O(d²) for a path of d DOFs and each entry of G
+// O(d), instead of a full solve per column and a dense product.
+#ifndef MOREAU_ENGINE_STEP_DELASSUS_H_
+#define MOREAU_ENGINE_STEP_DELASSUS_H_
+
+#include <Eigen/Core>
+#include <span>
+
+#include "engine/contact/contact_set.h"
+#include "engine/dynamics/data.h"
+#include "engine/model/model.h"
+
+namespace moreau::step {
+
+// The DOFs that move a point fixed on `body`, in decreasing order (the body's
+// last DOF, then its ancestors, nearest first), written to `dofs` (room for
+// nv). Returns their number (0 for the world body).
+int SupportDofs(const Model& model, const Data& data, int body, int* dofs);
+
+// For the active contacts (slots `active`, n = 3 n_c directions [n, t1, t2]
+// each, W = Jᵀ [n t1 t2] from data.contact_J at the factor's q):
+// Y (nv × n, zero off each column's support) = L⁻ᵀ W and G (n × n) = Yᵀ D⁻¹ Y.
+// `support` holds each active contact's SupportDofs (nv ints per contact) and
+// `support_len` their counts. Needs FactorMassMatrix.
+void AssembleDelassus(const Data& data, const contact::ContactSet& contacts,
+                      std::span<const int> active, std::span<const int> support,
+                      std::span<const int> support_len, Eigen::Ref<Eigen::MatrixXd> Y,
+                      Eigen::Ref<Eigen::MatrixXd> G);
+
+// out (n) = Wᵀ u: per active contact, [n t1 t2]ᵀ J u over the support.
+void ContactSpaceVelocity(const Data& data, const contact::ContactSet& contacts,
+                          std::span<const int> active, std::span<const int> support,
+                          std::span<const int> support_len, const Eigen::VectorXd& u,
+                          Eigen::Ref<Eigen::VectorXd> out);
+
+// out (nv) = W Λ = Σ J_kᵀ (Λ_N n + Λ_T1 t1 + Λ_T2 t2), over the supports.
+void GeneralizedImpulse(const Data& data, const contact::ContactSet& contacts,
+                        std::span<const int> active, std::span<const int> support,
+                        std::span<const int> support_len, Eigen::Ref<const Eigen::VectorXd> Lambda,
+                        Eigen::Ref<Eigen::VectorXd> out);
+
+}  // namespace moreau::step
+
+#endif  // MOREAU_ENGINE_STEP_DELASSUS_H_
