@@ -310,16 +310,28 @@ grpc::ServerUnaryReactor* SimulatorService::Step(grpc::CallbackServerContext* co
 
 namespace {
 
-// The shared completion of one StepBatch: the last instance to finish
-// replies.
+// One StepBatch in flight: its instances, claimed one at a time by the
+// runners (an atomic cursor, so a few pool tasks drain the whole batch with
+// no per-instance hand-off); the last runner to finish replies.
 struct BatchCall {
   grpc::ServerUnaryReactor* reactor;
   Metrics* metrics;
   absl::Time start;
-  std::atomic<int> remaining;
+  absl::Time deadline;
+  const v1::StepBatchRequest* request;
+  v1::StepBatchResponse* response;
+  std::vector<std::shared_ptr<Instance>> instances;  // nullptr: already answered
+  std::atomic<int> next{0};
+  std::atomic<int> runners{0};
 
-  void Done() {
-    if (remaining.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  void Run(SimulatorService& service) {
+    const int n = static_cast<int>(instances.size());
+    for (int i = next.fetch_add(1); i < n; i = next.fetch_add(1)) {
+      if (instances[static_cast<size_t>(i)] == nullptr) continue;
+      service.StepInstance(*instances[static_cast<size_t>(i)], request->steps(i), deadline,
+                           response->mutable_observations(i));
+    }
+    if (runners.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
     metrics->ObserveRpc(Rpc::kStepBatch, grpc::StatusCode::OK,
                         absl::ToDoubleSeconds(absl::Now() - start));
     reactor->Finish(grpc::Status::OK);
@@ -341,7 +353,6 @@ grpc::ServerUnaryReactor* SimulatorService::StepBatch(grpc::CallbackServerContex
   }
   // Validate the whole request before stepping anything: sub-step limits and
   // duplicates fail the call; unknown ids fail only their own entry.
-  std::vector<std::shared_ptr<Instance>> instances(static_cast<size_t>(n));
   absl::flat_hash_set<std::string> seen;
   long total_substeps = 0;
   for (int i = 0; i < n; ++i) {
@@ -360,43 +371,29 @@ grpc::ServerUnaryReactor* SimulatorService::StepBatch(grpc::CallbackServerContex
     }
     total_substeps += std::max(1, step.substeps());
   }
+  auto* call = new BatchCall{
+      context->DefaultReactor(), metrics_, start, DeadlineOf(context), request, response, {}};
+  call->instances.resize(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) response->add_observations();
   for (int i = 0; i < n; ++i) {
     auto instance = registry_.Get(request->steps(i).instance_id());
-    v1::Observation* obs = response->mutable_observations(i);
     if (instance.ok()) {
-      instances[static_cast<size_t>(i)] = std::move(*instance);
+      call->instances[static_cast<size_t>(i)] = std::move(*instance);
     } else {
+      v1::Observation* obs = response->mutable_observations(i);
       obs->set_instance_id(request->steps(i).instance_id());
       SetStatus(instance.status(), obs->mutable_status());
     }
   }
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (n == 0) {
-    metrics_->ObserveRpc(Rpc::kStepBatch, grpc::StatusCode::OK,
-                         absl::ToDoubleSeconds(absl::Now() - start));
-    reactor->Finish(grpc::Status::OK);
+  grpc::ServerUnaryReactor* reactor = call->reactor;
+  if (RunsInline(total_substeps)) {
+    call->runners = 1;
+    call->Run(*this);
     return reactor;
   }
-  auto* call = new BatchCall{reactor, metrics_, start, {n}};
-  const absl::Time deadline = DeadlineOf(context);
-  const bool inline_run = RunsInline(total_substeps);
-  for (int i = 0; i < n; ++i) {
-    std::shared_ptr<Instance> instance = std::move(instances[static_cast<size_t>(i)]);
-    if (instance == nullptr) {
-      call->Done();
-      continue;
-    }
-    auto task = [this, call, request, response, i, deadline, instance = std::move(instance)] {
-      StepInstance(*instance, request->steps(i), deadline, response->mutable_observations(i));
-      call->Done();
-    };
-    if (inline_run) {
-      task();
-    } else {
-      pool_.Submit(std::move(task));
-    }
-  }
+  const int runners = std::min(n, pool_.size());
+  call->runners = runners;
+  for (int r = 0; r < runners; ++r) pool_.Submit([this, call] { call->Run(*this); });
   return reactor;
 }
 

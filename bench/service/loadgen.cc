@@ -22,6 +22,8 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/strings/str_format.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
 #include "clients/cpp/client.h"
 #include "engine/control/pd.h"
 #include "engine/model/loader.h"
@@ -34,6 +36,9 @@ ABSL_FLAG(std::string, contact, "moreau-sor", "Contact model");
 ABSL_FLAG(int, instances, 64, "Instances (batch, inprocess)");
 ABSL_FLAG(int, substeps, 10, "Sub-steps per call and instance");
 ABSL_FLAG(int, threads, 0, "In-process stepping threads (0: one per core)");
+ABSL_FLAG(int, inflight, 1,
+          "batch: the instances split into this many StepBatch streams, each with one call "
+          "in flight (a pipelined client keeps the server's workers busy while it reads replies)");
 ABSL_FLAG(int, calls, 20000, "Round trips to time (unary, session)");
 ABSL_FLAG(double, duration_s, 5.0, "Timed seconds (batch, inprocess)");
 ABSL_FLAG(bool, json, false, "Print one JSON object");
@@ -166,34 +171,63 @@ int RunBatch() {
   moreau::client::Client client(absl::GetFlag(FLAGS_address));
   if (auto s = client.WaitForServer(absl::Seconds(10)); !s.ok()) return Fail(s.ToString());
   const int n = absl::GetFlag(FLAGS_instances);
+  const int inflight = std::clamp(absl::GetFlag(FLAGS_inflight), 1, n);
   auto created = client.CreateBuiltin(absl::GetFlag(FLAGS_model), n, PdSettings());
   if (!created.ok()) return Fail(created.status().ToString());
   const Eigen::VectorXd target = DefaultTargets(created->spec().model());
-  v1::StepBatchRequest batch;
-  for (const std::string& id : created->instance_ids()) {
-    v1::StepRequest* step = batch.add_steps();
-    step->set_instance_id(id);
+  // Stream k steps instances k, k + inflight, …: one StepBatch in flight each.
+  std::vector<v1::StepBatchRequest> batches(static_cast<size_t>(inflight));
+  for (int i = 0; i < n; ++i) {
+    v1::StepRequest* step = batches[static_cast<size_t>(i % inflight)].add_steps();
+    step->set_instance_id(created->instance_ids(i));
     step->mutable_action()->Assign(target.data(), target.data() + target.size());
     step->set_substeps(absl::GetFlag(FLAGS_substeps));
   }
-  for (int i = 0; i < 5; ++i) {  // warm up
-    if (auto r = client.StepBatch(batch); !r.ok()) return Fail(r.status().ToString());
-  }
   const double duration = absl::GetFlag(FLAGS_duration_s);
-  long env_steps = 0;
-  const Clock::time_point start = Clock::now();
-  while (Seconds(Clock::now() - start) < duration) {
-    auto r = client.StepBatch(batch);
-    if (!r.ok()) return Fail(r.status().ToString());
-    for (const v1::Observation& obs : r->observations()) {
-      if (obs.status().code() != 0) return Fail(obs.status().message());
-    }
-    env_steps += n;
+  std::atomic<long> env_steps{0};
+  std::atomic<bool> failed{false};
+  std::string error;
+  absl::Mutex error_mu;
+  Clock::time_point start;
+  absl::Notification go;
+  std::vector<std::thread> streams;
+  for (int k = 0; k < inflight; ++k) {
+    streams.emplace_back([&, k] {
+      moreau::client::Client own(absl::GetFlag(FLAGS_address));
+      const v1::StepBatchRequest& batch = batches[static_cast<size_t>(k)];
+      const auto step = [&]() -> bool {
+        auto r = own.StepBatch(batch);
+        std::string problem = r.ok() ? "" : r.status().ToString();
+        if (r.ok()) {
+          for (const v1::Observation& obs : r->observations()) {
+            if (obs.status().code() != 0) problem = obs.status().message();
+          }
+        }
+        if (problem.empty()) return true;
+        absl::MutexLock lock(&error_mu);
+        error = problem;
+        failed = true;
+        return false;
+      };
+      for (int i = 0; i < 5; ++i) step();  // warm up
+      go.WaitForNotification();
+      long local = 0;
+      while (!failed && Seconds(Clock::now() - start) < duration) {
+        if (!step()) break;
+        local += batch.steps_size();
+      }
+      env_steps += local;
+    });
   }
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  start = Clock::now();
+  go.Notify();
+  for (std::thread& t : streams) t.join();
   const double wall = Seconds(Clock::now() - start);
   std::vector<std::string> ids(created->instance_ids().begin(), created->instance_ids().end());
   client.DestroyInstances(ids).IgnoreError();
-  PrintThroughput("batch", env_steps, wall);
+  if (failed) return Fail(error);
+  PrintThroughput("batch", env_steps.load(), wall);
   return 0;
 }
 
