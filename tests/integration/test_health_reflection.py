@@ -1,34 +1,14 @@
 """grpc.health.v1 and server reflection on a real moreaud, spoken with raw
 bytes (no generated stubs: any gRPC client can do the same)."""
-import os
-import re
-import subprocess
-
 import grpc
-import pytest
-
-MOREAUD = os.environ["MOREAUD_BIN"]
-
-
-@pytest.fixture()
-def server():
-    proc = subprocess.Popen(
-        [MOREAUD, "--host", "127.0.0.1", "--port", "0", "--metrics-port", "-1"],
-        stdout=subprocess.PIPE, text=True)
-    line = proc.stdout.readline()
-    match = re.search(r"listening on ([\d.]+:\d+)", line)
-    assert match, f"unexpected first line: {line!r}"
-    yield match.group(1)
-    proc.terminate()
-    assert proc.wait(timeout=30) == 0
 
 
 def identity(x):
     return x
 
 
-def test_health_check_reports_serving(server):
-    with grpc.insecure_channel(server) as channel:
+def test_health_check_reports_serving(address):
+    with grpc.insecure_channel(address) as channel:
         check = channel.unary_unary("/grpc.health.v1.Health/Check",
                                     request_serializer=identity,
                                     response_deserializer=identity)
@@ -40,8 +20,8 @@ def test_health_check_reports_serving(server):
         assert check(request, timeout=10) == b"\x08\x01"
 
 
-def test_reflection_lists_the_simulator_service(server):
-    with grpc.insecure_channel(server) as channel:
+def test_reflection_lists_the_simulator_service(address):
+    with grpc.insecure_channel(address) as channel:
         info = channel.stream_stream(
             "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
             request_serializer=identity, response_deserializer=identity)

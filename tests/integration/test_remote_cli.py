@@ -2,26 +2,9 @@
 destroy, and clear one-line errors."""
 import json
 import os
-import re
 import subprocess
 
-import pytest
-
-MOREAUD = os.environ["MOREAUD_BIN"]
 MOREAU = os.environ["MOREAU_BIN"]
-
-
-@pytest.fixture(scope="module")
-def address():
-    proc = subprocess.Popen(
-        [MOREAUD, "--host", "127.0.0.1", "--port", "0", "--metrics-port", "-1"],
-        stdout=subprocess.PIPE, text=True)
-    line = proc.stdout.readline()
-    match = re.search(r"listening on ([\d.]+:\d+)", line)
-    assert match, f"unexpected first line: {line!r}"
-    yield match.group(1)
-    proc.terminate()
-    assert proc.wait(timeout=30) == 0
 
 
 def remote(address, *args, check=True):
