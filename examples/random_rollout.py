@@ -6,6 +6,8 @@
 
 One env-step is one policy step of one environment (for ``walk``: 20 sub-steps
 of 1 ms, a 50 Hz policy). Autoreset is on, so episodes that end restart.
+``--policy zero`` holds the nominal pose instead (action 0): no falls, the same
+work as the C++ in-process reference ``moreau_loadgen --mode=inprocess``.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=500, help="policy steps (timed)")
     parser.add_argument("--warmup", type=int, default=20, help="policy steps before timing")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--policy", default="random", choices=["random", "zero"],
+                        help="random actions in [-1, 1], or 0 (hold the nominal pose)")
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     args = parser.parse_args()
 
@@ -34,7 +38,9 @@ def main() -> None:
     with moreau.VectorEnv(args.task, args.num_envs, servers=servers, seed=args.seed) as env:
         rng = np.random.default_rng(args.seed)
         env.reset()
-        actions = rng.uniform(-1.0, 1.0, (args.warmup + args.steps, *env.action_space.shape))
+        shape = (args.warmup + args.steps, *env.action_space.shape)
+        actions = (rng.uniform(-1.0, 1.0, shape) if args.policy == "random"
+                   else np.zeros(shape))
         for k in range(args.warmup):
             env.step(actions[k])
         episodes = 0
@@ -45,7 +51,8 @@ def main() -> None:
         elapsed = time.perf_counter() - start
     env_steps = args.num_envs * args.steps
     result = {
-        "task": args.task, "num_envs": args.num_envs, "servers": len(servers),
+        "task": args.task, "policy": args.policy, "num_envs": args.num_envs,
+        "servers": len(servers),
         "substeps": env.task.substeps, "env_steps": env_steps, "seconds": elapsed,
         "env_steps_per_s": env_steps / elapsed,
         "sim_steps_per_s": env_steps * env.task.substeps / elapsed,

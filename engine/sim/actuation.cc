@@ -54,12 +54,22 @@ absl::Status ValidateAction(const Model& model, const Eigen::VectorXd& action) {
   return absl::OkStatus();
 }
 
+ActuationScratch MakeActuationScratch(const Model& model, double dt) {
+  ActuationScratch scratch;
+  scratch.qd_zero = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(model.actuators.size()));
+  scratch.joint_inertia = JointInertias(model, model.q_default);
+  scratch.dt = dt;
+  return scratch;
+}
+
 void ActionTorques(const Model& model, const ControlSettings& control,
                    const Eigen::VectorXd& action, const Eigen::VectorXd& q,
-                   const Eigen::VectorXd& v, const Eigen::VectorXd& qd_zero,
+                   const Eigen::VectorXd& v, const ActuationScratch& scratch,
                    Eigen::Ref<Eigen::VectorXd> tau) {
   if (control.mode == ControlMode::kPd) {
-    JointPd(model, q, v, action, qd_zero, control.gains, tau);  // 001 eq. 44
+    // 001 eq. 44, damping capped at I/Δt (pd.h).
+    StableJointPd(model, q, v, action, scratch.qd_zero, control.gains, scratch.joint_inertia,
+                  scratch.dt, tau);
     return;
   }
   tau.setZero();

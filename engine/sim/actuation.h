@@ -7,6 +7,9 @@
 //   pd      action = target position per actuator; joint PD at the simulation
 //           rate (001 eq. 44) with target rate 0, clamped to the effort limit —
 //           the decimated policy / fast PD loop of real legged-robot stacks.
+//           The damping is capped at I/Δt per joint (StableJointPd, pd.h), so
+//           an explicit PD cannot blow up a light leg at large Δt; below the
+//           cap it is eq. 44 exactly.
 //
 // Actions are actuator-shaped: one entry per Model::actuators, in that order.
 #ifndef MOREAU_ENGINE_SIM_ACTUATION_H_
@@ -42,12 +45,19 @@ absl::Status Validate(const ControlSettings& control);
 // entry per actuator of `model`.
 absl::Status ValidateAction(const Model& model, const Eigen::VectorXd& action);
 
+// What ActionTorques needs besides the action: made once per simulation.
+struct ActuationScratch {
+  Eigen::VectorXd qd_zero;        // actuator-sized zeros: the pd target rate
+  Eigen::VectorXd joint_inertia;  // JointInertias at the default pose (pd.h)
+  double dt = 0.0;                // the simulation's time step (s)
+};
+ActuationScratch MakeActuationScratch(const Model& model, double dt);
+
 // Joint torques τ (nv) for a validated action at state (q, v): every entry is
-// written, unactuated coordinates (the floating base) get 0. Allocation-free;
-// `qd_zero` is an actuator-sized zero vector (the pd target rate).
+// written, unactuated coordinates (the floating base) get 0. Allocation-free.
 void ActionTorques(const Model& model, const ControlSettings& control,
                    const Eigen::VectorXd& action, const Eigen::VectorXd& q,
-                   const Eigen::VectorXd& v, const Eigen::VectorXd& qd_zero,
+                   const Eigen::VectorXd& v, const ActuationScratch& scratch,
                    Eigen::Ref<Eigen::VectorXd> tau);
 
 }  // namespace moreau::sim

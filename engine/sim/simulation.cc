@@ -48,7 +48,7 @@ Simulation::Simulation(std::shared_ptr<const Model> model, const Settings& setti
       last_good_(state_),
       workspace_(step::MakeStepWorkspace(*model_)),
       tau_(Eigen::VectorXd::Zero(model_->nv)),
-      qd_zero_(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(model_->actuators.size()))) {}
+      actuation_(MakeActuationScratch(*model_, settings.dt)) {}
 
 void Simulation::Reset() { state_ = DefaultState(*model_); }
 
@@ -161,7 +161,7 @@ absl::Status Simulation::Step(const Eigen::VectorXd& tau, int substeps,
 absl::Status Simulation::StepAction(const Eigen::VectorXd& action, int substeps) {
   MOREAU_RETURN_IF_ERROR(ValidateAction(*model_, action));
   return StepLoop(substeps, nullptr, [&](const State& s) {
-    ActionTorques(*model_, settings_.control, action, s.q, s.v, qd_zero_, tau_);
+    ActionTorques(*model_, settings_.control, action, s.q, s.v, actuation_, tau_);
   });
 }
 

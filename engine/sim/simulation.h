@@ -83,8 +83,8 @@ class Simulation {
   State last_good_;
   step::StepWorkspace workspace_;
   StepReport report_;
-  Eigen::VectorXd tau_;      // nv: τ of the current step
-  Eigen::VectorXd qd_zero_;  // actuator-sized zeros: the pd target rate
+  Eigen::VectorXd tau_;         // nv: τ of the current step
+  ActuationScratch actuation_;  // what StepAction's pd mode needs
 };
 
 }  // namespace moreau::sim

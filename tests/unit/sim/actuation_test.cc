@@ -38,10 +38,10 @@ TEST(ActionTorques, TorqueModePlacesAndClampsPerActuator) {
   Eigen::VectorXd action(Nu(*model));
   for (Eigen::Index a = 0; a < action.size(); ++a) action[a] = 0.5 * static_cast<double>(a) - 2.0;
   action[0] = 1e6;  // far past any effort limit
-  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(Nu(*model));
+  const ActuationScratch scratch = MakeActuationScratch(*model, 1e-3);
   Eigen::VectorXd tau = Eigen::VectorXd::Constant(model->nv, 99.0);
-  ActionTorques(*model, control, action, model->q_default, Eigen::VectorXd::Zero(model->nv), zero,
-                tau);
+  ActionTorques(*model, control, action, model->q_default, Eigen::VectorXd::Zero(model->nv),
+                scratch, tau);
   EXPECT_TRUE(tau.head<6>().isZero());  // the floating base is unactuated
   for (Eigen::Index a = 0; a < action.size(); ++a) {
     const Actuator& act = model->actuators[a];
@@ -51,7 +51,7 @@ TEST(ActionTorques, TorqueModePlacesAndClampsPerActuator) {
   EXPECT_EQ(tau[model->joints[model->actuators[0].joint].v_index], 17.0);
 }
 
-TEST(ActionTorques, PdModeIsJointPdWithZeroTargetRate) {
+TEST(ActionTorques, PdModeIsJointPdWithZeroTargetRateBelowTheDampingCap) {
   auto model = Cheetah();
   ControlSettings control{ControlMode::kPd, PdGains{30.0, 0.7}};
   Eigen::VectorXd target(Nu(*model));
@@ -59,11 +59,29 @@ TEST(ActionTorques, PdModeIsJointPdWithZeroTargetRate) {
   target.array() += 0.1;
   Eigen::VectorXd v = Eigen::VectorXd::LinSpaced(model->nv, -1.0, 1.0);
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(Nu(*model));
+  // At 001's Δt = 1e-4 every joint is below the cap: eq. 44 exactly.
+  const ActuationScratch scratch = MakeActuationScratch(*model, 1e-4);
   Eigen::VectorXd tau(model->nv), expected(model->nv);
-  ActionTorques(*model, control, target, model->q_default, v, zero, tau);
+  ActionTorques(*model, control, target, model->q_default, v, scratch, tau);
   JointPd(*model, model->q_default, v, target, zero, control.gains, expected);
   EXPECT_EQ(tau, expected);
   EXPECT_FALSE(tau.tail(model->nv - 6).isZero());
+}
+
+TEST(StepAction, PdModeStaysStableAtLargeTimeSteps) {
+  // 001's k_d = 1 on the Mini Cheetah's light lower legs is explicit-unstable
+  // beyond Δt ≈ 1–2 ms; the capped damper is not.
+  auto model = Cheetah();
+  Settings settings;
+  settings.control.mode = ControlMode::kPd;
+  settings.dt = 2.5e-3;
+  auto sim = Simulation::Create(model, settings);
+  ASSERT_TRUE(sim.ok());
+  Eigen::VectorXd target(12);
+  ActuatorPositions(*model, model->q_default, target);
+  target.array() += 0.3;
+  ASSERT_TRUE((*sim)->StepAction(target, 800).ok());  // 2 s
+  EXPECT_LT((*sim)->state().v.lpNorm<Eigen::Infinity>(), 5.0);
 }
 
 TEST(StepAction, RejectsWrongSizeAndNonFiniteKeepingState) {
