@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/engine/bench_main.h"
 #include "engine/contact/contact_forces.h"
 #include "engine/contact/prox_solver.h"
 #include "engine/contact/terrain.h"
@@ -127,12 +128,4 @@ int Profile(const char* name) {
 }  // namespace
 }  // namespace moreau
 
-int main(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--profile=", 10) == 0) return moreau::Profile(argv[i] + 10);
-  }
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+int main(int argc, char** argv) { return moreau::BenchMain(argc, argv, moreau::Profile); }
