@@ -309,7 +309,7 @@ void FillObservation(const sim::Simulation& sim, v1::Observation* obs) {
   flags->Resize(nc, false);
   for (int k = 0; k < nc; ++k) {
     const contact::Contact& c = contacts.contacts[k];
-    forces->Set(k, c.active ? c.force.dot(c.normal) : 0.0);
+    forces->Set(k, c.NormalForce());
     flags->Set(k, c.active);
   }
   obs->set_solver_iterations(sim.last_report().solver_iterations);

@@ -16,7 +16,7 @@ void Instance::PublishSample() {
   sample.contact_flags.resize(contacts.contacts.size());
   for (size_t k = 0; k < contacts.contacts.size(); ++k) {
     const contact::Contact& c = contacts.contacts[k];
-    sample.normal_forces[k] = c.active ? c.force.dot(c.normal) : 0.0;
+    sample.normal_forces[k] = c.NormalForce();
     sample.contact_flags[k] = c.active ? 1 : 0;
   }
 }

@@ -60,6 +60,20 @@ absl::StatusOr<std::shared_ptr<const Model>> LoadSource(const v1::ModelSource& s
 
 void Touch(Instance& instance) { instance.last_used_ns.store(MonotonicNowNs()); }
 
+absl::Status CheckNoise(double noise) {
+  if (std::isfinite(noise) && noise >= 0.0) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat("noise must be finite and ≥ 0, got ", noise));
+}
+
+// After the instance's state was replaced (reset, restore): stepping is
+// allowed again, watchers see the new state, `obs` shows it.
+void ShowNewState(Instance& inst, v1::Observation* obs) ABSL_EXCLUSIVE_LOCKS_REQUIRED(inst.mu) {
+  inst.diverged = false;
+  FillObservation(*inst.sim, obs);
+  obs->set_instance_id(inst.id);
+  if (inst.watchers > 0) inst.PublishSample();
+}
+
 }  // namespace
 
 SimulatorService::SimulatorService(const ServiceOptions& options, Metrics* metrics)
@@ -118,10 +132,7 @@ grpc::ServerUnaryReactor* SimulatorService::CreateInstances(
     return fail(absl::InvalidArgumentError(
         absl::StrCat("count must be in [1, ", options_.max_create, "] per call, got ", count)));
   }
-  if (!std::isfinite(request->noise()) || request->noise() < 0.0) {
-    return fail(absl::InvalidArgumentError(
-        absl::StrCat("noise must be finite and ≥ 0, got ", request->noise())));
-  }
+  if (absl::Status s = CheckNoise(request->noise()); !s.ok()) return fail(s);
   if (absl::Status s = registry_.CheckCapacity(count); !s.ok()) return fail(s);
   auto settings = SettingsFromProto(request->settings());
   if (!settings.ok()) return fail(settings.status());
@@ -181,10 +192,8 @@ grpc::ServerUnaryReactor* SimulatorService::Reset(grpc::CallbackServerContext* c
   const absl::Time start = absl::Now();
   auto instance = registry_.Get(request->instance_id());
   if (!instance.ok()) return Finish(context, Rpc::kReset, start, instance.status());
-  if (!std::isfinite(request->noise()) || request->noise() < 0.0) {
-    return Finish(context, Rpc::kReset, start,
-                  absl::InvalidArgumentError(
-                      absl::StrCat("noise must be finite and ≥ 0, got ", request->noise())));
+  if (absl::Status s = CheckNoise(request->noise()); !s.ok()) {
+    return Finish(context, Rpc::kReset, start, s);
   }
   Instance& inst = **instance;
   Touch(inst);
@@ -198,13 +207,7 @@ grpc::ServerUnaryReactor* SimulatorService::Reset(grpc::CallbackServerContext* c
     } else {
       inst.sim->Reset();
     }
-    if (status.ok()) {
-      inst.diverged = false;
-      v1::Observation* obs = response->mutable_observation();
-      FillObservation(*inst.sim, obs);
-      obs->set_instance_id(inst.id);
-      if (inst.watchers > 0) inst.PublishSample();
-    }
+    if (status.ok()) ShowNewState(inst, response->mutable_observation());
   }
   return Finish(context, Rpc::kReset, start, status);
 }
@@ -435,12 +438,7 @@ grpc::ServerUnaryReactor* SimulatorService::SetState(grpc::CallbackServerContext
   {
     absl::MutexLock lock(&inst.mu);
     status = inst.sim->Restore(request->state().data());  // all-or-nothing
-    if (status.ok()) {
-      inst.diverged = false;
-      FillObservation(*inst.sim, response->mutable_observation());
-      response->mutable_observation()->set_instance_id(inst.id);
-      if (inst.watchers > 0) inst.PublishSample();
-    }
+    if (status.ok()) ShowNewState(inst, response->mutable_observation());
   }
   return Finish(context, Rpc::kSetState, start, status);
 }

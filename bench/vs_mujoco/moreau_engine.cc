@@ -70,7 +70,7 @@ void MoreauEngine::Record(Sample& sample) const {
   sample.foot_normal_force.resize(static_cast<Eigen::Index>(model.contact_points.size()));
   for (size_t k = 0; k < model.contact_points.size(); ++k) {
     const contact::Contact& c = contacts[k];
-    sample.foot_normal_force[static_cast<Eigen::Index>(k)] = c.active ? c.force.dot(c.normal) : 0.0;
+    sample.foot_normal_force[static_cast<Eigen::Index>(k)] = c.NormalForce();
   }
 }
 

@@ -104,12 +104,6 @@ std::vector<const Joint*> ActuatedJoints(const Model& model) {
   return joints;
 }
 
-// Normal force (N) of a contact slot: the force's component along the
-// contact normal, 0 when inactive.
-double NormalForce(const contact::Contact& contact) {
-  return contact.active ? contact.force.dot(contact.normal) : 0.0;
-}
-
 // What the run measures, updated after every step.
 class RunMetrics {
  public:
@@ -232,7 +226,7 @@ class CsvLog {
     for (const Joint* joint : joints_) Append(tau[joint->v_index]);
     const std::vector<contact::Contact>& contacts = simulation.contacts().contacts;
     for (size_t k = 0; k < num_contacts_; ++k) {
-      Append(k < contacts.size() ? NormalForce(contacts[k]) : 0.0);
+      Append(k < contacts.size() ? contacts[k].NormalForce() : 0.0);
     }
     line_.back() = '\n';
     std::fwrite(line_.data(), 1, line_.size(), file_);

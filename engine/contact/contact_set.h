@@ -51,6 +51,9 @@ struct Contact {
   // --- contact (ContactForces) ---
   // Force on the robot at this contact, world (N); zero when inactive.
   Vec3 force = Vec3::Zero();
+
+  // The force's component along the normal (N), 0 when inactive.
+  double NormalForce() const { return active ? force.dot(normal) : 0.0; }
 };
 
 struct ContactSet {
