@@ -9,7 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "bench/vs_mujoco/json_writer.h"
+#include "clients/json/json_writer.h"
 
 namespace moreau::vs_mujoco {
 namespace {
@@ -47,20 +47,18 @@ std::string Triple(const Eigen::Vector3d& v, double scale, const char* format) {
       ", ");
 }
 
-std::vector<double> ToVector(const Eigen::Vector3d& v) { return {v.x(), v.y(), v.z()}; }
-
 void WriteAgreementJson(const ScenarioAgreement& entry, JsonWriter& json) {
   const Agreement& a = entry.agreement;
   json.BeginObject();
   json.Key("samples").Int(a.samples);
-  json.Key("trunk_pos_mae_m").Numbers(ToVector(a.trunk_pos_mae_m));
-  json.Key("trunk_rot_mae_deg").Numbers(ToVector(a.trunk_rot_mae_deg));
+  json.Key("trunk_pos_mae_m").Numbers(a.trunk_pos_mae_m);
+  json.Key("trunk_rot_mae_deg").Numbers(a.trunk_rot_mae_deg);
   json.Key("joint_mae_deg").Number(a.joint_mae_deg);
   json.Key("contact_agreement").Number(a.contact_agreement_pct);
   json.Key("grf_mae_n").Number(a.grf_mae_n);
   json.Key("grf_mae_n_per_foot").Numbers(a.grf_mae_n_per_foot);
-  json.Key("moreau_final_trunk_pos_m").Numbers(ToVector(a.final_a));
-  json.Key("mujoco_final_trunk_pos_m").Numbers(ToVector(a.final_b));
+  json.Key("moreau_final_trunk_pos_m").Numbers(a.final_a);
+  json.Key("mujoco_final_trunk_pos_m").Numbers(a.final_b);
   json.Key("final_trunk_distance_m").Number(a.final_distance_m);
   json.Key("moreau_fell").Bool(entry.moreau_fell);
   json.Key("mujoco_fell").Bool(entry.mujoco_fell);

@@ -11,7 +11,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "clients/cli/common_flags.h"
-#include "clients/cli/json_writer.h"
+#include "clients/json/json_writer.h"
 #include "clients/cli/model_flags.h"
 #include "clients/cli/state_flags.h"
 #include "clients/cli/text_format.h"

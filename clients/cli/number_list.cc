@@ -12,7 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
-#include "clients/cli/json_writer.h"
+#include "clients/json/json_writer.h"
 
 namespace moreau::cli {
 

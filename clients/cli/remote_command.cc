@@ -12,7 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "clients/cli/common_flags.h"
-#include "clients/cli/json_writer.h"
+#include "clients/json/json_writer.h"
 #include "clients/cli/number_list.h"
 #include "clients/cpp/client.h"
 

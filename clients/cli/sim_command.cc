@@ -28,7 +28,7 @@
 #include "clients/cli/action_replay.h"
 #include "clients/cli/command_status.h"
 #include "clients/cli/common_flags.h"
-#include "clients/cli/json_writer.h"
+#include "clients/json/json_writer.h"
 #include "clients/cli/model_flags.h"
 #include "clients/cli/sim_flags.h"
 #include "clients/cli/state_flags.h"

@@ -25,7 +25,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "clients/cli/common_flags.h"
-#include "clients/cli/json_writer.h"
+#include "clients/json/json_writer.h"
 #include "clients/cli/text_format.h"
 #include "engine/contact/terrain.h"
 #include "engine/control/controller.h"

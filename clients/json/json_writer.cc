@@ -1,4 +1,4 @@
-#include "clients/cli/json_writer.h"
+#include "clients/json/json_writer.h"
 
 #include <cmath>
 #include <cstdint>
@@ -7,7 +7,7 @@
 
 #include "absl/strings/string_view.h"
 
-namespace moreau::cli {
+namespace moreau {
 namespace {
 
 // Length of the valid UTF-8 sequence starting at s[i], or 0 if there is none
@@ -203,6 +203,12 @@ JsonWriter& JsonWriter::Numbers(const Eigen::Ref<const Eigen::VectorXd>& values)
   return EndArray();
 }
 
+JsonWriter& JsonWriter::Numbers(const std::vector<double>& values) {
+  BeginArray();
+  for (double value : values) Number(value);
+  return EndArray();
+}
+
 JsonWriter& JsonWriter::Strings(const std::vector<std::string>& values) {
   BeginArray();
   for (const std::string& value : values) String(value);
@@ -215,4 +221,4 @@ JsonWriter& JsonWriter::Matrix(const Eigen::Ref<const Eigen::MatrixXd>& matrix) 
   return EndArray();
 }
 
-}  // namespace moreau::cli
+}  // namespace moreau

@@ -1,4 +1,5 @@
-// A small streaming JSON writer for the `moreau` command's --json output.
+// A small streaming JSON writer for the --json output of the `moreau` command
+// and the benchmarks.
 //
 // Objects put one key per line; arrays of scalars stay on one line, so a
 // matrix prints as one row per line. Numbers are written with round-trip
@@ -11,8 +12,8 @@
 //   json.Key("nq").Int(19);
 //   json.Key("q").Numbers(q);
 //   json.EndObject();  // also ends the line
-#ifndef MOREAU_CLIENTS_CLI_JSON_WRITER_H_
-#define MOREAU_CLIENTS_CLI_JSON_WRITER_H_
+#ifndef MOREAU_CLIENTS_JSON_JSON_WRITER_H_
+#define MOREAU_CLIENTS_JSON_JSON_WRITER_H_
 
 #include <Eigen/Core>
 #include <cstdint>
@@ -22,7 +23,7 @@
 
 #include "absl/strings/string_view.h"
 
-namespace moreau::cli {
+namespace moreau {
 
 class JsonWriter {
  public:
@@ -46,6 +47,7 @@ class JsonWriter {
   // Conveniences: an array of numbers, an array of strings, and a matrix as
   // an array of rows.
   JsonWriter& Numbers(const Eigen::Ref<const Eigen::VectorXd>& values);
+  JsonWriter& Numbers(const std::vector<double>& values);
   JsonWriter& Strings(const std::vector<std::string>& values);
   JsonWriter& Matrix(const Eigen::Ref<const Eigen::MatrixXd>& matrix);
 
@@ -72,6 +74,6 @@ std::string JsonQuote(absl::string_view text);
 // `value` as a JSON number ("%.17g"), or "null" when not finite.
 std::string JsonNumber(double value);
 
-}  // namespace moreau::cli
+}  // namespace moreau
 
-#endif  // MOREAU_CLIENTS_CLI_JSON_WRITER_H_
+#endif  // MOREAU_CLIENTS_JSON_JSON_WRITER_H_
