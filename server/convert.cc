@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "engine/control/pd.h"
 #include "engine/dynamics/data.h"
+#include "engine/sim/contact_parameters.h"
 #include "engine/spatial/quaternion.h"
 #include "engine/util/status_macros.h"
 
@@ -17,82 +18,9 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-// The named double parameters of the chosen contact model (the keys of
-// Settings.contact_parameters in simulator.proto).
-std::vector<std::pair<const char*, double*>> ContactParameters(sim::Settings& s) {
-  switch (s.contact) {
-    case sim::ContactModel::kSpringDamper: {
-      auto& p = s.force_law.spring_damper;
-      return {{"normal_stiffness", &p.normal_stiffness},
-              {"normal_damping", &p.normal_damping},
-              {"tangential_stiffness", &p.tangential_stiffness},
-              {"tangential_damping", &p.tangential_damping},
-              {"mu", &p.mu},
-              {"stick_velocity", &p.stick_velocity}};
-    }
-    case sim::ContactModel::kHertz: {
-      auto& p = s.force_law.hertz;
-      return {{"stiffness", &p.stiffness},
-              {"exponent", &p.exponent},
-              {"damping", &p.damping},
-              {"ramp_depth", &p.ramp_depth},
-              {"mu_static", &p.mu_static},
-              {"mu_dynamic", &p.mu_dynamic},
-              {"stiction_velocity", &p.stiction_velocity},
-              {"sliding_velocity", &p.sliding_velocity}};
-    }
-    case sim::ContactModel::kMicro: {
-      auto& p = s.force_law.micro;
-      return {{"stiffness", &p.stiffness},
-              {"damping", &p.damping},
-              {"mu", &p.mu},
-              {"tangential_stiffness", &p.tangential_stiffness},
-              {"tangential_damping", &p.tangential_damping},
-              {"stick_velocity", &p.stick_velocity}};
-    }
-    case sim::ContactModel::kMoreauJor:
-    case sim::ContactModel::kMoreauSor:
-      return {{"mu", &s.hard_contact.mu},
-              {"restitution_normal", &s.hard_contact.eps_N},
-              {"restitution_tangential", &s.hard_contact.eps_T},
-              {"alpha", &s.prox.alpha},
-              {"tol_rel", &s.prox.T_rel},
-              {"tol_abs", &s.prox.T_abs}};
-  }
-  return {};
-}
-
 absl::Status ApplyContactParameters(const v1::Settings& proto, sim::Settings& s) {
-  auto known = ContactParameters(s);
   for (const auto& [name, value] : proto.contact_parameters()) {
-    if (!std::isfinite(value)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("contact parameter '", name, "' is ", value, ", expected a finite number"));
-    }
-    if (sim::IsHardContact(s.contact) && name == "max_iterations") {
-      if (value < 1 || value > 100000 || value != std::floor(value)) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "contact parameter 'max_iterations' must be an integer in [1, 100000], got ", value));
-      }
-      s.prox.max_iterations = static_cast<int>(value);
-      continue;
-    }
-    bool found = false;
-    for (auto& [key, field] : known) {
-      if (name == key) {
-        *field = value;
-        found = true;
-        break;
-      }
-    }
-    if (!found) {
-      std::vector<std::string> names;
-      for (const auto& kv : known) names.emplace_back(kv.first);
-      if (sim::IsHardContact(s.contact)) names.emplace_back("max_iterations");
-      return absl::InvalidArgumentError(absl::StrCat(
-          "unknown contact parameter '", name, "' for contact model ",
-          sim::ContactModelName(s.contact), " (expected one of ", absl::StrJoin(names, ", "), ")"));
-    }
+    MOREAU_RETURN_IF_ERROR(sim::SetContactParameter(s, name, value));
   }
   return absl::OkStatus();
 }

@@ -28,11 +28,11 @@
 #include "clients/cli/action_replay.h"
 #include "clients/cli/command_status.h"
 #include "clients/cli/common_flags.h"
-#include "clients/json/json_writer.h"
 #include "clients/cli/model_flags.h"
 #include "clients/cli/sim_flags.h"
 #include "clients/cli/state_flags.h"
 #include "clients/cli/text_format.h"
+#include "clients/json/json_writer.h"
 #include "engine/contact/contact_set.h"
 #include "engine/control/controller.h"
 #include "engine/control/legs.h"
@@ -620,16 +620,13 @@ const Command& SimCommand() {
           "base_qz, q_<joint>..., v_<joint>..., tau_<joint>... (the torque applied during the\n"
           "step ending at that time), fn_<contact point>... (normal force, N; 0 when open);\n"
           "one row after every --csv-every-th step, no row for t = 0.\n",
-      .flags = {kContactFlagSpec,    kIntegratorFlagSpec,
-                kDtFlagSpec,         kDurationFlagSpec,
-                kControllerFlagSpec, kPushFlagSpec,
-                kTerrainFlagSpec,    kMuFlagSpec,
-                kOutFlagSpec,        kCsvEveryFlagSpec,
-                kProgressFlagSpec,   kJsonFlagSpec,
-                kActionsFlagSpec,    kActionSubstepsFlagSpec,
-                kControlFlagSpec,    kStateOutFlagSpec,
-                kQFlagSpec,          kVFlagSpec,
-                kBaseFlagSpec,       kContactLinksFlagSpec},
+      .flags = {kContactFlagSpec,  kIntegratorFlagSpec, kDtFlagSpec,
+                kDurationFlagSpec, kControllerFlagSpec, kPushFlagSpec,
+                kTerrainFlagSpec,  kMuFlagSpec,         kContactParamFlagSpec,
+                kOutFlagSpec,      kCsvEveryFlagSpec,   kProgressFlagSpec,
+                kJsonFlagSpec,     kActionsFlagSpec,    kActionSubstepsFlagSpec,
+                kControlFlagSpec,  kStateOutFlagSpec,   kQFlagSpec,
+                kVFlagSpec,        kBaseFlagSpec,       kContactLinksFlagSpec},
       .min_args = 1,
       .max_args = 1,
       .run = &RunSim,

@@ -25,10 +25,11 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "clients/cli/common_flags.h"
-#include "clients/json/json_writer.h"
 #include "clients/cli/text_format.h"
+#include "clients/json/json_writer.h"
 #include "engine/contact/terrain.h"
 #include "engine/control/controller.h"
+#include "engine/sim/contact_parameters.h"
 #include "engine/util/status_macros.h"
 
 namespace moreau::cli {
@@ -222,6 +223,11 @@ ABSL_FLAG(moreau::cli::TerrainFlag, terrain, moreau::cli::TerrainFlag{},
 ABSL_FLAG(std::optional<double>, mu, std::nullopt,
           "Friction coefficient, >= 0, for every contact model (hertz: static and dynamic). "
           "Default: each contact model's own.");
+ABSL_FLAG(std::vector<std::string>, contact_param, {},
+          "Parameters of the contact model by name, NAME=VALUE[,NAME=VALUE...], e.g. "
+          "--contact hertz --contact-param stiffness=2e4,exponent=1.5 (the names of the service's "
+          "Settings.contact_parameters; an unknown name is an error that lists the known ones). "
+          "Applied after --mu.");
 ABSL_FLAG(std::string, out, "",
           "Write a CSV file: a header, then one row per step (see --csv-every) with time, base "
           "pose, joint positions, velocities and torques, and each contact point's normal force.");
@@ -417,6 +423,23 @@ absl::StatusOr<SimOptions> SimOptionsFromFlags(std::vector<std::string>* warning
     settings.force_law.hertz.mu_static = *mu;
     settings.force_law.hertz.mu_dynamic = *mu;
     settings.force_law.micro.mu = *mu;
+  }
+  for (const std::string& entry : absl::GetFlag(FLAGS_contact_param)) {
+    const std::vector<absl::string_view> parts = absl::StrSplit(entry, absl::MaxSplits('=', 1));
+    double value = 0.0;
+    if (parts.size() != 2 || parts[0].empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--contact-param: entry ", JsonQuote(entry), " is not NAME=VALUE"));
+    }
+    if (!absl::SimpleAtod(parts[1], &value)) {
+      return absl::InvalidArgumentError(absl::StrCat("--contact-param: value of ",
+                                                     JsonQuote(parts[0]), " (", JsonQuote(parts[1]),
+                                                     ") is not a number"));
+    }
+    absl::Status status = sim::SetContactParameter(settings, parts[0], value);
+    if (!status.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("--contact-param: ", status.message()));
+    }
   }
 
   const TerrainFlag terrain = absl::GetFlag(FLAGS_terrain);

@@ -31,6 +31,7 @@ inline constexpr FlagSpec kPushFlagSpec{"push", "T0,DURATION,FX,FY,FZ"};
 inline constexpr FlagSpec kTerrainFlagSpec{"terrain",
                                            "flat|incline:DEG|rough:AMPLITUDE|heightfield:FILE.csv"};
 inline constexpr FlagSpec kMuFlagSpec{"mu", "M"};
+inline constexpr FlagSpec kContactParamFlagSpec{"contact_param", "NAME=VALUE[,NAME=VALUE...]"};
 inline constexpr FlagSpec kOutFlagSpec{"out", "FILE.csv"};
 inline constexpr FlagSpec kCsvEveryFlagSpec{"csv_every", "N"};
 inline constexpr FlagSpec kProgressFlagSpec{"progress", ""};

@@ -359,12 +359,33 @@ def test_help(moreau):
          ["--terrain", "/nonexistent/ground.csv", "cannot open"]),
         (["--csv-every", "0", "--out", "x.csv"], 1, ["--csv-every", "0"]),
         (["--tau", "1"], 2, ["--tau"]),
+        (["--contact-param", "stiffness"], 1, ["--contact-param", "NAME=VALUE"]),
+        (["--contact-param", "mu=abc"], 1, ["--contact-param", "mu", "abc"]),
+        (["--contact-param", "mu=nan"], 1, ["contact parameter", "mu", "finite"]),
+        (["--contact", "hertz", "--contact-param", "alpha=0.5"], 1,
+         ["unknown contact parameter", "alpha", "hertz", "stiffness"]),
+        (["--contact-param", "max_iterations=2.5"], 1, ["max_iterations", "integer"]),
+        (["--contact-param", "alpha=3"], 1, ["alpha", "3"]),
     ],
 )
 def test_bad_flags(moreau, args, exit_code, words):
     message = moreau.fails("sim", "sphere", "--duration", "0.01", *args, exit_code=exit_code)
     for word in words:
         assert word in message, (word, message)
+
+
+def test_contact_param_sets_the_named_parameter(moreau):
+    # The spring-damper's static depth is m g / c_N: four times the stiffness,
+    # a quarter of the depth.
+    def depth(stiffness):
+        report = sim(moreau, "sphere", "--controller", "zero", "--duration", "1",
+                     "--dt", "1e-4", "--contact", "spring-damper",
+                     "--contact-param", f"normal_stiffness={stiffness},normal_damping=200")
+        return sphere_radius(moreau) - report["final_base_pose"][2]
+
+    soft, stiff = depth(30000), depth(120000)
+    assert soft > 0 and stiff > 0
+    assert soft / stiff == pytest.approx(4.0, rel=0.02)
 
 
 def test_explicit_trot_on_a_model_without_legs_fails(moreau):
