@@ -40,6 +40,13 @@ std::string JointName(const Model& model, int joint) {
   return absl::StrCat("#", joint);
 }
 
+// N²·I_rotor of the actuator's joint (Model::armature), 0 when unknown.
+double ReflectedInertia(const Model& model, const Actuator& actuator) {
+  if (actuator.joint < 0 || actuator.joint >= static_cast<int>(model.joints.size())) return 0.0;
+  const int v = model.joints[actuator.joint].v_index;
+  return v >= 0 && v < model.armature.size() ? model.armature[v] : 0.0;
+}
+
 // Moving bodies: 1 … nbodies−1 (body 0 is the world).
 int BodyCount(const Model& model) { return static_cast<int>(model.body_names.size()); }
 
@@ -133,6 +140,8 @@ void WriteInfoJson(const Model& model, std::ostream& out) {
     json.Key("name").String(actuator.name);
     json.Key("joint").String(JointName(model, actuator.joint));
     json.Key("gear").Number(actuator.gear);
+    json.Key("rotor_inertia").Number(actuator.rotor_inertia);
+    json.Key("armature").Number(ReflectedInertia(model, actuator));
     json.Key("effort_limit").Number(actuator.effort_limit);
     json.EndObject();
   }
@@ -190,9 +199,11 @@ void WriteInfoText(const Model& model, std::ostream& out) {
   contacts.Print(out);
 
   out << "\nactuators (" << model.actuators.size() << "):\n";
-  Table actuators({"name", "joint", "gear", "effort limit"});
+  Table actuators({"name", "joint", "gear", "rotor inertia", "reflected", "effort limit"});
   for (const Actuator& actuator : model.actuators) {
     actuators.AddRow({actuator.name, JointName(model, actuator.joint), FormatNumber(actuator.gear),
+                      FormatNumber(actuator.rotor_inertia),
+                      FormatNumber(ReflectedInertia(model, actuator)),
                       FormatNumber(actuator.effort_limit)});
   }
   actuators.Print(out);

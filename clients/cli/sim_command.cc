@@ -386,6 +386,8 @@ void WriteJson(const SimOptions& options, const SimResult& result, const RunMetr
   json.Key("contact").String(sim::ContactModelName(options.settings.contact));
   json.Key("integrator").String(sim::IntegratorName(options.settings.integrator));
   json.Key("dt").Number(options.settings.dt);
+  json.Key("gear").Number(options.settings.transmission.gear);
+  json.Key("rotor_inertia").Number(options.settings.transmission.rotor_inertia);
   json.Key("duration").Number(options.duration);
   json.Key("steps").Int(result.steps);
   json.Key("wall_s").Number(result.wall_s);
@@ -409,8 +411,12 @@ void WriteText(const SimOptions& options, const SimResult& result, const RunMetr
   const bool hard = sim::IsHardContact(settings.contact);
   out << "model: " << result.model << "  contact: " << sim::ContactModelName(settings.contact);
   if (!hard) out << "  integrator: " << sim::IntegratorName(settings.integrator);
-  out << "  dt: " << FormatNumber(settings.dt) << " s\n"
-      << "controller: " << result.controller << "  terrain: " << options.terrain << '\n';
+  out << "  dt: " << FormatNumber(settings.dt) << " s\n";
+  if (settings.transmission.active()) {
+    out << "transmission: gear " << FormatNumber(settings.transmission.gear) << "  rotor inertia "
+        << FormatNumber(settings.transmission.rotor_inertia) << " kg m^2  (0: the model's)\n";
+  }
+  out << "controller: " << result.controller << "  terrain: " << options.terrain << '\n';
   if (options.push.has_value()) {
     const Push& push = *options.push;
     out << "push: " << FormatVector(push.force_world)
@@ -583,7 +589,8 @@ const Command& SimCommand() {
       .name = "sim",
       .synopsis =
           "MODEL [--contact C] [--integrator I] [--dt S] [--duration S] [--controller C] "
-          "[--push T0,DURATION,FX,FY,FZ] [--terrain T] [--mu M] [--out FILE.csv] [--json]",
+          "[--push T0,DURATION,FX,FY,FZ] [--terrain T] [--mu M] [--gear N] [--rotor-inertia KG_M2] "
+          "[--out FILE.csv] [--json]",
       .summary = "simulate in-process with a controller; report cost and outcome",
       .description =
           "Simulates MODEL for --duration seconds in steps of --dt with the chosen contact "
@@ -602,6 +609,7 @@ const Command& SimCommand() {
       .notes =
           "Report (--json keys):\n"
           "  model, contact, integrator, dt, duration   the run's settings (duration as given)\n"
+          "  gear, rotor_inertia     --gear, --rotor-inertia (0: the model's transmissions)\n"
           "  steps                   steps done (fewer than duration / dt if it diverged)\n"
           "  wall_s                  wall time of the stepping loop (s), loading excluded\n"
           "  steps_per_s, realtime_factor   steps / wall_s, simulated time / wall_s\n"
@@ -620,13 +628,14 @@ const Command& SimCommand() {
           "base_qz, q_<joint>..., v_<joint>..., tau_<joint>... (the torque applied during the\n"
           "step ending at that time), fn_<contact point>... (normal force, N; 0 when open);\n"
           "one row after every --csv-every-th step, no row for t = 0.\n",
-      .flags = {kContactFlagSpec,  kIntegratorFlagSpec, kDtFlagSpec,
-                kDurationFlagSpec, kControllerFlagSpec, kPushFlagSpec,
-                kTerrainFlagSpec,  kMuFlagSpec,         kContactParamFlagSpec,
-                kOutFlagSpec,      kCsvEveryFlagSpec,   kProgressFlagSpec,
-                kJsonFlagSpec,     kActionsFlagSpec,    kActionSubstepsFlagSpec,
-                kControlFlagSpec,  kStateOutFlagSpec,   kQFlagSpec,
-                kVFlagSpec,        kBaseFlagSpec,       kContactLinksFlagSpec},
+      .flags = {kContactFlagSpec,  kIntegratorFlagSpec,  kDtFlagSpec,
+                kDurationFlagSpec, kControllerFlagSpec,  kPushFlagSpec,
+                kTerrainFlagSpec,  kMuFlagSpec,          kContactParamFlagSpec,
+                kOutFlagSpec,      kCsvEveryFlagSpec,    kProgressFlagSpec,
+                kJsonFlagSpec,     kActionsFlagSpec,     kActionSubstepsFlagSpec,
+                kControlFlagSpec,  kStateOutFlagSpec,    kQFlagSpec,
+                kVFlagSpec,        kBaseFlagSpec,        kContactLinksFlagSpec,
+                kGearFlagSpec,     kRotorInertiaFlagSpec},
       .min_args = 1,
       .max_args = 1,
       .run = &RunSim,

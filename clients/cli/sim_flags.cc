@@ -239,6 +239,14 @@ ABSL_FLAG(std::string, actions, "",
           "Replay actions from this CSV file (one row per action, one column per actuator) "
           "instead of running --controller; --duration is then rows × --action-substeps × --dt.");
 ABSL_FLAG(int, action_substeps, 1, "With --actions: steps each action row is held for.");
+ABSL_FLAG(double, gear, 0.0,
+          "Transmission ratio N of every actuator (002 §IV-C), > 0; 0 keeps the model's (URDF "
+          "<transmission> mechanicalReduction, else 1). With --rotor-inertia it adds the "
+          "reflected rotor inertia N^2 I_rotor to each actuated joint. Torques and effort "
+          "limits stay joint side.");
+ABSL_FLAG(double, rotor_inertia, 0.0,
+          "Rotor inertia I_rotor (kg m^2, motor side) of every actuator, >= 0; 0 keeps the "
+          "model's (URDF <transmission> rotorInertia, else 0).");
 
 namespace moreau::cli {
 namespace {
@@ -472,6 +480,18 @@ absl::StatusOr<SimOptions> SimOptionsFromFlags(std::vector<std::string>* warning
     warnings->push_back("--control and --action-substeps have no effect without --actions");
   }
   options.state_out = absl::GetFlag(FLAGS_state_out);
+
+  const double gear = absl::GetFlag(FLAGS_gear);
+  if (!(std::isfinite(gear) && gear >= 0.0)) {
+    return Invalid("--gear", gear, "the gear ratio must be finite and > 0 (0: the model's)");
+  }
+  const double rotor_inertia = absl::GetFlag(FLAGS_rotor_inertia);
+  if (!(std::isfinite(rotor_inertia) && rotor_inertia >= 0.0)) {
+    return Invalid("--rotor-inertia", rotor_inertia,
+                   "the rotor inertia must be finite and >= 0 kg m^2 (0: the model's)");
+  }
+  settings.transmission.gear = gear;
+  settings.transmission.rotor_inertia = rotor_inertia;
   return options;
 }
 

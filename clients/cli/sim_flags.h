@@ -37,10 +37,12 @@ inline constexpr FlagSpec kCsvEveryFlagSpec{"csv_every", "N"};
 inline constexpr FlagSpec kProgressFlagSpec{"progress", ""};
 inline constexpr FlagSpec kActionsFlagSpec{"actions", "FILE.csv"};
 inline constexpr FlagSpec kActionSubstepsFlagSpec{"action_substeps", "K"};
+inline constexpr FlagSpec kGearFlagSpec{"gear", "N"};
+inline constexpr FlagSpec kRotorInertiaFlagSpec{"rotor_inertia", "KG_M2"};
 
 // Everything the flags set (the model and its initial state aside).
 struct SimOptions {
-  sim::Settings settings;    // dt, contact, integrator, μ, terrain
+  sim::Settings settings;    // dt, contact, integrator, μ, terrain, transmission
   std::string terrain;       // the --terrain value, e.g. "incline:10", "rough:0.02"
   std::string controller;    // "stand", "trot" or "zero"
   std::optional<Push> push;  // --push

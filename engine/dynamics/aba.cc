@@ -129,7 +129,8 @@ void ForwardPassVelocities(const Model& model, Data& data, const double* q,
   }
 }
 
-// Pass 2 (leaves to root): U_i = I^A_i S_i, D_i = S_iᵀ U_i, u_i = τ_i − S_iᵀ p^A_i,
+// Pass 2 (leaves to root): U_i = I^A_i S_i, D_i = S_iᵀ U_i + armature_i (the
+// rotor's reflected inertia N²·I_rotor, 002 §IV-C), u_i = τ_i − S_iᵀ p^A_i,
 // I^a = I^A − U D⁻¹ Uᵀ, p^a = p^A + I^a c + U D⁻¹ u, and
 // I^A_λ += Xᵀ I^a X, p^A_λ += Xᵀ p^a.
 void BackwardPass(const Model& model, Data& data, const Eigen::VectorXd& tau) {
@@ -140,7 +141,7 @@ void BackwardPass(const Model& model, Data& data, const Eigen::VectorXd& tau) {
     Mat6& IA = data.IA[i];
     const Vec6 U = ArticulatedTimesAxis(IA, S);
     data.U[i] = U;
-    const double D = S.angular.dot(U.head<3>()) + S.linear.dot(U.tail<3>());
+    const double D = S.angular.dot(U.head<3>()) + S.linear.dot(U.tail<3>()) + ArmatureOf(model, vi);
     data.D[i] = D;
     data.u[i] = tau[vi] - S.Dot(data.pA[i]);
     const int p = model.parent[i];

@@ -1,5 +1,6 @@
 // Articulated-body algorithm (Featherstone RBDA Table 7.1, with the floating
-// base of RBDA §9.3): q̈ = M⁻¹(τ − c − g + Σ Jᵀ f_ext) in O(n).
+// base of RBDA §9.3): q̈ = M⁻¹(τ − c − g + Σ Jᵀ f_ext) in O(n), M with the
+// rotors' reflected inertia Model::armature on its diagonal (002 §IV-C).
 #ifndef MOREAU_ENGINE_DYNAMICS_ABA_H_
 #define MOREAU_ENGINE_DYNAMICS_ABA_H_
 

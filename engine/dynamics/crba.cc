@@ -36,7 +36,8 @@ const Eigen::MatrixXd& CrbaFromKinematics(const Model& model, Data& data) {
     // F = ^jX_λ(j)ᵀ F, j = λ(j), M_ij = M_ji = Fᵀ S_j.
     const Motion S_i = joint::MotionSubspace(model, i);
     Force F = data.Ic[i] * S_i;
-    M(vi, vi) = S_i.Dot(F);
+    // Plus the reflected rotor inertia N²·I_rotor (002 §IV-C).
+    M(vi, vi) = S_i.Dot(F) + ArmatureOf(model, vi);
     int j = i;
     while (model.parent[j] > 0) {
       F = data.X_up[j].ApplyTranspose(F);

@@ -11,6 +11,7 @@
 namespace moreau {
 
 // M(q), nv × nv, symmetric, written in full to data.M (also writes X_up, Ic).
+// The diagonal includes Model::armature (N²·I_rotor, 002 §IV-C).
 const Eigen::MatrixXd& Crba(const Model& model, Data& data, const Eigen::VectorXd& q);
 
 // Crba at the q of the last kinematics call (any of kinematics.h, which leave

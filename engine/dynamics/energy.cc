@@ -1,5 +1,7 @@
 #include "engine/dynamics/energy.h"
 
+#include "engine/dynamics/joint.h"
+
 namespace moreau {
 
 Vec3 CenterOfMass(const Model& model, const Data& data) {
@@ -16,6 +18,15 @@ Vec3 CenterOfMass(const Model& model, const Data& data) {
 double KineticEnergy(const Model& model, const Data& data) {
   double T = 0.0;
   for (int i = 1; i < model.nbodies; ++i) T += 0.5 * data.v[i].Dot(model.inertia[i] * data.v[i]);
+  if (model.armature.size() == 0) return T;
+  // The rotors (002 §IV-C): ½ I_rotor (N q̇)² = ½ armature q̇², with q̇ = Sᵀ v_J
+  // of each 1-DOF joint (S a unit axis).
+  for (int i = 1; i < model.nbodies; ++i) {
+    if (model.joint_type[i] == JointType::kFree) continue;
+    const Motion S = joint::MotionSubspace(model, i);
+    const double qd = S.angular.dot(data.vJ[i].angular) + S.linear.dot(data.vJ[i].linear);
+    T += 0.5 * model.armature[model.v_index[i]] * qd * qd;
+  }
   return T;
 }
 

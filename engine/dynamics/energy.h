@@ -13,7 +13,8 @@ namespace moreau {
 // Needs ForwardKinematics positions.
 Vec3 CenterOfMass(const Model& model, const Data& data);
 
-// T = Σ ½ v_iᵀ I_i v_i. Needs ForwardKinematics with velocities.
+// T = Σ ½ v_iᵀ I_i v_i + Σ ½ armature_k q̇_k² (the rotors, Model::armature).
+// Needs ForwardKinematics with velocities.
 double KineticEnergy(const Model& model, const Data& data);
 
 // V = −Σ m_i gᵀ c_i (world). Needs ForwardKinematics positions.

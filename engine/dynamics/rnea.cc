@@ -61,6 +61,8 @@ const Eigen::VectorXd& Rnea(const Model& model, Data& data, const Eigen::VectorX
   UpdateJointTransformsAndVelocities(model, data, q, v);
   ForwardPass(model, data, qacc.data(), true, true, f_ext);
   BackwardPass(model, data, data.tau);
+  // The rotors' reflected inertia (002 §IV-C): τ += armature · q̈.
+  if (model.armature.size() != 0) data.tau += model.armature.cwiseProduct(qacc);
   return data.tau;
 }
 

@@ -3,6 +3,9 @@
 //
 //   τ = M(q) q̈ + c(q, v) + g(q) − Σ Jᵢᵀ f_ext,i
 //
+// M includes the rotors' reflected inertia diag(Model::armature) (002 §IV-C):
+// Rnea adds armature · q̈; c, g and the wrench term have none.
+//
 // External wrenches are per body (size nbodies, index 0 ignored), spatial
 // forces in body coordinates about the body origin.
 #ifndef MOREAU_ENGINE_DYNAMICS_RNEA_H_

@@ -338,8 +338,27 @@ absl::StatusOr<Model> BuildModel(const LinkTree& tree, const LoadOptions& option
   MOREAU_RETURN_IF_ERROR(CheckMasses(m));
   MOREAU_RETURN_IF_ERROR(AddContactPoints(tree, visit_order, options, m));
   AddActuators(m);
+  UpdateArmature(m);
   SetDefaultConfiguration(m);
   return m;
+}
+
+absl::Status ApplyTransmissions(const std::vector<TransmissionSpec>& transmissions, Model& model) {
+  for (const TransmissionSpec& t : transmissions) {
+    Actuator* actuator = nullptr;
+    for (Actuator& a : model.actuators) {
+      if (model.joints[a.joint].name == t.joint) actuator = &a;
+    }
+    if (actuator == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "URDF parse error: transmission '", t.name, "' (joint '", t.joint,
+          "'): the joint is not actuated (fixed joints and the floating base have no actuator)"));
+    }
+    actuator->gear = t.reduction;
+    actuator->rotor_inertia = t.rotor_inertia;
+  }
+  UpdateArmature(model);
+  return absl::OkStatus();
 }
 
 }  // namespace moreau::model_internal

@@ -72,4 +72,13 @@ std::vector<std::string> Model::JointNames() const {
   return names;
 }
 
+void UpdateArmature(Model& model) {
+  model.armature = Eigen::VectorXd::Zero(model.nv);
+  for (const Actuator& actuator : model.actuators) {
+    const Joint& joint = model.joints[actuator.joint];
+    // 002 §IV-C: a rotor turning N times faster than the joint adds N²·I_rotor.
+    model.armature[joint.v_index] = actuator.gear * actuator.gear * actuator.rotor_inertia;
+  }
+}
+
 }  // namespace moreau

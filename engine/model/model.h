@@ -96,10 +96,16 @@ struct ContactPoint {
 };
 
 // One actuator per revolute or prismatic joint, in joint order.
+// Transmission (002 §IV-C): a motor of rotor inertia I_rotor drives the joint
+// through a reduction N (motor angle = N · joint angle). Actions and
+// effort_limit stay joint side (τ_joint = N τ_motor); the transmission shows in
+// the dynamics only as the reflected inertia N²·I_rotor on the joint's
+// coordinate (Model::armature). URDF: <transmission> (urdf_prepare.h).
 struct Actuator {
   std::string name;
-  int joint = 0;      // index into Model::joints
-  double gear = 1.0;  // transmission ratio
+  int joint = 0;               // index into Model::joints
+  double gear = 1.0;           // transmission ratio N (> 0)
+  double rotor_inertia = 0.0;  // I_rotor, motor side, kg m² (≥ 0)
   double effort_limit = JointLimits::kInf;
 };
 
@@ -133,6 +139,14 @@ struct Model {
   std::vector<Geom> geoms;
   std::vector<ContactPoint> contact_points;
 
+  // --- Transmissions (002 §IV-C; PHYSICS.md § Actuation and control) ---
+  // The reflected rotor inertia ("armature") of each v coordinate: N²·I_rotor
+  // of its actuator, 0 for unactuated coordinates and the floating base. CRBA
+  // adds it to M's diagonal, ABA to D_i = S_iᵀ U_i, RNEA adds armature · q̈ to
+  // τ and KineticEnergy ½ armature · q̇². Size nv (UpdateArmature), or empty
+  // for a hand-built Model: no armature.
+  Eigen::VectorXd armature;
+
   Vec3 gravity = Vec3(0.0, 0.0, -9.81);
   Eigen::VectorXd q_default;  // size nq: zero joints, identity quaternion,
                               // base at `default_base_height`
@@ -148,6 +162,15 @@ struct Model {
   // Names of v's coordinates' joints, in order (the free joint counted once).
   std::vector<std::string> JointNames() const;
 };
+
+// Sets model.armature (size nv) from the actuators' gear and rotor_inertia:
+// armature[v] = N² · I_rotor (002 §IV-C), 0 elsewhere.
+void UpdateArmature(Model& model);
+
+// The armature of v coordinate `k` (0 when the model has none).
+inline double ArmatureOf(const Model& model, int k) {
+  return model.armature.size() == 0 ? 0.0 : model.armature[k];
+}
 
 }  // namespace moreau
 

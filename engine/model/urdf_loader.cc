@@ -41,6 +41,8 @@ absl::StatusOr<std::shared_ptr<const Model>> LoadUrdfString(std::string_view urd
       const internal::LinkTree tree,
       internal::LinkTreeFromUrdfdom(*parsed, prepared.link_order, prepared.joint_order));
   MOREAU_ASSIGN_OR_RETURN(Model model, internal::BuildModel(tree, options));
+  MOREAU_RETURN_IF_ERROR(internal::ApplyTransmissions(prepared.transmissions, model));
+  model.warnings.insert(model.warnings.end(), prepared.warnings.begin(), prepared.warnings.end());
   return std::make_shared<const Model>(std::move(model));
 }
 

@@ -3,6 +3,7 @@
 #include <tinyxml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <string>
@@ -10,6 +11,9 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -144,6 +148,102 @@ absl::Status CheckTreeShape(TiXmlElement* robot) {
   return absl::OkStatus();
 }
 
+// The text of <name> (ROS) or the value attribute of <drake_name value=""/>
+// under `parent`, as a finite number; `found` tells whether either is there.
+absl::Status ReadTransmissionNumber(const TiXmlElement* parent, const char* name,
+                                    const char* drake_name, const std::string& where, double& value,
+                                    bool& found) {
+  const TiXmlElement* ros = parent->FirstChildElement(name);
+  const TiXmlElement* drake = parent->FirstChildElement(drake_name);
+  if (ros == nullptr && drake == nullptr) return absl::OkStatus();
+  if (ros != nullptr && drake != nullptr) {
+    return ParseError(absl::StrCat(where, ": both <", name, "> and <", drake_name, ">"));
+  }
+  if (found) return ParseError(absl::StrCat(where, ": <", name, "> given twice"));
+  found = true;
+  const char* text = ros != nullptr ? ros->GetText() : drake->Attribute("value");
+  const std::string word(absl::StripAsciiWhitespace(text != nullptr ? text : ""));
+  if (!absl::SimpleAtod(word, &value) || !std::isfinite(value)) {
+    return ParseError(absl::StrCat(where, ": <", ros != nullptr ? name : drake_name, "> '", word,
+                                   "' is not a finite number"));
+  }
+  return absl::OkStatus();
+}
+
+// Reads every <transmission> (urdf_prepare.h, TransmissionSpec).
+absl::Status ReadTransmissions(TiXmlElement* robot, PreparedUrdf& prepared) {
+  const std::set<std::string> joints(prepared.joint_order.begin(), prepared.joint_order.end());
+  std::map<std::string, std::string> transmission_of;  // joint → transmission
+  for (TiXmlElement* t : Children(robot, "transmission")) {
+    TransmissionSpec spec;
+    spec.name = NameOf(t);
+    std::string type;
+    if (const TiXmlElement* type_element = t->FirstChildElement("type");
+        type_element != nullptr && type_element->GetText() != nullptr) {
+      type = type_element->GetText();
+    } else if (t->Attribute("type") != nullptr) {
+      type = t->Attribute("type");
+    }
+    type = std::string(absl::StripAsciiWhitespace(type));
+    const std::vector<TiXmlElement*> joint_elements = Children(t, "joint");
+    if (!type.empty() && !absl::EndsWith(type, "SimpleTransmission")) {
+      prepared.warnings.push_back(absl::StrCat("transmission '", spec.name, "': type '", type,
+                                               "' is not supported (only SimpleTransmission); "
+                                               "its joints keep N = 1, I_rotor = 0"));
+      continue;
+    }
+    if (joint_elements.size() != 1 || NameOf(joint_elements[0]).empty()) {
+      return ParseError(
+          absl::StrCat("transmission '", spec.name, "': expected one <joint name=\"…\">, got ",
+                       joint_elements.size(), joint_elements.size() == 1 ? " without a name" : ""));
+    }
+    spec.joint = NameOf(joint_elements[0]);
+    const std::string where =
+        absl::StrCat("transmission '", spec.name, "' (joint '", spec.joint, "')");
+    if (joints.count(spec.joint) == 0) {
+      return ParseError(absl::StrCat(where, ": no joint named '", spec.joint, "'"));
+    }
+    const auto [it, inserted] = transmission_of.emplace(spec.joint, spec.name);
+    if (!inserted) {
+      return ParseError(absl::StrCat("joint '", spec.joint, "' has two transmissions, '",
+                                     it->second, "' and '", spec.name, "'"));
+    }
+    // The reduction and rotor inertia: under <actuator> or, pre-Groovy,
+    // directly under <transmission>.
+    bool has_reduction = false;
+    bool has_rotor = false;
+    std::vector<const TiXmlElement*> holders = {t};
+    const std::vector<TiXmlElement*> actuators = Children(t, "actuator");
+    if (actuators.size() > 1) {
+      return ParseError(absl::StrCat(where, ": ", actuators.size(),
+                                     " <actuator> elements, SimpleTransmission has one"));
+    }
+    if (!actuators.empty()) holders.push_back(actuators[0]);
+    for (const TiXmlElement* holder : holders) {
+      if (absl::Status s = ReadTransmissionNumber(holder, "mechanicalReduction", "drake:gear_ratio",
+                                                  where, spec.reduction, has_reduction);
+          !s.ok()) {
+        return s;
+      }
+      if (absl::Status s = ReadTransmissionNumber(holder, "rotorInertia", "drake:rotor_inertia",
+                                                  where, spec.rotor_inertia, has_rotor);
+          !s.ok()) {
+        return s;
+      }
+    }
+    if (!(spec.reduction > 0.0)) {
+      return ParseError(
+          absl::StrCat(where, ": mechanicalReduction must be > 0, got ", spec.reduction));
+    }
+    if (!(spec.rotor_inertia >= 0.0)) {
+      return ParseError(
+          absl::StrCat(where, ": rotorInertia must be ≥ 0 kg m², got ", spec.rotor_inertia));
+    }
+    prepared.transmissions.push_back(std::move(spec));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<PreparedUrdf> PrepareUrdf(std::string_view urdf_xml) {
@@ -181,6 +281,7 @@ absl::StatusOr<PreparedUrdf> PrepareUrdf(std::string_view urdf_xml) {
     CompleteLimits(joint);
   }
   if (absl::Status s = CheckTreeShape(robot); !s.ok()) return s;
+  if (absl::Status s = ReadTransmissions(robot, prepared); !s.ok()) return s;
   if (AddImplicitWorld(robot, links)) {
     prepared.link_order.insert(prepared.link_order.begin(), "world");
   }

@@ -12,10 +12,33 @@
 
 namespace moreau::model_internal {
 
+// One <transmission> of the URDF (ros_control SimpleTransmission, 002 §IV-C):
+//   <transmission name="T">
+//     <type>transmission_interface/SimpleTransmission</type>
+//     <joint name="J"/>
+//     <actuator name="A">
+//       <mechanicalReduction>N</mechanicalReduction>
+//       <rotorInertia>I</rotorInertia>   <!-- Moreau: kg m², motor side -->
+//     </actuator>
+//   </transmission>
+// The ROS format has no rotor inertia; Moreau reads <rotorInertia> (text,
+// kg m², named like mechanicalReduction) or Drake's
+// <drake:rotor_inertia value="I"/>, and Drake's <drake:gear_ratio value="N"/>
+// for the reduction. Both may also sit directly under <transmission> (the
+// pre-Groovy format, e.g. acrobot.urdf). Missing: N = 1, I_rotor = 0.
+struct TransmissionSpec {
+  std::string name;            // <transmission name>
+  std::string joint;           // <joint name>
+  double reduction = 1.0;      // N > 0
+  double rotor_inertia = 0.0;  // I_rotor ≥ 0, kg m²
+};
+
 struct PreparedUrdf {
-  std::string xml;                       // normalized text for urdf::parseURDF
-  std::vector<std::string> link_order;   // <link> names in document order
-  std::vector<std::string> joint_order;  // <joint> names in document order
+  std::string xml;                              // normalized text for urdf::parseURDF
+  std::vector<std::string> link_order;          // <link> names in document order
+  std::vector<std::string> joint_order;         // <joint> names in document order
+  std::vector<TransmissionSpec> transmissions;  // document order
+  std::vector<std::string> warnings;            // e.g. unsupported transmission types
 };
 
 // Normalizations (none changes the kinematics or the inertias):
@@ -27,6 +50,11 @@ struct PreparedUrdf {
 //    prismatic joints without <limit> get one: urdfdom requires both, Drake and
 //    PyBullet read their absence as "unlimited", and so does Moreau (≤ 0 reads
 //    as unlimited).
+// Transmissions are read into PreparedUrdf::transmissions; errors name the
+// transmission and joint: no <joint name>, a joint that is not declared, a
+// joint with two transmissions, a reduction that is not finite and > 0, a
+// rotor inertia that is not finite and ≥ 0. A type other than
+// SimpleTransmission (e.g. a differential) is skipped with a warning.
 // Errors (InvalidArgument) start with "URDF parse error: ".
 absl::StatusOr<PreparedUrdf> PrepareUrdf(std::string_view urdf_xml);
 

@@ -71,6 +71,15 @@ absl::Status Validate(const Settings& s) {
   MOREAU_RETURN_IF_ERROR(contact::Validate(s.prox));
   MOREAU_RETURN_IF_ERROR(contact::Validate(s.hard_contact));
   MOREAU_RETURN_IF_ERROR(Validate(s.control));
+  if (!(std::isfinite(s.transmission.gear) && s.transmission.gear >= 0.0)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "transmission gear must be finite and ≥ 0 (0: the model's), got ", s.transmission.gear));
+  }
+  if (!(std::isfinite(s.transmission.rotor_inertia) && s.transmission.rotor_inertia >= 0.0)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "transmission rotor_inertia must be finite and ≥ 0 kg m² (0: the model's), got ",
+        s.transmission.rotor_inertia));
+  }
   return absl::OkStatus();
 }
 

@@ -34,6 +34,18 @@ bool IsHardContact(ContactModel model);
 const char* IntegratorName(step::Integrator integrator);
 absl::StatusOr<step::Integrator> ParseIntegrator(std::string_view name);
 
+// A transmission on every actuator, overriding the model's (002 §IV-C;
+// Actuator in model.h): the simulation's own copy of the Model gets
+// Actuator::gear = gear and Actuator::rotor_inertia = rotor_inertia, hence the
+// reflected inertia N²·I_rotor on each actuated joint's diagonal of M. 0 keeps
+// the model's value (URDF <transmission>, else N = 1, I_rotor = 0). Actions
+// and effort limits stay joint side, so with both 0 nothing changes.
+struct TransmissionSettings {
+  double gear = 0.0;           // N > 0, or 0: the model's
+  double rotor_inertia = 0.0;  // I_rotor (kg m², motor side) > 0, or 0: the model's
+  bool active() const { return gear > 0.0 || rotor_inertia > 0.0; }
+};
+
 struct Settings {
   double dt = 1e-3;  // s
   ContactModel contact = ContactModel::kMoreauSor;
@@ -43,7 +55,8 @@ struct Settings {
   contact::ContactLaw hard_contact;       // μ, ε_N, ε_T of the impulse laws
   contact::Terrain terrain;               // default: the ground plane z = 0
   spatial::Vec3 gravity = spatial::Vec3(0.0, 0.0, -9.81);
-  ControlSettings control;  // how Simulation::StepAction maps actions to τ
+  ControlSettings control;            // how Simulation::StepAction maps actions to τ
+  TransmissionSettings transmission;  // override of every actuator's N, I_rotor
   // A state is diverged when any q or v is not finite or |v|∞ exceeds this.
   double max_speed = 1e3;
 };

@@ -32,10 +32,20 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(std::shared_ptr<c
   s.prox.method =
       s.contact == ContactModel::kMoreauJor ? contact::ProxMethod::kJor : contact::ProxMethod::kSor;
   MOREAU_RETURN_IF_ERROR(Validate(s));
-  if (s.gravity != model->gravity) {
-    // The model is shared and immutable: a different gravity gets its own copy.
+  if (s.gravity != model->gravity || s.transmission.active()) {
+    // The model is shared and immutable: a different gravity or transmission
+    // gets its own copy.
     auto copy = std::make_shared<Model>(*model);
     copy->gravity = s.gravity;
+    if (s.transmission.active()) {
+      for (Actuator& actuator : copy->actuators) {
+        if (s.transmission.gear > 0.0) actuator.gear = s.transmission.gear;
+        if (s.transmission.rotor_inertia > 0.0) {
+          actuator.rotor_inertia = s.transmission.rotor_inertia;
+        }
+      }
+      UpdateArmature(*copy);  // 002 §IV-C: N²·I_rotor on M's diagonal
+    }
     model = std::move(copy);
   }
   return std::unique_ptr<Simulation>(new Simulation(std::move(model), s));

@@ -90,7 +90,9 @@ def check_report(info):
         assert point["radius"] >= 0
 
     for actuator in info["actuators"]:
-        assert {"name", "joint", "effort_limit"} <= actuator.keys()
+        assert {"name", "joint", "gear", "rotor_inertia", "armature", "effort_limit"} <= actuator.keys()
+        assert actuator["armature"] == pytest.approx(
+            actuator["gear"] ** 2 * actuator["rotor_inertia"])
         assert actuator["joint"] in names, actuator
         limit = actuator["effort_limit"]
         assert limit is None or limit > 0, actuator

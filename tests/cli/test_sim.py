@@ -15,6 +15,8 @@ REPORT_TYPES = {
     "contact": str,
     "integrator": str,
     "dt": float,
+    "gear": float,
+    "rotor_inertia": float,
     "duration": float,
     "steps": int,
     "wall_s": float,
@@ -76,6 +78,29 @@ def test_json_has_exactly_the_keys_with_their_types(moreau):
     assert len(pose) == 7 and all(is_number(x) for x in pose)
     assert math.isclose(sum(x * x for x in pose[3:7]), 1.0, rel_tol=1e-9)
     assert report["diverged"] is False
+
+
+def test_transmission_flags_are_reported_and_slow_the_pendulum(moreau, tmp_path):
+    # The built-in pendulum (1 kg bob 1 m below the pivot, I = 1.001 kg m²)
+    # released at 0.1 rad: θ(t) ≈ 0.1 cos(ω t) with ω² = m g l / I. With
+    # N = 10 and I_rotor = 0.01 kg m² the reflected inertia N² I_rotor = 1 kg m²
+    # joins I (paper 002 §IV-C), so at t = 0.5 s θ is 0.1 cos(0.5 √(9.81 / 2.001)).
+    def final_angle(*extra):
+        out = tmp_path / "run.csv"
+        report = sim(moreau, "pendulum", "--controller", "zero", "--duration", "0.5", "--q", "0.1",
+                     "--contact", "spring-damper", "--integrator", "rk4", "--out", str(out),
+                     *extra)
+        with open(out) as f:
+            rows = list(csv.DictReader(f))
+        return report, float(rows[-1]["q_hinge"])
+
+    plain, angle = final_angle()
+    assert plain["gear"] == 0 and plain["rotor_inertia"] == 0
+    assert angle == pytest.approx(0.1 * math.cos(0.5 * math.sqrt(9.81 / 1.001)), abs=1e-3)
+    geared, angle = final_angle("--gear", "10", "--rotor-inertia", "0.01")
+    assert geared["gear"] == 10
+    assert geared["rotor_inertia"] == 0.01
+    assert angle == pytest.approx(0.1 * math.cos(0.5 * math.sqrt(9.81 / 2.001)), abs=1e-3)
 
 
 def test_steps_follow_duration_and_dt(moreau):
@@ -366,6 +391,9 @@ def test_help(moreau):
          ["unknown contact parameter", "alpha", "hertz", "stiffness"]),
         (["--contact-param", "max_iterations=2.5"], 1, ["max_iterations", "integer"]),
         (["--contact-param", "alpha=3"], 1, ["alpha", "3"]),
+        (["--gear", "-2"], 1, ["--gear", "-2"]),
+        (["--gear", "abc"], 2, ["--gear", "abc"]),
+        (["--rotor-inertia", "-1e-5"], 1, ["--rotor-inertia", "-1e-05"]),
     ],
 )
 def test_bad_flags(moreau, args, exit_code, words):

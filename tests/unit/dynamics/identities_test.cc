@@ -6,7 +6,9 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
+#include <cmath>
 #include <random>
+#include <string>
 
 #include "engine/dynamics/aba.h"
 #include "engine/dynamics/configuration.h"
@@ -33,15 +35,11 @@ Eigen::VectorXd RandomVector(int n, std::mt19937_64& rng) {
   return x;
 }
 
-TEST(DynamicsIdentities, AllModelsRandomStates) {
-  const auto models = testing::AllTestModels();
-  ASSERT_GE(models.size(), 17u);
-  std::mt19937_64 rng(7);
-  for (const auto& [label, model_ptr] : models) {
-    SCOPED_TRACE(label);
-    const Model& model = *model_ptr;
+// Every identity of the file header at `states` random states of `model`.
+void CheckIdentities(const Model& model, std::mt19937_64& rng, int states) {
+  {
     Data data = MakeData(model);
-    for (int s = 0; s < kStates; ++s) {
+    for (int s = 0; s < states; ++s) {
       const Eigen::VectorXd q = RandomConfiguration(model, rng);
       const Eigen::VectorXd v = RandomVector(model.nv, rng);
       const Eigen::VectorXd tau = RandomVector(model.nv, rng);
@@ -86,6 +84,77 @@ TEST(DynamicsIdentities, AllModelsRandomStates) {
       const double T = KineticEnergy(model, data);
       EXPECT_NEAR(0.5 * v.dot(M * v), T, 1e-10 * std::max(1.0, T));
     }
+  }
+}
+
+TEST(DynamicsIdentities, AllModelsRandomStates) {
+  const auto models = testing::AllTestModels();
+  ASSERT_GE(models.size(), 17u);
+  std::mt19937_64 rng(7);
+  for (const auto& [label, model_ptr] : models) {
+    SCOPED_TRACE(label);
+    CheckIdentities(*model_ptr, rng, kStates);
+  }
+}
+
+// The same identities with transmissions (002 §IV-C): every actuator gets a
+// random gear ratio N ∈ [1, 100] and rotor inertia I_rotor ∈ [1e-6, 1e-4]
+// kg m², so the reflected inertia N²·I_rotor ranges from negligible to far
+// above the link inertias. ABA (D_i + armature_i), CRBA (M's diagonal), RNEA
+// (armature · q̈) and the kinetic energy (½ armature q̇²) must stay consistent.
+TEST(DynamicsIdentities, AllModelsWithArmature) {
+  std::mt19937_64 rng(13);
+  std::uniform_real_distribution<double> gear(1.0, 100.0);
+  std::uniform_real_distribution<double> log_rotor(-6.0, -4.0);
+  int geared = 0;
+  for (const auto& [label, model_ptr] : testing::AllTestModels()) {
+    SCOPED_TRACE(label);
+    Model model = *model_ptr;
+    if (model.actuators.empty()) continue;
+    for (Actuator& a : model.actuators) {
+      a.gear = gear(rng);
+      a.rotor_inertia = std::pow(10.0, log_rotor(rng));
+    }
+    UpdateArmature(model);
+    ASSERT_GT(model.armature.maxCoeff(), 0.0);
+    ++geared;
+    CheckIdentities(model, rng, kStates / 4);
+  }
+  EXPECT_GE(geared, 10);
+}
+
+// M with armature = M without + diag(N²·I_rotor), exactly (002 §IV-C).
+TEST(DynamicsIdentities, ArmatureIsExactlyOnTheDiagonal) {
+  for (const std::string name : {"mini_cheetah", "double_pendulum", "cartpole"}) {
+    SCOPED_TRACE(name);
+    auto base = testing::Builtin(name);
+    ASSERT_NE(base, nullptr);
+    Model geared = *base;
+    for (size_t k = 0; k < geared.actuators.size(); ++k) {
+      geared.actuators[k].gear = 10.0 + 7.0 * static_cast<double>(k);
+      geared.actuators[k].rotor_inertia = 3e-5 * static_cast<double>(k + 1);
+    }
+    UpdateArmature(geared);
+    std::mt19937_64 rng(5);
+    const Eigen::VectorXd q = RandomConfiguration(*base, rng);
+    Data data0 = MakeData(*base);
+    Data data1 = MakeData(geared);
+    const Eigen::MatrixXd M0 = Crba(*base, data0, q);
+    const Eigen::MatrixXd M1 = Crba(geared, data1, q);
+    Eigen::VectorXd expected_armature = Eigen::VectorXd::Zero(base->nv);
+    for (const Actuator& a : geared.actuators) {
+      expected_armature[geared.joints[a.joint].v_index] = a.gear * a.gear * a.rotor_inertia;
+    }
+    for (int i = 0; i < base->nv; ++i) {
+      for (int j = 0; j < base->nv; ++j) {
+        if (i == j) {
+          EXPECT_EQ(M1(i, i), M0(i, i) + expected_armature[i]) << "diagonal " << i;
+        } else {
+          EXPECT_EQ(M1(i, j), M0(i, j)) << i << ", " << j;
+        }
+      }
+    }
+    EXPECT_GT(expected_armature.maxCoeff(), 0.0);
   }
 }
 

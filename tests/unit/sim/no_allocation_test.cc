@@ -57,5 +57,30 @@ TEST(SimulationNoAllocation, StepActionBothControlModes) {
   }
 }
 
+// With a transmission (Settings::transmission): the armature terms of CRBA
+// (Moreau step) and ABA (explicit step) allocate nothing either.
+TEST(SimulationNoAllocation, StepActionWithTransmission) {
+  auto model = LoadBuiltin("mini_cheetah");
+  ASSERT_TRUE(model.ok()) << model.status();
+  for (ContactModel cm : {ContactModel::kSpringDamper, ContactModel::kMoreauSor}) {
+    SCOPED_TRACE(ContactModelName(cm));
+    Settings settings;
+    settings.contact = cm;
+    settings.control.mode = ControlMode::kPd;
+    settings.transmission = {6.0, 1e-4};
+    auto sim = Simulation::Create(*model, settings);
+    ASSERT_TRUE(sim.ok()) << sim.status();
+    ASSERT_GT((*sim)->model().armature.maxCoeff(), 0.0);
+    const Eigen::VectorXd action =
+        Eigen::VectorXd::Constant(static_cast<Eigen::Index>((*model)->actuators.size()), 0.2);
+    ASSERT_TRUE((*sim)->StepAction(action, 5).ok());  // warm up
+    const long before = ::moreau::testing::HeapAllocationCount();
+    const absl::Status status = (*sim)->StepAction(action, 200);
+    const long allocations = ::moreau::testing::HeapAllocationCount() - before;
+    ASSERT_TRUE(status.ok()) << status;
+    EXPECT_EQ(allocations, 0);
+  }
+}
+
 }  // namespace
 }  // namespace moreau::sim

@@ -1,0 +1,591 @@
+// moreau_control_bench: paper 002's experiments (§IV, Tables I–II) repeated
+// on Moreau — for each (scenario, control mode) the largest stable time step,
+// the tracking error there, and the wall time of 5 s simulated.
+//
+// Scenarios (--scenarios):
+//   ur10         the UR10 arm (../shared/models/ur10) following a sinusoid on
+//                every joint: q_ref,j(t) = q_c,j + A sin(2π f t + j π/6),
+//                A = 0.3 rad, f = 0.5 Hz, around q_c = the default pose (the
+//                --ur10_* flags; the report repeats them).
+//   ur10_geared  the same arm with a transmission on every joint (002 §IV-C):
+//                gear N = --gear, rotor inertia I_rotor = --rotor_inertia, so
+//                N²·I_rotor on M's diagonal (Settings::transmission). Run with
+//                --geared_modes (PD by default, as in 002 Table II).
+//   trot         the built-in Mini Cheetah trotting (engine/control trot
+//                controller, 001 §6.2) on flat ground, hard contact
+//                (moreau-sor).
+// Control modes (--modes): names for sim::ParseControlMode ("pd", "id",
+// "id-constraint", …); a name this build does not know becomes an entry with
+// an "error" in the report, the other modes still run.
+//
+// Every step the action is the joint targets at the end of the step,
+// q_ref(t + Δt), held for one step (Simulation::StepAction, one sub-step). The
+// trot's targets come from its controller: Compute(t, Δt) advances the gait,
+// Compute(t + Δt, 0) then gives LastTargets() at t + Δt.
+//
+// Largest stable Δt (002 §IV): start at --dt_start, double until unstable or
+// --dt_max (then try --dt_max itself), then --bisections bisections between
+// the last stable and the first unstable step. If --dt_start is unstable, it
+// halves down to dt_start / 64 first. "Stable" over --duration s: no
+// divergence (Simulation::StepAction error), tracking error (mean absolute
+// joint error over joints and steps) below --error_threshold, and for the
+// trot the base above --min_height_fraction of the stand height and tilted
+// less than --max_tilt_deg at every step.
+//
+// At the largest stable Δt: tracking error, wall time of the run (median of
+// --repeats runs), steps/s; for the trot also the stance-foot slip (per
+// stance: the largest horizontal travel of a foot from its touchdown point
+// while its contact stays closed — active and carrying a compressive normal
+// force; max, median and 90th percentile over stances) and the forward
+// distance of the base.
+//
+// Progress goes to stderr, the JSON report to stdout or --json FILE.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <numbers>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "clients/cli/json_writer.h"
+#include "engine/control/controller.h"
+#include "engine/control/gait.h"
+#include "engine/control/legs.h"
+#include "engine/control/pd.h"
+#include "engine/model/loader.h"
+#include "engine/sim/actuation.h"
+#include "engine/sim/settings.h"
+#include "engine/sim/simulation.h"
+
+ABSL_FLAG(std::string, scenarios, "ur10,ur10_geared,trot",
+          "Comma-separated scenarios: ur10, ur10_geared, trot.");
+ABSL_FLAG(std::string, modes, "pd,id,id-constraint",
+          "Comma-separated control modes (sim::ParseControlMode names) for ur10 and trot.");
+ABSL_FLAG(std::string, geared_modes, "pd", "Control modes for ur10_geared.");
+ABSL_FLAG(std::string, ur10_urdf, MOREAU_SHARED_MODELS "/ur10/ur10_robot.urdf", "The UR10 URDF.");
+ABSL_FLAG(double, duration, 5.0, "Simulated time per run (s).");
+ABSL_FLAG(double, dt_start, 1e-3, "First time step of the search (s).");
+ABSL_FLAG(double, dt_max, 0.1, "Largest time step tried (s).");
+ABSL_FLAG(int, bisections, 5, "Bisections between the last stable and first unstable step.");
+ABSL_FLAG(int, repeats, 3, "Runs at the largest stable step; the wall time is their median.");
+ABSL_FLAG(double, error_threshold, 0.2,
+          "Stable only if the mean absolute joint tracking error is below this (rad).");
+ABSL_FLAG(double, min_height_fraction, 0.5,
+          "trot: stable only if the base stays above this fraction of the stand height.");
+ABSL_FLAG(double, max_tilt_deg, 45.0, "trot: stable only if the base tilts less than this.");
+ABSL_FLAG(double, ur10_amplitude, 0.3, "ur10: sinusoid amplitude A on every joint (rad).");
+ABSL_FLAG(double, ur10_frequency, 0.5, "ur10: sinusoid frequency f on every joint (Hz).");
+ABSL_FLAG(double, ur10_kp, 1000.0, "ur10: PD stiffness k_p (N m/rad), every joint.");
+ABSL_FLAG(double, ur10_kd, 20.0, "ur10: PD damping k_d (N m s/rad), every joint.");
+ABSL_FLAG(double, geared_kp, 600.0, "ur10_geared: PD stiffness k_p (N m/rad).");
+ABSL_FLAG(double, geared_kd, 20.0, "ur10_geared: PD damping k_d (N m s/rad).");
+ABSL_FLAG(double, gear, 100.0, "ur10_geared: gear ratio N of every joint.");
+ABSL_FLAG(double, rotor_inertia, 5e-5,
+          "ur10_geared: rotor inertia I_rotor (kg m^2, motor side) of every joint.");
+ABSL_FLAG(double, trot_kp, 40.0, "trot: PD stiffness k_p (N m/rad); 001 Table I: 40.");
+ABSL_FLAG(double, trot_kd, 1.0, "trot: PD damping k_d (N m s/rad); 001 Table I: 1.");
+ABSL_FLAG(std::string, json, "", "Write the JSON report to this file instead of stdout.");
+
+namespace moreau::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::vector<std::string> SplitList(const std::string& text) {
+  std::vector<std::string> out;
+  for (absl::string_view piece : absl::StrSplit(text, ',', absl::SkipWhitespace())) {
+    out.emplace_back(piece);
+  }
+  return out;
+}
+
+double Median(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+// The nearest-rank p-quantile (p ∈ (0, 1]).
+double Percentile(std::vector<double> values, double p) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  const auto rank = static_cast<size_t>(std::ceil(p * static_cast<double>(values.size())));
+  return values[std::clamp<size_t>(rank, 1, values.size()) - 1];
+}
+
+// One scenario: the model, the settings besides dt and the control mode, and
+// the reference.
+struct Scenario {
+  std::string name;
+  std::shared_ptr<const Model> model;
+  sim::Settings settings;
+  bool trot = false;
+  // ur10: q_ref,j(t) = center_j + amplitude sin(2π frequency t + phase_j).
+  Eigen::VectorXd center;
+  Eigen::VectorXd phase;
+  double amplitude = 0.0;
+  double frequency = 0.0;
+  double stand_height = 0.0;  // trot
+  ControllerOptions trot_options;
+};
+
+// What one run of `duration` seconds at one Δt measured.
+struct RunResult {
+  bool stable = false;
+  std::string reason;  // why not stable
+  double mae = 0.0;    // mean absolute joint error (rad)
+  double wall_s = 0.0;
+  int64_t steps = 0;
+  double simulated_s = 0.0;
+  // trot
+  double slip_max = 0.0;
+  double slip_median = 0.0;
+  double slip_p90 = 0.0;
+  int stances = 0;
+  double forward_m = 0.0;
+  double min_height = 0.0;
+  double max_tilt_deg = 0.0;
+};
+
+double TiltDegrees(const Eigen::VectorXd& q) {
+  // The angle between the base z axis and the world z axis.
+  const Eigen::Quaterniond quat(q[3], q[4], q[5], q[6]);
+  const double c = std::clamp(quat.normalized().toRotationMatrix()(2, 2), -1.0, 1.0);
+  return std::acos(c) * 180.0 / std::numbers::pi;
+}
+
+absl::StatusOr<RunResult> Run(const Scenario& scenario, sim::ControlMode mode, double dt,
+                              double duration) {
+  sim::Settings settings = scenario.settings;
+  settings.dt = dt;
+  settings.control.mode = mode;
+  absl::StatusOr<std::unique_ptr<sim::Simulation>> created =
+      sim::Simulation::Create(scenario.model, settings);
+  if (!created.ok()) return created.status();
+  sim::Simulation& simulation = **created;
+  const Model& model = simulation.model();
+  const auto nu = static_cast<Eigen::Index>(model.actuators.size());
+  const int64_t steps = std::max<int64_t>(1, std::llround(duration / dt));
+
+  std::unique_ptr<Controller> controller;
+  ControllerState controller_state;
+  Eigen::VectorXd tau_scratch = Eigen::VectorXd::Zero(model.nv);
+  if (scenario.trot) {
+    absl::StatusOr<std::unique_ptr<Controller>> made =
+        MakeController("trot", model, scenario.trot_options);
+    if (!made.ok()) return made.status();
+    controller = std::move(*made);
+  }
+
+  Eigen::VectorXd target(nu);
+  Eigen::VectorXd positions(nu);
+  if (!scenario.trot) {
+    // The arm starts on the reference: q_ref(0), q̇_ref(0).
+    sim::State start = simulation.state();
+    const double w = 2.0 * std::numbers::pi * scenario.frequency;
+    for (Eigen::Index j = 0; j < nu; ++j) {
+      const Joint& joint = model.joints[model.actuators[static_cast<size_t>(j)].joint];
+      start.q[joint.q_index] =
+          scenario.center[j] + scenario.amplitude * std::sin(scenario.phase[j]);
+      start.v[joint.v_index] = scenario.amplitude * w * std::cos(scenario.phase[j]);
+    }
+    if (absl::Status status = simulation.SetState(start); !status.ok()) return status;
+  }
+  const size_t ncontacts = model.contact_points.size();
+  std::vector<bool> in_contact(ncontacts, false);
+  std::vector<Vec3> touchdown(ncontacts, Vec3::Zero());
+  std::vector<double> stance_slip(ncontacts, 0.0);
+  std::vector<double> stance_max;  // per finished stance
+  stance_max.reserve(static_cast<size_t>(steps) * ncontacts / 4 + 16);
+
+  RunResult result;
+  result.stable = true;
+  const double x0 = model.floating_base ? simulation.state().q[0] : 0.0;
+  result.min_height = model.floating_base ? simulation.state().q[2] : 0.0;
+  double error_sum = 0.0;
+  const Clock::time_point start = Clock::now();
+  int64_t k = 0;
+  for (; k < steps; ++k) {
+    const double t = simulation.state().time;
+    const double t_next = t + dt;
+    if (scenario.trot) {
+      // Advance the gait over [t, t + Δt], then read its targets at t + Δt.
+      controller->Compute(model, t, dt, simulation.state().q, simulation.state().v,
+                          controller_state, tau_scratch);
+      controller->Compute(model, t_next, 0.0, simulation.state().q, simulation.state().v,
+                          controller_state, tau_scratch);
+      target = controller->LastTargets();
+    } else {
+      const double w = 2.0 * std::numbers::pi * scenario.frequency;
+      for (Eigen::Index j = 0; j < nu; ++j) {
+        target[j] =
+            scenario.center[j] + scenario.amplitude * std::sin(w * t_next + scenario.phase[j]);
+      }
+    }
+    const absl::Status status = simulation.StepAction(target, 1);
+    if (!status.ok()) {
+      result.stable = false;
+      result.reason = std::string(status.message());
+      break;
+    }
+    ActuatorPositions(model, simulation.state().q, positions);
+    error_sum += (positions - target).cwiseAbs().mean();
+
+    if (scenario.trot) {
+      const Eigen::VectorXd& q = simulation.state().q;
+      result.min_height = std::min(result.min_height, q[2]);
+      result.max_tilt_deg = std::max(result.max_tilt_deg, TiltDegrees(q));
+      const std::vector<contact::Contact>& contacts = simulation.contacts().contacts;
+      for (size_t c = 0; c < ncontacts && c < contacts.size(); ++c) {
+        const contact::Contact& contact = contacts[c];
+        // Closed: touching and carrying a compressive force.
+        if (!contact.active || !(contact.NormalForce() > 0.0)) {
+          if (in_contact[c]) stance_max.push_back(stance_slip[c]);
+          in_contact[c] = false;
+          continue;
+        }
+        if (!in_contact[c]) {
+          in_contact[c] = true;
+          touchdown[c] = contact.position;
+          stance_slip[c] = 0.0;
+          continue;
+        }
+        const Vec3 travel = contact.position - touchdown[c];
+        stance_slip[c] = std::max(stance_slip[c], std::hypot(travel.x(), travel.y()));
+      }
+    }
+  }
+  result.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
+  result.steps = k;
+  result.simulated_s = simulation.state().time;
+  result.mae = k > 0 ? error_sum / static_cast<double>(k) : 0.0;
+  if (scenario.trot) {
+    for (size_t c = 0; c < ncontacts; ++c) {
+      if (in_contact[c]) stance_max.push_back(stance_slip[c]);
+    }
+    result.stances = static_cast<int>(stance_max.size());
+    result.slip_max =
+        stance_max.empty() ? 0.0 : *std::max_element(stance_max.begin(), stance_max.end());
+    result.slip_median = Median(stance_max);
+    result.slip_p90 = Percentile(stance_max, 0.9);
+    result.forward_m = simulation.state().q[0] - x0;
+  }
+  const double threshold = absl::GetFlag(FLAGS_error_threshold);
+  if (result.stable && !(result.mae < threshold)) {
+    result.stable = false;
+    result.reason = absl::StrCat("tracking error ", result.mae, " rad ≥ ", threshold, " rad");
+  }
+  if (result.stable && scenario.trot) {
+    const double min_height = absl::GetFlag(FLAGS_min_height_fraction) * scenario.stand_height;
+    if (result.min_height < min_height) {
+      result.stable = false;
+      result.reason = absl::StrCat("base height ", result.min_height, " m < ", min_height, " m");
+    } else if (result.max_tilt_deg > absl::GetFlag(FLAGS_max_tilt_deg)) {
+      result.stable = false;
+      result.reason = absl::StrCat("base tilt ", result.max_tilt_deg, " deg > ",
+                                   absl::GetFlag(FLAGS_max_tilt_deg), " deg");
+    }
+  }
+  return result;
+}
+
+struct SearchStep {
+  double dt = 0.0;
+  RunResult run;
+};
+
+struct Entry {
+  std::string scenario;
+  std::string mode;
+  std::string error;  // unknown mode, load failure, or no stable step
+  std::vector<SearchStep> search;
+  std::optional<SearchStep> best;
+  std::vector<double> wall_s;  // the --repeats runs at best.dt
+};
+
+Entry Evaluate(const Scenario& scenario, const std::string& mode_name) {
+  Entry entry;
+  entry.scenario = scenario.name;
+  entry.mode = mode_name;
+  const absl::StatusOr<sim::ControlMode> mode = sim::ParseControlMode(mode_name);
+  if (!mode.ok()) {
+    entry.error = std::string(mode.status().message());
+    std::cerr << scenario.name << " / " << mode_name << ": " << entry.error << "\n";
+    return entry;
+  }
+  const double duration = absl::GetFlag(FLAGS_duration);
+  const double dt_max = absl::GetFlag(FLAGS_dt_max);
+  auto try_dt = [&](double dt) -> std::optional<RunResult> {
+    absl::StatusOr<RunResult> run = Run(scenario, *mode, dt, duration);
+    if (!run.ok()) {
+      entry.error = std::string(run.status().message());
+      return std::nullopt;
+    }
+    std::cerr << scenario.name << " / " << mode_name << "  dt " << dt
+              << " s: " << (run->stable ? "stable" : "unstable") << ", error " << run->mae << " rad"
+              << (run->stable ? "" : "  (" + run->reason + ")") << "\n";
+    entry.search.push_back({dt, *run});
+    return *run;
+  };
+
+  std::optional<SearchStep> stable;
+  std::optional<double> unstable;
+  double dt = absl::GetFlag(FLAGS_dt_start);
+  // Double until unstable or at the cap.
+  while (true) {
+    const std::optional<RunResult> run = try_dt(dt);
+    if (!run.has_value()) return entry;
+    if (!run->stable) {
+      unstable = dt;
+      break;
+    }
+    stable = SearchStep{dt, *run};
+    if (dt >= dt_max) break;
+    dt = std::min(2.0 * dt, dt_max);
+  }
+  // The first step unstable: halve down to dt_start / 64.
+  const double dt_floor = absl::GetFlag(FLAGS_dt_start) / 64.0;
+  while (!stable.has_value()) {
+    dt = 0.5 * *unstable;
+    if (dt < dt_floor) break;
+    const std::optional<RunResult> run = try_dt(dt);
+    if (!run.has_value()) return entry;
+    if (run->stable) {
+      stable = SearchStep{dt, *run};
+    } else {
+      unstable = dt;
+    }
+  }
+  if (!stable.has_value()) {
+    entry.error = absl::StrCat("no stable step down to ", dt_floor, " s");
+    return entry;
+  }
+  // Bisect between the last stable and the first unstable step.
+  if (unstable.has_value() && *unstable > stable->dt) {
+    for (int b = 0; b < absl::GetFlag(FLAGS_bisections); ++b) {
+      const double mid = 0.5 * (stable->dt + *unstable);
+      const std::optional<RunResult> run = try_dt(mid);
+      if (!run.has_value()) return entry;
+      if (run->stable) {
+        stable = SearchStep{mid, *run};
+      } else {
+        unstable = mid;
+      }
+    }
+  }
+  entry.best = stable;
+  entry.wall_s.push_back(stable->run.wall_s);
+  for (int r = 1; r < absl::GetFlag(FLAGS_repeats); ++r) {
+    absl::StatusOr<RunResult> run = Run(scenario, *mode, stable->dt, duration);
+    if (run.ok()) entry.wall_s.push_back(run->wall_s);
+  }
+  std::cerr << scenario.name << " / " << mode_name << ": largest stable dt " << stable->dt
+            << " s, error " << stable->run.mae << " rad, wall " << Median(entry.wall_s) << " s\n";
+  return entry;
+}
+
+absl::StatusOr<Scenario> MakeUr10(bool geared) {
+  Scenario s;
+  s.name = geared ? "ur10_geared" : "ur10";
+  absl::StatusOr<std::shared_ptr<const Model>> model = LoadUrdfFile(absl::GetFlag(FLAGS_ur10_urdf));
+  if (!model.ok()) return model.status();
+  s.model = *model;
+  s.settings.contact = sim::ContactModel::kMoreauSor;
+  s.settings.control.gains.kp = absl::GetFlag(geared ? FLAGS_geared_kp : FLAGS_ur10_kp);
+  s.settings.control.gains.kd = absl::GetFlag(geared ? FLAGS_geared_kd : FLAGS_ur10_kd);
+  if (geared) {
+    s.settings.transmission.gear = absl::GetFlag(FLAGS_gear);
+    s.settings.transmission.rotor_inertia = absl::GetFlag(FLAGS_rotor_inertia);
+  }
+  const auto nu = static_cast<Eigen::Index>(s.model->actuators.size());
+  s.center.resize(nu);
+  ActuatorPositions(*s.model, s.model->q_default, s.center);
+  s.phase.resize(nu);
+  for (Eigen::Index j = 0; j < nu; ++j)
+    s.phase[j] = static_cast<double>(j) * std::numbers::pi / 6.0;
+  s.amplitude = absl::GetFlag(FLAGS_ur10_amplitude);
+  s.frequency = absl::GetFlag(FLAGS_ur10_frequency);
+  return s;
+}
+
+absl::StatusOr<Scenario> MakeTrot() {
+  Scenario s;
+  s.name = "trot";
+  s.trot = true;
+  absl::StatusOr<std::shared_ptr<const Model>> model = LoadBuiltin("mini_cheetah");
+  if (!model.ok()) return model.status();
+  s.model = *model;
+  s.settings.contact = sim::ContactModel::kMoreauSor;
+  s.settings.control.gains.kp = absl::GetFlag(FLAGS_trot_kp);
+  s.settings.control.gains.kd = absl::GetFlag(FLAGS_trot_kd);
+  s.trot_options.gains = s.settings.control.gains;
+  absl::StatusOr<LegLayout> layout = FindLegs(*s.model);
+  if (!layout.ok()) return layout.status();
+  s.stand_height = DefaultStandHeight(*layout);
+  return s;
+}
+
+void WriteScenario(cli::JsonWriter& json, const Scenario& s) {
+  json.Key(s.name).BeginObject();
+  json.Key("model").String(s.model->name);
+  json.Key("contact").String(sim::ContactModelName(s.settings.contact));
+  json.Key("kp").Number(s.settings.control.gains.kp);
+  json.Key("kd").Number(s.settings.control.gains.kd);
+  if (s.trot) {
+    json.Key("controller").String("trot (001 §6.2), targets at t + dt");
+    json.Key("stand_height_m").Number(s.stand_height);
+    json.Key("trot_frequency_hz").Number(s.trot_options.trot_frequency_hz);
+    json.Key("forward_velocity_mps").Number(s.trot_options.forward_velocity);
+  } else {
+    json.Key("urdf").String(absl::GetFlag(FLAGS_ur10_urdf));
+    json.Key("reference")
+        .String("q_ref,j(t) = center_j + amplitude sin(2 pi frequency t + phase_j)");
+    json.Key("amplitude_rad").Number(s.amplitude);
+    json.Key("frequency_hz").Number(s.frequency);
+    json.Key("center_rad").Numbers(s.center);
+    json.Key("phase_rad").Numbers(s.phase);
+    json.Key("gear").Number(s.settings.transmission.gear > 0.0 ? s.settings.transmission.gear
+                                                               : 1.0);
+    json.Key("rotor_inertia_kg_m2").Number(s.settings.transmission.rotor_inertia);
+    json.Key("reflected_inertia_kg_m2")
+        .Number(s.settings.transmission.gear * s.settings.transmission.gear *
+                s.settings.transmission.rotor_inertia);
+  }
+  json.EndObject();
+}
+
+void WriteRun(cli::JsonWriter& json, const RunResult& r, bool trot) {
+  json.Key("stable").Bool(r.stable);
+  if (!r.stable) json.Key("reason").String(r.reason);
+  json.Key("tracking_mae_rad").Number(r.mae);
+  json.Key("steps").Int(r.steps);
+  json.Key("simulated_s").Number(r.simulated_s);
+  json.Key("wall_s").Number(r.wall_s);
+  if (trot) {
+    json.Key("slip_max_m").Number(r.slip_max);
+    json.Key("slip_median_m").Number(r.slip_median);
+    json.Key("slip_p90_m").Number(r.slip_p90);
+    json.Key("stances").Int(r.stances);
+    json.Key("forward_distance_m").Number(r.forward_m);
+    json.Key("min_base_height_m").Number(r.min_height);
+    json.Key("max_tilt_deg").Number(r.max_tilt_deg);
+  }
+}
+
+void WriteEntry(cli::JsonWriter& json, const Entry& e, bool trot) {
+  json.BeginObject();
+  json.Key("scenario").String(e.scenario);
+  json.Key("mode").String(e.mode);
+  if (!e.error.empty()) json.Key("error").String(e.error);
+  if (e.best.has_value()) {
+    const RunResult& r = e.best->run;
+    const double wall = Median(e.wall_s);
+    json.Key("max_stable_dt_s").Number(e.best->dt);
+    json.Key("tracking_mae_rad").Number(r.mae);
+    json.Key("wall_s_median").Number(wall);
+    json.Key("wall_s_runs")
+        .Numbers(Eigen::Map<const Eigen::VectorXd>(e.wall_s.data(),
+                                                   static_cast<Eigen::Index>(e.wall_s.size())));
+    json.Key("steps").Int(r.steps);
+    json.Key("steps_per_s").Number(static_cast<double>(r.steps) / std::max(wall, 1e-9));
+    json.Key("realtime_factor").Number(r.simulated_s / std::max(wall, 1e-9));
+    if (trot) {
+      json.Key("slip_max_m").Number(r.slip_max);
+      json.Key("slip_median_m").Number(r.slip_median);
+      json.Key("slip_p90_m").Number(r.slip_p90);
+      json.Key("stances").Int(r.stances);
+      json.Key("forward_distance_m").Number(r.forward_m);
+    }
+  }
+  json.Key("search").BeginArray();
+  for (const SearchStep& s : e.search) {
+    json.BeginObject();
+    json.Key("dt_s").Number(s.dt);
+    WriteRun(json, s.run, trot);
+    json.EndObject();
+  }
+  json.EndArray();
+  json.EndObject();
+}
+
+int Main() {
+  std::vector<Scenario> scenarios;
+  std::vector<Entry> entries;
+  std::vector<std::string> errors;
+  for (const std::string& name : SplitList(absl::GetFlag(FLAGS_scenarios))) {
+    absl::StatusOr<Scenario> scenario;
+    if (name == "ur10" || name == "ur10_geared") {
+      scenario = MakeUr10(name == "ur10_geared");
+    } else if (name == "trot") {
+      scenario = MakeTrot();
+    } else {
+      std::cerr << "unknown scenario '" << name << "' (expected ur10, ur10_geared or trot)\n";
+      return 2;
+    }
+    if (!scenario.ok()) {
+      std::cerr << name << ": " << scenario.status().message() << "\n";
+      return 1;
+    }
+    scenarios.push_back(std::move(*scenario));
+  }
+  for (const Scenario& scenario : scenarios) {
+    const std::string modes =
+        absl::GetFlag(scenario.name == "ur10_geared" ? FLAGS_geared_modes : FLAGS_modes);
+    for (const std::string& mode : SplitList(modes)) entries.push_back(Evaluate(scenario, mode));
+  }
+
+  std::ostringstream text;
+  {
+    cli::JsonWriter json(text);
+    json.BeginObject();
+    json.Key("paper").String("002 §IV, Tables I-II");
+    json.Key("duration_s").Number(absl::GetFlag(FLAGS_duration));
+    json.Key("dt_start_s").Number(absl::GetFlag(FLAGS_dt_start));
+    json.Key("dt_max_s").Number(absl::GetFlag(FLAGS_dt_max));
+    json.Key("bisections").Int(absl::GetFlag(FLAGS_bisections));
+    json.Key("repeats").Int(absl::GetFlag(FLAGS_repeats));
+    json.Key("error_threshold_rad").Number(absl::GetFlag(FLAGS_error_threshold));
+    json.Key("min_height_fraction").Number(absl::GetFlag(FLAGS_min_height_fraction));
+    json.Key("max_tilt_deg").Number(absl::GetFlag(FLAGS_max_tilt_deg));
+    json.Key("scenarios").BeginObject();
+    for (const Scenario& s : scenarios) WriteScenario(json, s);
+    json.EndObject();
+    json.Key("results").BeginArray();
+    for (const Entry& e : entries) WriteEntry(json, e, e.scenario == "trot");
+    json.EndArray();
+    json.EndObject();
+  }
+  const std::string path = absl::GetFlag(FLAGS_json);
+  if (path.empty()) {
+    std::cout << text.str();
+  } else {
+    std::ofstream file(path);
+    file << text.str();
+    if (!file) {
+      std::cerr << "--json: cannot write '" << path << "'\n";
+      return 1;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace moreau::bench
+
+int main(int argc, char** argv) {
+  absl::ParseCommandLine(argc, argv);
+  return moreau::bench::Main();
+}
