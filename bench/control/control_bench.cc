@@ -59,7 +59,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "clients/cli/json_writer.h"
+#include "clients/json/json_writer.h"
 #include "engine/control/controller.h"
 #include "engine/control/gait.h"
 #include "engine/control/legs.h"
@@ -438,7 +438,7 @@ absl::StatusOr<Scenario> MakeTrot() {
   return s;
 }
 
-void WriteScenario(cli::JsonWriter& json, const Scenario& s) {
+void WriteScenario(JsonWriter& json, const Scenario& s) {
   json.Key(s.name).BeginObject();
   json.Key("model").String(s.model->name);
   json.Key("contact").String(sim::ContactModelName(s.settings.contact));
@@ -467,7 +467,7 @@ void WriteScenario(cli::JsonWriter& json, const Scenario& s) {
   json.EndObject();
 }
 
-void WriteRun(cli::JsonWriter& json, const RunResult& r, bool trot) {
+void WriteRun(JsonWriter& json, const RunResult& r, bool trot) {
   json.Key("stable").Bool(r.stable);
   if (!r.stable) json.Key("reason").String(r.reason);
   json.Key("tracking_mae_rad").Number(r.mae);
@@ -485,7 +485,7 @@ void WriteRun(cli::JsonWriter& json, const RunResult& r, bool trot) {
   }
 }
 
-void WriteEntry(cli::JsonWriter& json, const Entry& e, bool trot) {
+void WriteEntry(JsonWriter& json, const Entry& e, bool trot) {
   json.BeginObject();
   json.Key("scenario").String(e.scenario);
   json.Key("mode").String(e.mode);
@@ -549,7 +549,7 @@ int Main() {
 
   std::ostringstream text;
   {
-    cli::JsonWriter json(text);
+    JsonWriter json(text);
     json.BeginObject();
     json.Key("paper").String("002 §IV, Tables I-II");
     json.Key("duration_s").Number(absl::GetFlag(FLAGS_duration));
