@@ -79,6 +79,8 @@ absl::StatusOr<sim::Settings> SettingsFromProto(const v1::Settings& proto) {
   }
   if (proto.has_kp()) s.control.gains.kp = proto.kp();
   if (proto.has_kd()) s.control.gains.kd = proto.kd();
+  s.transmission.gear = proto.gear();
+  s.transmission.rotor_inertia = proto.rotor_inertia();
   if (proto.gravity_size() > 0) {
     MOREAU_ASSIGN_OR_RETURN(s.gravity, Vec3From(proto.gravity(), "gravity"));
   }
@@ -129,6 +131,7 @@ void FillModelSpec(const Model& model, v1::ModelSpec* spec) {
     as->set_name(a.name);
     as->set_joint(model.joints[a.joint].name);
     as->set_gear(a.gear);
+    as->set_rotor_inertia(a.rotor_inertia);
     as->set_effort_limit(a.effort_limit);
   }
   for (const ContactPoint& c : model.contact_points) {

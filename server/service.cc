@@ -157,7 +157,10 @@ grpc::ServerUnaryReactor* SimulatorService::CreateInstances(
     instances.push_back(std::move(instance));
   }
   if (absl::Status s = registry_.AddAll(instances); !s.ok()) return fail(s);
-  FillSpec(**model, instances.front()->sim->settings(), response->mutable_spec());
+  // The simulation's model: its own copy when the settings override gravity or
+  // the transmissions.
+  FillSpec(instances.front()->sim->model(), instances.front()->sim->settings(),
+           response->mutable_spec());
   for (const auto& instance : instances) {
     response->add_instance_ids(instance->id);
     v1::Observation* obs = response->add_observations();

@@ -118,6 +118,14 @@ TEST_F(ServiceErrorsTest, BadSettings) {
   settings.set_control_mode("telepathy");
   ExpectError(client().CreateBuiltin("box", 1, settings).status(), StatusCode::kInvalidArgument,
               "telepathy");
+  settings.Clear();
+  settings.set_gear(-3.0);
+  ExpectError(client().CreateBuiltin("box", 1, settings).status(), StatusCode::kInvalidArgument,
+              "transmission gear");
+  settings.Clear();
+  settings.set_rotor_inertia(std::numeric_limits<double>::infinity());
+  ExpectError(client().CreateBuiltin("box", 1, settings).status(), StatusCode::kInvalidArgument,
+              "rotor_inertia");
   StepBystander();
 }
 

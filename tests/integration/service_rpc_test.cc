@@ -84,6 +84,24 @@ TEST_F(ServiceRpcTest, CreateInstances_ReturnsIdsSpecAndObservations) {
   EXPECT_TRUE(has_base_pose);
 }
 
+TEST_F(ServiceRpcTest, CreateInstances_TransmissionOverrideShowsInTheSpec) {
+  // Settings.gear / rotor_inertia (paper 002 §IV-C) apply to every actuator of
+  // the instance's own model copy; the spec reports that copy.
+  v1::Settings settings;
+  settings.set_gear(50.0);
+  settings.set_rotor_inertia(2e-5);
+  MOREAU_ASSERT_OK_AND_ASSIGN(auto created, client().CreateBuiltin("mini_cheetah", 1, settings));
+  ASSERT_EQ(created.spec().model().actuators_size(), 12);
+  for (const v1::ActuatorSpec& a : created.spec().model().actuators()) {
+    EXPECT_EQ(a.gear(), 50.0);
+    EXPECT_EQ(a.rotor_inertia(), 2e-5);
+  }
+  // Without the override: the model's own (direct drive, no rotor).
+  MOREAU_ASSERT_OK_AND_ASSIGN(auto plain, client().CreateBuiltin("mini_cheetah", 1));
+  EXPECT_EQ(plain.spec().model().actuators(0).gear(), 1.0);
+  EXPECT_EQ(plain.spec().model().actuators(0).rotor_inertia(), 0.0);
+}
+
 TEST_F(ServiceRpcTest, CreateInstances_SeededNoiseIsReproducible) {
   v1::CreateInstancesRequest request;
   request.mutable_model()->set_builtin("double_pendulum");

@@ -2,7 +2,9 @@
 // dynamics algorithm runs under counters of operator new and malloc.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <random>
+#include <string>
 
 #include "engine/dynamics/aba.h"
 #include "engine/dynamics/configuration.h"
@@ -19,10 +21,20 @@ namespace moreau {
 namespace {
 
 TEST(NoAllocation, EveryAlgorithmAfterMakeData) {
-  for (const char* name : {"mini_cheetah", "cartpole", "sphere"}) {
+  for (const char* name : {"mini_cheetah", "cartpole", "sphere", "mini_cheetah+armature"}) {
     SCOPED_TRACE(name);
-    auto model = testing::Builtin(name);
+    const bool geared = std::string(name) == "mini_cheetah+armature";
+    std::shared_ptr<const Model> model = testing::Builtin(geared ? "mini_cheetah" : name);
     ASSERT_NE(model, nullptr);
+    if (geared) {  // the armature terms of CRBA, ABA, RNEA and the energy
+      auto copy = std::make_shared<Model>(*model);
+      for (Actuator& a : copy->actuators) {
+        a.gear = 9.0;
+        a.rotor_inertia = 1e-4;
+      }
+      UpdateArmature(*copy);
+      model = copy;
+    }
     Data data = MakeData(*model);
     std::mt19937_64 rng(1);
     Eigen::VectorXd q = RandomConfiguration(*model, rng);
