@@ -22,7 +22,8 @@ namespace moreau::sim {
 
 // What the last step reported.
 struct StepReport {
-  int solver_iterations = 0;  // prox sweeps (hard contact), 0 for force laws
+  int solver_iterations = 0;  // prox sweeps (hard contact), QP iterations (least-constraint,
+                              // micro-macro: summed over the step's QPs), 0 for force laws
   bool solver_converged = true;
   int active_contacts = 0;
 };
