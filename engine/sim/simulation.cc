@@ -117,6 +117,7 @@ absl::Status Simulation::StepOnce(const Eigen::VectorXd& tau, const std::vector<
                                   inputs, state_.q, state_.v, state_.impulses, workspace_));
     report_.solver_iterations = workspace_.last_qp.iterations;
     report_.solver_converged = workspace_.last_qp.converged;
+    report_.impact = workspace_.last_impact;
   } else if (settings_.contact == ContactModel::kMicroMacro) {
     MOREAU_RETURN_IF_ERROR(step::MicroMacroStep(
         *model_, settings_.terrain, settings_.micro_macro, dt, inputs, state_.q, state_.v,
@@ -130,6 +131,7 @@ absl::Status Simulation::StepOnce(const Eigen::VectorXd& tau, const std::vector<
     report_.solver_converged = true;
   }
   report_.active_contacts = workspace_.contacts.num_active;
+  if (settings_.contact != ContactModel::kLeastConstraint) report_.impact = false;
   state_.time += dt;
   ++state_.steps;
   return absl::OkStatus();

@@ -26,6 +26,7 @@ struct StepReport {
                               // micro-macro: summed over the step's QPs), 0 for force laws
   bool solver_converged = true;
   int active_contacts = 0;
+  bool impact = false;  // least-constraint: the step projected an impact (004 eq. 7–8)
 };
 
 class Simulation {

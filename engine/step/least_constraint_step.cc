@@ -145,6 +145,10 @@ absl::Status Validate(const LeastConstraintParams& p) {
     return absl::InvalidArgumentError(absl::StrCat(
         "least_constraint.impact_velocity must be finite and ≥ 0, got ", p.impact_velocity));
   }
+  if (p.jdot_passes < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("least_constraint.jdot_passes must be ≥ 1, got ", p.jdot_passes));
+  }
   if (p.max_staggered_iterations < 1) {
     return absl::InvalidArgumentError(absl::StrCat(
         "least_constraint.max_staggered_iterations must be ≥ 1, got ", p.max_staggered_iterations));
@@ -241,6 +245,9 @@ absl::Status LeastConstraintStep(const Model& model, const contact::Terrain& ter
       SolveMassMatrix(data, w.W_Lambda);
       w.u_free += w.W_Lambda;
       w.last_impact = true;
+      // J̇ν at the post-impact velocity for eq. 13c (same q: M's factor and
+      // the Jacobians stay valid).
+      ContactJdotV(model, data, q, w.u_free);
     }
     w.W_Lambda = w.h * dt;
     SolveMassMatrix(data, w.W_Lambda);
@@ -249,19 +256,33 @@ absl::Status LeastConstraintStep(const Model& model, const contact::Terrain& ter
     // contact velocity J ν⁺ + Δt J̇ν = c + G Λ must vanish, with
     //   c = J u_free + Δt J̇ν   (+ g_N / Δt on the normal row of a contact
     // still open, which may close but not cross the surface).
-    ContactSpaceVelocity(data, w.contacts, active, support, support_len, w.u_free, w.c.head(n));
-    for (int a = 0; a < nc; ++a) {
-      const int k = w.active[a];
-      const contact::Contact& ct = w.contacts.contacts[k];
-      const Vec3& jdv = data.contact_Jdot_v[k];
-      w.c[3 * a] += dt * ct.normal.dot(jdv) + std::max(ct.gap, 0.0) / dt;
-      w.c[3 * a + 1] += dt * ct.t1.dot(jdv);
-      w.c[3 * a + 2] += dt * ct.t2.dot(jdv);
-      w.qp_select[a] = a;
+    // J̇ν is 004's at the start velocity in the first pass; later passes take
+    // it at the previous pass's ν⁺ (J̇(ν⁺)ν⁺ is what moves the contact points
+    // during the step; after an impact or while the legs still flex at
+    // landing it differs from J̇(ν)ν by several m/s²).
+    ContactSpaceVelocity(data, w.contacts, active, support, support_len, w.u_free,
+                         w.gamma_S.head(n));
+    for (int pass = 0; pass < params.jdot_passes; ++pass) {
+      if (pass > 0) {
+        GeneralizedImpulse(data, w.contacts, active, support, support_len, w.Lambda.head(n),
+                           w.W_Lambda);
+        SolveMassMatrix(data, w.W_Lambda);
+        w.v_stage = w.u_free + w.W_Lambda;
+        ContactJdotV(model, data, q, w.v_stage);
+      }
+      for (int a = 0; a < nc; ++a) {
+        const int k = w.active[a];
+        const contact::Contact& ct = w.contacts.contacts[k];
+        const Vec3& jdv = data.contact_Jdot_v[k];
+        w.c[3 * a] = w.gamma_S[3 * a] + dt * ct.normal.dot(jdv) + std::max(ct.gap, 0.0) / dt;
+        w.c[3 * a + 1] = w.gamma_S[3 * a + 1] + dt * ct.t1.dot(jdv);
+        w.c[3 * a + 2] = w.gamma_S[3 * a + 2] + dt * ct.t2.dot(jdv);
+        w.qp_select[a] = a;
+      }
+      Accumulate(w.last_qp,
+                 SolveContactQp(params, w.G.topLeftCorner(n, n), w.c.head(n),
+                                std::span<const int>(w.qp_select.data(), nc), w.Lambda.head(n), w));
     }
-    Accumulate(w.last_qp,
-               SolveContactQp(params, w.G.topLeftCorner(n, n), w.c.head(n),
-                              std::span<const int>(w.qp_select.data(), nc), w.Lambda.head(n), w));
     // 004 eq. 9: ν̇ = M⁻¹ (Sτ − h + Jᵀ λ), integrated by Euler.
     GeneralizedImpulse(data, w.contacts, active, support, support_len, w.Lambda.head(n),
                        w.W_Lambda);

@@ -63,6 +63,12 @@ struct LeastConstraintParams {
   // 004 applies it at every collision; below 0.1 mm/s the force QP's end-
   // of-step constraint (eq. 13c) stops the point by itself within the step.
   double impact_velocity = 1e-4;
+  // Solves of the force QP per step: the first with 004's J̇ν (start
+  // velocity) in eq. 13c, each further one with J̇ evaluated at the previous
+  // solve's end velocity (ours; see LeastConstraintStep). 2: at landing the
+  // biped's soles then end the step at rest (< 0.1 mm/s) instead of
+  // 4.5 mm/s.
+  int jdot_passes = 2;
   // kStaggered: at most this many normal/friction alternations, stopping when
   // no λ entry moves by more than qp's tolerances (ours; Kaufman et al.
   // report a few per step, warm-started).
@@ -72,7 +78,7 @@ struct LeastConstraintParams {
 
 // InvalidArgument naming the field ("least_constraint.<field>") and value
 // unless μ is finite ≥ 0, regularization finite ≥ 0, impact_velocity finite
-// ≥ 0, max_staggered_iterations ≥ 1, friction a FrictionCoupling and qp
+// ≥ 0, jdot_passes ≥ 1, max_staggered_iterations ≥ 1, friction a FrictionCoupling and qp
 // valid.
 absl::Status Validate(const LeastConstraintParams& params);
 

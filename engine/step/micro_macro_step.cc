@@ -28,9 +28,6 @@ absl::Status Validate(const MicroMacroParams& p) {
     return absl::InvalidArgumentError(
         absl::StrCat("micro_macro.", field, " must be ", what, ", got ", value));
   };
-  if (!(std::isfinite(p.membrane_thickness) && p.membrane_thickness >= 0.0)) {
-    return bad("membrane_thickness", p.membrane_thickness, "finite and ≥ 0");
-  }
   if (!(p.restitution >= 0.0 && p.restitution <= 1.0)) {
     return bad("restitution", p.restitution, "in [0, 1]");
   }
@@ -75,14 +72,12 @@ absl::Status MicroMacroStep(const Model& model, const contact::Terrain& terrain,
   SolveMassMatrix(data, w.u_free);
   w.u_free += v;
 
-  // Step 5: the macro set H (points on the rigid floor under the membrane),
+  // Step 5: the macro set H (touching points and those about to touch),
   // split into static (‖v_i‖ ≤ ε) and kinetic points (eq. 25–26).
-  const double depth = params.membrane_thickness;
   int nc = 0, m = 0;
   for (int k = 0; k < w.contacts.capacity(); ++k) {
     contact::Contact& ct = w.contacts.contacts[k];
-    const bool on_floor = ct.gap <= -depth || ct.gap + depth + dt * ct.gamma_N <= 0.0;
-    if (!on_floor) {
+    if (!(ct.gap <= 0.0 || ct.gap + dt * ct.gamma_N <= 0.0)) {
       for (int l = 0; l < 3; ++l) impulses[3 * k + l] = 0.0;
       continue;
     }
@@ -141,10 +136,10 @@ absl::Status MicroMacroStep(const Model& model, const contact::Terrain& terrain,
       }
       // Right-hand sides: the velocity change that stops a static point
       // (eq. 25, 30), or gives the normal velocity −e v_ν (eq. 29, 31); a
-      // point not yet on the floor may approach it to the surface.
+      // point not yet touching may approach up to the surface.
       for (int r = 0; r < rows_of(a); ++r) w.qp_target[ra + r] = -w.c[3 * a + r];
-      if (ct.gap > -depth) {
-        w.qp_target[ra] -= (ct.gap + depth) / dt;
+      if (ct.gap > 0.0) {
+        w.qp_target[ra] -= ct.gap / dt;
       } else if (w.qp_kind[a] == kKinetic) {
         w.qp_target[ra] -= params.restitution * ct.gamma_N;
       }
@@ -170,10 +165,14 @@ absl::Status MicroMacroStep(const Model& model, const contact::Terrain& terrain,
     for (int a = 0; a < nc; ++a) {
       const int j = w.qp_var[a];
       if (w.qp_kind[a] == kStatic) {
+        // f_ν: the point's whole normal force, membrane and macro (the
+        // membrane carries the static load, see the header), as impulse.
         Vec3 L = w.qp_x.segment<3>(j);
+        const contact::Contact& ct = w.contacts.contacts[w.active[a]];
+        const double f_nu = L[0] + std::max(ct.force.dot(ct.normal), 0.0) * dt;
         const double f_phi = L.tail<2>().norm();
-        if (f_phi > params.mu_static * L[0]) {
-          L.tail<2>() *= f_phi > 0.0 ? params.mu_kinetic * L[0] / f_phi : 0.0;
+        if (f_phi > params.mu_static * f_nu) {
+          L.tail<2>() *= f_phi > 0.0 ? params.mu_kinetic * f_nu / f_phi : 0.0;
         }
         w.Lambda.segment<3>(3 * a) = L;
       } else {
