@@ -3,6 +3,7 @@
 // mechanisms follow the shared test models (Drake's pendulum, double pendulum
 // and acrobot, Bullet's cart-pole, sphere and Drake's box) with consistent,
 // positive-definite inertias and no hidden offsets.
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <memory>
@@ -183,9 +184,12 @@ constexpr std::string_view kBox = R"(<?xml version="1.0"?>
 struct Builtin {
   std::string_view name;
   std::string_view (*urdf)();
+  // Contact links used when the caller names none (comma-separated; empty:
+  // the loader's default, the leaf links' spheres).
+  std::string_view contact_links = {};
 };
 
-constexpr std::array<Builtin, 7> kBuiltins = {{
+constexpr std::array<Builtin, 8> kBuiltins = {{
     {"mini_cheetah", &embedded::MiniCheetahUrdf},
     {"pendulum", [] { return kPendulum; }},
     {"double_pendulum", [] { return kDoublePendulum; }},
@@ -193,6 +197,8 @@ constexpr std::array<Builtin, 7> kBuiltins = {{
     {"acrobot", [] { return kAcrobot; }},
     {"sphere", [] { return kSphere; }},
     {"box", [] { return kBox; }},
+    // The box feet's corners are the contacts (four per sole touch the ground).
+    {"biped", &embedded::BipedUrdf, "l_foot,r_foot"},
 }};
 
 const Builtin* FindBuiltin(std::string_view name) {
@@ -217,6 +223,16 @@ absl::StatusOr<std::shared_ptr<const Model>> LoadBuiltin(std::string_view name,
     return absl::NotFoundError(absl::StrCat("unknown built-in model '", std::string(name),
                                             "' (known: ", absl::StrJoin(BuiltinModelNames(), ", "),
                                             ")"));
+  }
+  if (options.contact_links.empty() && !builtin->contact_links.empty()) {
+    LoadOptions with_links = options;
+    std::string_view rest = builtin->contact_links;
+    while (!rest.empty()) {
+      const size_t comma = std::min(rest.find(','), rest.size());
+      with_links.contact_links.emplace_back(rest.substr(0, comma));
+      rest.remove_prefix(std::min(comma + 1, rest.size()));
+    }
+    return LoadUrdfString(builtin->urdf(), with_links);
   }
   return LoadUrdfString(builtin->urdf(), options);
 }

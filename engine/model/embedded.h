@@ -9,6 +9,8 @@ namespace moreau::embedded {
 
 // robots/mini_cheetah.urdf (bullet3, zlib licence: robots/LICENSE.bullet3.txt).
 std::string_view MiniCheetahUrdf();
+// robots/biped.urdf (written for Moreau: a HOAP-1-like lower body, box feet).
+std::string_view BipedUrdf();
 
 }  // namespace moreau::embedded
 

@@ -19,22 +19,32 @@ const char* ContactModelName(ContactModel model) {
       return "moreau-jor";
     case ContactModel::kMoreauSor:
       return "moreau-sor";
+    case ContactModel::kLeastConstraint:
+      return "least-constraint";
+    case ContactModel::kMicroMacro:
+      return "micro-macro";
   }
   return "unknown";
 }
 
 absl::StatusOr<ContactModel> ParseContactModel(std::string_view name) {
   for (ContactModel m : {ContactModel::kSpringDamper, ContactModel::kHertz, ContactModel::kMicro,
-                         ContactModel::kMoreauJor, ContactModel::kMoreauSor}) {
+                         ContactModel::kMoreauJor, ContactModel::kMoreauSor,
+                         ContactModel::kLeastConstraint, ContactModel::kMicroMacro}) {
     if (name == ContactModelName(m)) return m;
   }
   return absl::InvalidArgumentError(
       absl::StrCat("unknown contact model '", std::string(name),
-                   "' (expected spring-damper, hertz, micro, moreau-jor or moreau-sor)"));
+                   "' (expected spring-damper, hertz, micro, moreau-jor, moreau-sor, "
+                   "least-constraint or micro-macro)"));
 }
 
 bool IsHardContact(ContactModel model) {
   return model == ContactModel::kMoreauJor || model == ContactModel::kMoreauSor;
+}
+
+bool IsQpContact(ContactModel model) {
+  return model == ContactModel::kLeastConstraint || model == ContactModel::kMicroMacro;
 }
 
 const char* IntegratorName(step::Integrator integrator) {
@@ -70,6 +80,8 @@ absl::Status Validate(const Settings& s) {
   MOREAU_RETURN_IF_ERROR(contact::Validate(s.force_law));
   MOREAU_RETURN_IF_ERROR(contact::Validate(s.prox));
   MOREAU_RETURN_IF_ERROR(contact::Validate(s.hard_contact));
+  MOREAU_RETURN_IF_ERROR(step::Validate(s.least_constraint));
+  MOREAU_RETURN_IF_ERROR(step::Validate(s.micro_macro));
   MOREAU_RETURN_IF_ERROR(Validate(s.control));
   if (!(std::isfinite(s.transmission.gear) && s.transmission.gear >= 0.0)) {
     return absl::InvalidArgumentError(absl::StrCat(

@@ -13,6 +13,8 @@
 #include "engine/sim/actuation.h"
 #include "engine/spatial/motion.h"
 #include "engine/step/explicit_step.h"
+#include "engine/step/least_constraint_step.h"
+#include "engine/step/micro_macro_step.h"
 
 namespace moreau::sim {
 
@@ -23,12 +25,23 @@ enum class ContactModel {
   kMicro,         // 003 eq. 14–15, explicit integration
   kMoreauJor,     // 000 eq. 6–19, hard contact, JOR prox iteration
   kMoreauSor,     // 000 eq. 6–19, hard contact, SOR prox iteration
+
+  // 004 eq. 3–24: Gauss's principle of least constraint as a QP, inelastic
+  // impact projection.
+  kLeastConstraint,
+  // 003 eq. 14–36: membrane (micro) + regularised least-squares QP (macro).
+  kMicroMacro,
 };
 
-// "spring-damper", "hertz", "micro", "moreau-jor", "moreau-sor".
+// "spring-damper", "hertz", "micro", "moreau-jor", "moreau-sor",
+// "least-constraint", "micro-macro".
 const char* ContactModelName(ContactModel model);
 absl::StatusOr<ContactModel> ParseContactModel(std::string_view name);
+// The Moreau prox models (moreau-jor, moreau-sor).
 bool IsHardContact(ContactModel model);
+// The QP models (least-constraint, micro-macro): solved per step by
+// contact::QpSolver, StepReport's solver fields are its iterations.
+bool IsQpContact(ContactModel model);
 
 // "euler" (semi-implicit), "heun", "rk4".
 const char* IntegratorName(step::Integrator integrator);
@@ -59,6 +72,11 @@ struct Settings {
   TransmissionSettings transmission;  // override of every actuator's N, I_rotor
   // A state is diverged when any q or v is not finite or |v|∞ exceeds this.
   double max_speed = 1e3;
+
+  // Parameters of "least-constraint" (004; μ, friction coupling, QP) and of
+  // "micro-macro" (003; membrane, λ, μ_S, μ_K, QP), defaults in their headers.
+  step::LeastConstraintParams least_constraint;
+  step::MicroMacroParams micro_macro;
 };
 
 // Checks every field; the message names the first bad one and its value.

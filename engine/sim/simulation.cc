@@ -5,6 +5,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/step/explicit_step.h"
+#include "engine/step/least_constraint_step.h"
+#include "engine/step/micro_macro_step.h"
 #include "engine/step/moreau_step.h"
 #include "engine/util/status_macros.h"
 
@@ -119,6 +121,19 @@ absl::Status Simulation::StepOnce(const Eigen::VectorXd& tau, const std::vector<
                                             state_.impulses, workspace_));
     report_.solver_iterations = workspace_.last_prox.iterations;
     report_.solver_converged = workspace_.last_prox.converged;
+  } else if (settings_.contact == ContactModel::kLeastConstraint) {
+    MOREAU_RETURN_IF_ERROR(
+        step::LeastConstraintStep(*model_, settings_.terrain, settings_.least_constraint, dt,
+                                  inputs, state_.q, state_.v, state_.impulses, workspace_));
+    report_.solver_iterations = workspace_.last_qp.iterations;
+    report_.solver_converged = workspace_.last_qp.converged;
+    report_.impact = workspace_.last_impact;
+  } else if (settings_.contact == ContactModel::kMicroMacro) {
+    MOREAU_RETURN_IF_ERROR(step::MicroMacroStep(
+        *model_, settings_.terrain, settings_.micro_macro, dt, inputs, state_.q, state_.v,
+        state_.contact_states, state_.impulses, workspace_));
+    report_.solver_iterations = workspace_.last_qp.iterations;
+    report_.solver_converged = workspace_.last_qp.converged;
   } else {
     step::ExplicitStep(*model_, settings_.terrain, settings_.force_law, settings_.integrator, dt,
                        inputs, state_.q, state_.v, state_.contact_states, workspace_);
@@ -126,6 +141,7 @@ absl::Status Simulation::StepOnce(const Eigen::VectorXd& tau, const std::vector<
     report_.solver_converged = true;
   }
   report_.active_contacts = workspace_.contacts.num_active;
+  if (settings_.contact != ContactModel::kLeastConstraint) report_.impact = false;
   state_.time += dt;
   ++state_.steps;
   return absl::OkStatus();

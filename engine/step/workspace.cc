@@ -32,6 +32,19 @@ StepWorkspace MakeStepWorkspace(const Model& model) {
   w.active.assign(nc, 0);
   w.laws.assign(nc, contact::ContactLaw{});
   w.prox = contact::ProxSolver(nc);
+  w.qp = contact::QpSolver(3 * nc);
+  w.qp_P = Eigen::MatrixXd::Zero(3 * nc, 3 * nc);
+  w.qp_P2 = Eigen::MatrixXd::Zero(3 * nc, 3 * nc);
+  w.qp_q = Eigen::VectorXd::Zero(3 * nc);
+  w.qp_x = Eigen::VectorXd::Zero(3 * nc);
+  w.qp_target = Eigen::VectorXd::Zero(3 * nc);
+  w.qp_prev = Eigen::VectorXd::Zero(3 * nc);
+  w.impact_Lambda = Eigen::VectorXd::Zero(3 * nc);
+  w.qp_blocks.assign(3 * nc, contact::ConeBlock{});
+  w.qp_select.assign(nc, 0);
+  w.qp_kind.assign(nc, 0);
+  w.qp_var.assign(nc, 0);
+  w.qp_dir = Eigen::MatrixXd::Zero(3, 3 * nc);
   w.f_ext.assign(model.nbodies, Force::Zero());
   return w;
 }

@@ -10,6 +10,7 @@
 #include "engine/contact/contact_set.h"
 #include "engine/contact/contact_state.h"
 #include "engine/contact/prox_solver.h"
+#include "engine/contact/qp_solver.h"
 #include "engine/dynamics/data.h"
 #include "engine/model/model.h"
 
@@ -44,6 +45,24 @@ struct StepWorkspace {
   std::vector<contact::ContactLaw> laws;
   contact::ProxSolver prox{0};
   contact::ProxResult last_prox{};
+
+  // QP contact models (least_constraint_step, micro_macro_step), for up to
+  // max_contacts active contacts (n ≤ 3 max_contacts unknowns).
+  contact::QpSolver qp{0};
+  Eigen::MatrixXd qp_P;                       // 3 n_c × 3 n_c: the QP's P
+  Eigen::MatrixXd qp_P2;                      // 3 n_c × 3 n_c: second P (staggered friction) / A
+  Eigen::VectorXd qp_q;                       // 3 n_c: the QP's q
+  Eigen::VectorXd qp_x;                       // 3 n_c: the QP's x
+  Eigen::VectorXd qp_target;                  // 3 n_c: right-hand sides (003 eq. 32's v)
+  Eigen::VectorXd qp_prev;                    // 3 n_c: previous staggered iterate
+  Eigen::VectorXd impact_Lambda;              // 3 n_c: impact percussions (004 eq. 24)
+  std::vector<contact::ConeBlock> qp_blocks;  // ≤ 3 n_c blocks
+  std::vector<int> qp_select;                 // ≤ n_c: positions in `active` taking part
+  std::vector<int> qp_kind;                   // n_c: per active contact, model-specific kind
+  std::vector<int> qp_var;                    // n_c: first QP unknown of each active contact
+  Eigen::MatrixXd qp_dir;                     // 3 × 3 n_c: contact-frame direction of each unknown
+  contact::QpResult last_qp{};                // summed iterations of the last step's QPs
+  bool last_impact = false;                   // least-constraint: the last step projected an impact
 
   std::vector<Force> f_ext;  // per body, body coordinates (pushes)
 };

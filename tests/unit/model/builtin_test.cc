@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Eigenvalues>
+#include <cmath>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -59,6 +60,10 @@ TEST_P(BuiltinTest, Loads) {
 INSTANTIATE_TEST_SUITE_P(
     Builtins, BuiltinTest,
     testing::Values(Expected{"mini_cheetah", true, 19, 18, 14, 8.852, 4, 0.404},
+                    // 2.2 kg pelvis + 2 × 1.4 kg legs; 8 corners per foot box;
+                    // pelvis 0.05 + 2 × 0.1 cos 0.35 + 0.03 m above the soles.
+                    Expected{"biped", true, 19, 18, 14, 5.0, 16,
+                             0.05 + 0.2 * std::cos(0.35) + 0.03},
                     Expected{"pendulum", false, 1, 1, 2, 1.0, 0, 0.0},
                     Expected{"double_pendulum", false, 2, 2, 3, 2.0, 0, 0.0},
                     Expected{"cartpole", false, 2, 2, 3, 1.1, 0, 0.0},
@@ -70,7 +75,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(Builtin, NamesAreListedInOrder) {
   EXPECT_EQ(BuiltinModelNames(),
             (std::vector<std::string>{"mini_cheetah", "pendulum", "double_pendulum", "cartpole",
-                                      "acrobot", "sphere", "box"}));
+                                      "acrobot", "sphere", "box", "biped"}));
 }
 
 TEST(Builtin, MiniCheetahMatchesTheSharedFile) {

@@ -3,6 +3,9 @@
 // ground during the run.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+
 #include "engine/model/loader.h"
 #include "engine/sim/simulation.h"
 #include "tests/unit/testing/allocation_counter.h"
@@ -14,7 +17,8 @@ TEST(SimulationNoAllocation, StepEveryContactModel) {
   auto model = LoadBuiltin("mini_cheetah");
   ASSERT_TRUE(model.ok()) << model.status();
   for (ContactModel cm : {ContactModel::kSpringDamper, ContactModel::kHertz, ContactModel::kMicro,
-                          ContactModel::kMoreauJor, ContactModel::kMoreauSor}) {
+                          ContactModel::kMoreauJor, ContactModel::kMoreauSor,
+                          ContactModel::kLeastConstraint, ContactModel::kMicroMacro}) {
     for (step::Integrator integrator :
          {step::Integrator::kSemiImplicitEuler, step::Integrator::kHeun, step::Integrator::kRk4}) {
       SCOPED_TRACE(std::string(ContactModelName(cm)) + " " + IntegratorName(integrator));
@@ -33,6 +37,51 @@ TEST(SimulationNoAllocation, StepEveryContactModel) {
       const long allocations = ::moreau::testing::HeapAllocationCount() - before;
       ASSERT_TRUE(status.ok()) << status;
       EXPECT_EQ(allocations, 0);
+    }
+  }
+}
+
+// The QP models through every path: the biped dropped onto its box feet
+// (arriving contacts, 004's impact projection, hyperstatic soles, static and
+// kinetic points of 003), with both QP methods and both friction couplings.
+TEST(SimulationNoAllocation, QpModelsDropTheBiped) {
+  auto model = LoadBuiltin("biped");
+  ASSERT_TRUE(model.ok()) << model.status();
+  for (ContactModel cm : {ContactModel::kLeastConstraint, ContactModel::kMicroMacro}) {
+    for (contact::QpMethod method : {contact::QpMethod::kAdmm, contact::QpMethod::kApgd}) {
+      for (step::FrictionCoupling coupling :
+           {step::FrictionCoupling::kStaggered, step::FrictionCoupling::kCone}) {
+        if (cm == ContactModel::kMicroMacro && coupling == step::FrictionCoupling::kCone) continue;
+        SCOPED_TRACE(std::string(ContactModelName(cm)) + " " + contact::QpMethodName(method) + " " +
+                     step::FrictionCouplingName(coupling));
+        Settings settings;
+        settings.contact = cm;
+        settings.control.mode = ControlMode::kPd;
+        settings.least_constraint.qp.method = method;
+        settings.least_constraint.friction = coupling;
+        settings.micro_macro.qp.method = method;
+        auto sim = Simulation::Create(*model, settings);
+        ASSERT_TRUE(sim.ok()) << sim.status();
+        State s = (*sim)->state();
+        s.q[2] += 0.02;
+        s.v[0] = 0.3;  // sliding on landing: kinetic points
+        ASSERT_TRUE((*sim)->SetState(s).ok());
+        const Eigen::VectorXd action =
+            Eigen::VectorXd::Zero(static_cast<Eigen::Index>((*model)->actuators.size()));
+        ASSERT_TRUE((*sim)->StepAction(action, 2).ok());  // warm up
+        const long before = ::moreau::testing::HeapAllocationCount();
+        bool impact = false;
+        int contacts = 0;
+        for (int k = 0; k < 150; ++k) {
+          ASSERT_TRUE((*sim)->StepAction(action, 1).ok());
+          impact = impact || (*sim)->last_report().impact;
+          contacts = std::max(contacts, (*sim)->last_report().active_contacts);
+        }
+        const long allocations = ::moreau::testing::HeapAllocationCount() - before;
+        EXPECT_EQ(allocations, 0);
+        EXPECT_EQ(contacts, 8);  // both soles landed
+        if (cm == ContactModel::kLeastConstraint) EXPECT_TRUE(impact);
+      }
     }
   }
 }

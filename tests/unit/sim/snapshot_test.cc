@@ -28,8 +28,11 @@ Eigen::VectorXd Torque(const Model& m, int k) {
 }
 
 TEST(Snapshot, RestoreContinuesBitExactly) {
-  for (ContactModel cm : {ContactModel::kMoreauJor, ContactModel::kSpringDamper,
-                          ContactModel::kHertz, ContactModel::kMicro}) {
+  // The QP models keep their warm starts (previous impulses) and the
+  // membrane's anchors in the State, so they restore bit-exactly too.
+  for (ContactModel cm :
+       {ContactModel::kMoreauJor, ContactModel::kSpringDamper, ContactModel::kHertz,
+        ContactModel::kMicro, ContactModel::kLeastConstraint, ContactModel::kMicroMacro}) {
     SCOPED_TRACE(ContactModelName(cm));
     auto a = MakeSim(cm);
     a->ResetWithNoise(7, 0.05);

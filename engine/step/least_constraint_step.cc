@@ -1,0 +1,310 @@
+#include "engine/step/least_constraint_step.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "engine/contact/contact_set.h"
+#include "engine/dynamics/configuration.h"
+#include "engine/dynamics/crba.h"
+#include "engine/dynamics/jacobians.h"
+#include "engine/dynamics/kinematics.h"
+#include "engine/dynamics/rnea.h"
+#include "engine/step/delassus.h"
+
+namespace moreau::step {
+namespace {
+
+void Accumulate(contact::QpResult& total, const contact::QpResult& r) {
+  total.iterations += r.iterations;
+  total.converged = total.converged && r.converged;
+  total.residual = std::max(total.residual, r.residual);
+}
+
+// Λ minimizing ½ Λᵀ G Λ + bᵀ Λ (004 eq. 18 for forces in impulse units, eq.
+// 24 for the impact) over the active contacts listed in `sel` (positions in
+// w.active; the others' entries of Λ are left alone), with Λ_N ≥ 0 and
+// Coulomb friction coupled as params.friction says. G: 3 n_c × 3 n_c, b and
+// Lambda: 3 n_c (Lambda in: the warm start).
+contact::QpResult SolveContactQp(const LeastConstraintParams& params,
+                                 Eigen::Ref<const Eigen::MatrixXd> G,
+                                 Eigen::Ref<const Eigen::VectorXd> b, std::span<const int> sel,
+                                 Eigen::Ref<Eigen::VectorXd> Lambda, StepWorkspace& w) {
+  contact::QpResult total{0, true, 0.0};
+  const int m = static_cast<int>(sel.size());
+  if (m == 0) return total;
+  double mean_diag = 0.0;
+  for (int a : sel)
+    mean_diag += G(3 * a, 3 * a) + G(3 * a + 1, 3 * a + 1) + G(3 * a + 2, 3 * a + 2);
+  const double eps = params.regularization * mean_diag / (3 * m);
+
+  if (params.friction == FrictionCoupling::kCone) {
+    // 004 §2.1.1: one QP with the friction cone ‖λ_T‖ ≤ μ λ_N.
+    const int n = 3 * m;
+    for (int a = 0; a < m; ++a) {
+      for (int c = 0; c < m; ++c) {
+        w.qp_P.block<3, 3>(3 * a, 3 * c) = G.block<3, 3>(3 * sel[a], 3 * sel[c]);
+      }
+      w.qp_q.segment<3>(3 * a) = b.segment<3>(3 * sel[a]);
+      w.qp_x.segment<3>(3 * a) = Lambda.segment<3>(3 * sel[a]);
+      w.qp_blocks[a] = {contact::ConeKind::kFrictionCone, params.mu};
+    }
+    w.qp_P.topLeftCorner(n, n).diagonal().array() += eps;
+    Accumulate(total, w.qp.Solve(params.qp, std::span(w.qp_blocks.data(), m),
+                                 w.qp_P.topLeftCorner(n, n), w.qp_q.head(n), w.qp_x.head(n)));
+    for (int a = 0; a < m; ++a) Lambda.segment<3>(3 * sel[a]) = w.qp_x.segment<3>(3 * a);
+    return total;
+  }
+
+  // Staggered projections: P_N = G_NN, P_T = G_TT over the selection.
+  for (int a = 0; a < m; ++a) {
+    for (int c = 0; c < m; ++c) {
+      w.qp_P(a, c) = G(3 * sel[a], 3 * sel[c]);
+      w.qp_P2.block<2, 2>(2 * a, 2 * c) = G.block<2, 2>(3 * sel[a] + 1, 3 * sel[c] + 1);
+    }
+  }
+  w.qp_P.topLeftCorner(m, m).diagonal().array() += eps;
+  w.qp_P2.topLeftCorner(2 * m, 2 * m).diagonal().array() += eps;
+  bool settled = false;
+  for (int it = 0; it < params.max_staggered_iterations && !settled; ++it) {
+    for (int a = 0; a < m; ++a) w.qp_prev.segment<3>(3 * a) = Lambda.segment<3>(3 * sel[a]);
+    // Normal QP: min ½ Λ_Nᵀ G_NN Λ_N + Λ_Nᵀ (b_N + G_NT Λ_T), Λ_N ≥ 0.
+    for (int a = 0; a < m; ++a) {
+      double qa = b[3 * sel[a]];
+      for (int c = 0; c < m; ++c) {
+        qa += G.block<1, 2>(3 * sel[a], 3 * sel[c] + 1).dot(Lambda.segment<2>(3 * sel[c] + 1));
+      }
+      w.qp_q[a] = qa;
+      w.qp_x[a] = Lambda[3 * sel[a]];
+      w.qp_blocks[a] = {contact::ConeKind::kNonnegative, 0.0};
+    }
+    Accumulate(total, w.qp.Solve(params.qp, std::span(w.qp_blocks.data(), m),
+                                 w.qp_P.topLeftCorner(m, m), w.qp_q.head(m), w.qp_x.head(m)));
+    for (int a = 0; a < m; ++a) Lambda[3 * sel[a]] = w.qp_x[a];
+    // Friction QP: min ½ Λ_Tᵀ G_TT Λ_T + Λ_Tᵀ (b_T + G_TN Λ_N), ‖Λ_T,i‖ ≤ μ Λ_N,i.
+    for (int a = 0; a < m; ++a) {
+      Eigen::Vector2d qa = b.segment<2>(3 * sel[a] + 1);
+      for (int c = 0; c < m; ++c) {
+        qa += G.block<2, 1>(3 * sel[a] + 1, 3 * sel[c]) * Lambda[3 * sel[c]];
+      }
+      w.qp_q.segment<2>(2 * a) = qa;
+      w.qp_x.segment<2>(2 * a) = Lambda.segment<2>(3 * sel[a] + 1);
+      w.qp_blocks[a] = {contact::ConeKind::kDisc, params.mu * Lambda[3 * sel[a]]};
+    }
+    Accumulate(total, w.qp.Solve(params.qp, std::span(w.qp_blocks.data(), m),
+                                 w.qp_P2.topLeftCorner(2 * m, 2 * m), w.qp_q.head(2 * m),
+                                 w.qp_x.head(2 * m)));
+    double change = 0.0, size = 0.0;
+    for (int a = 0; a < m; ++a) {
+      Lambda.segment<2>(3 * sel[a] + 1) = w.qp_x.segment<2>(2 * a);
+      change = std::max(
+          change,
+          (Lambda.segment<3>(3 * sel[a]) - w.qp_prev.segment<3>(3 * a)).lpNorm<Eigen::Infinity>());
+      size = std::max(size, Lambda.segment<3>(3 * sel[a]).lpNorm<Eigen::Infinity>());
+    }
+    settled = change <= 100.0 * (params.qp.abs_tolerance + params.qp.rel_tolerance * size);
+  }
+  total.converged = total.converged && settled;
+  return total;
+}
+
+}  // namespace
+
+const char* FrictionCouplingName(FrictionCoupling coupling) {
+  switch (coupling) {
+    case FrictionCoupling::kCone:
+      return "cone";
+    case FrictionCoupling::kStaggered:
+      return "staggered";
+  }
+  return "unknown";
+}
+
+absl::StatusOr<FrictionCoupling> ParseFrictionCoupling(std::string_view name) {
+  for (FrictionCoupling c : {FrictionCoupling::kCone, FrictionCoupling::kStaggered}) {
+    if (name == FrictionCouplingName(c)) return c;
+  }
+  return absl::InvalidArgumentError(absl::StrCat("unknown friction coupling '", std::string(name),
+                                                 "' (expected cone or staggered)"));
+}
+
+absl::Status Validate(const LeastConstraintParams& p) {
+  if (!(std::isfinite(p.mu) && p.mu >= 0.0)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("least_constraint.mu must be finite and ≥ 0, got ", p.mu));
+  }
+  if (p.friction != FrictionCoupling::kCone && p.friction != FrictionCoupling::kStaggered) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "least_constraint.friction must be cone or staggered, got ", static_cast<int>(p.friction)));
+  }
+  if (!(std::isfinite(p.regularization) && p.regularization >= 0.0)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "least_constraint.regularization must be finite and ≥ 0, got ", p.regularization));
+  }
+  if (!(std::isfinite(p.impact_velocity) && p.impact_velocity >= 0.0)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "least_constraint.impact_velocity must be finite and ≥ 0, got ", p.impact_velocity));
+  }
+  if (p.jdot_passes < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("least_constraint.jdot_passes must be ≥ 1, got ", p.jdot_passes));
+  }
+  if (p.max_staggered_iterations < 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "least_constraint.max_staggered_iterations must be ≥ 1, got ", p.max_staggered_iterations));
+  }
+  const absl::Status qp = contact::Validate(p.qp);
+  if (!qp.ok()) return absl::InvalidArgumentError(absl::StrCat("least_constraint.", qp.message()));
+  return absl::OkStatus();
+}
+
+absl::Status QpStepDynamics(const Model& model, const contact::Terrain& terrain, bool jdot_v,
+                            const StepInputs& inputs, const Eigen::VectorXd& q,
+                            const Eigen::VectorXd& v, StepWorkspace& w) {
+  Data& data = w.data;
+  // Kinematics once at (q, v) (X_up, X_0, twists), with J̇v when asked (004
+  // eq. 13c), shared by CRBA, RNEA and the contact Jacobians.
+  if (jdot_v) {
+    ContactJdotV(model, data, q, v);
+  } else {
+    ForwardKinematics(model, data, q, v);
+  }
+  CrbaFromKinematics(model, data);
+  if (!FactorMassMatrix(model, data)) {
+    return absl::FailedPreconditionError("mass matrix is not positive definite");
+  }
+  // h = Sτ − (C + G) (004 eq. 1–2: M ν̇_f = Sτ − h).
+  w.h = -NonlinearEffectsFromKinematics(model, data);
+  if (inputs.tau != nullptr) w.h += *inputs.tau;
+  if (inputs.f_ext != nullptr) {
+    ExternalWrenchForce(model, data, *inputs.f_ext, w.tau_total);
+    w.h -= w.tau_total;  // ExternalWrenchForce gives −Σ Jᵀ f_ext
+  }
+  ContactJacobiansFromKinematics(model, data);
+  contact::DetectContacts(model, data, terrain, w.contacts);
+  contact::ComputeContactVelocities(model, data, v, w.contacts);
+  return absl::OkStatus();
+}
+
+absl::Status LeastConstraintStep(const Model& model, const contact::Terrain& terrain,
+                                 const LeastConstraintParams& params, double dt,
+                                 const StepInputs& inputs, Eigen::VectorXd& q, Eigen::VectorXd& v,
+                                 std::span<double> impulses, StepWorkspace& w) {
+  const absl::Status dyn = QpStepDynamics(model, terrain, /*jdot_v=*/true, inputs, q, v, w);
+  if (!dyn.ok()) return dyn;
+  Data& data = w.data;
+  const int nv = model.nv;
+  int nc = 0, nclosed = 0;
+  bool approaching = false;
+  for (int k = 0; k < w.contacts.capacity(); ++k) {
+    contact::Contact& ct = w.contacts.contacts[k];
+    ct.force.setZero();
+    const bool closed = ct.gap <= 0.0;
+    ct.active = closed || ct.gap + dt * ct.gamma_N <= 0.0;
+    if (!ct.active) {
+      for (int l = 0; l < 3; ++l) impulses[3 * k + l] = 0.0;
+      continue;
+    }
+    w.active[nc] = k;
+    w.support_len[nc] =
+        SupportDofs(model, data, model.contact_points[k].body, w.support.data() + nc * nv);
+    for (int l = 0; l < 3; ++l) w.Lambda[3 * nc + l] = impulses[3 * k + l];
+    if (closed) {
+      w.qp_select[nclosed++] = nc;
+      approaching = approaching || ct.gamma_N < -params.impact_velocity;
+    }
+    ++nc;
+  }
+  w.contacts.num_active = nc;
+  w.last_qp = contact::QpResult{0, true, 0.0};
+  w.last_impact = false;
+
+  // u_free = ν (after an impact: ν⁺) + Δt M⁻¹ (Sτ − h): the end velocity
+  // without contact forces (004 eq. 2, Euler).
+  w.u_free = v;
+  if (nc > 0) {
+    const int n = 3 * nc;
+    const std::span<const int> active(w.active.data(), nc);
+    const std::span<const int> support(w.support.data(), nc * nv);
+    const std::span<const int> support_len(w.support_len.data(), nc);
+    // A = J M⁻¹ Jᵀ in the contact frames (004 eq. 5, 17, 23).
+    AssembleDelassus(data, w.contacts, active, support, support_len, w.Y.leftCols(n),
+                     w.G.topLeftCorner(n, n));
+    if (approaching) {
+      // 004 eq. 22–24: F = argmin ½ Fᵀ H F + Fᵀ g, H = J M⁻¹ Jᵀ, g = J ν⁻,
+      // over the closed contacts with the friction constraints; then
+      // ν⁺ = ν⁻ + M⁻¹ Jᵀ F (eq. 19), the projection ν⁺ = N ν⁻ of eq. 8
+      // where friction holds every point.
+      ContactSpaceVelocity(data, w.contacts, active, support, support_len, v, w.c.head(n));
+      w.impact_Lambda.head(n).setZero();
+      Accumulate(w.last_qp, SolveContactQp(params, w.G.topLeftCorner(n, n), w.c.head(n),
+                                           std::span<const int>(w.qp_select.data(), nclosed),
+                                           w.impact_Lambda.head(n), w));
+      GeneralizedImpulse(data, w.contacts, active, support, support_len, w.impact_Lambda.head(n),
+                         w.W_Lambda);
+      SolveMassMatrix(data, w.W_Lambda);
+      w.u_free += w.W_Lambda;
+      w.last_impact = true;
+      // J̇ν at the post-impact velocity for eq. 13c (same q: M's factor and
+      // the Jacobians stay valid).
+      ContactJdotV(model, data, q, w.u_free);
+    }
+    w.W_Lambda = w.h * dt;
+    SolveMassMatrix(data, w.W_Lambda);
+    w.u_free += w.W_Lambda;
+    // 004 eq. 13c times Δt, in impulse units Λ = λ Δt: the end-of-step
+    // contact velocity J ν⁺ + Δt J̇ν = c + G Λ must vanish, with
+    //   c = J u_free + Δt J̇ν   (+ g_N / Δt on the normal row of a contact
+    // still open, which may close but not cross the surface).
+    // J̇ν is 004's at the start velocity in the first pass; later passes take
+    // it at the previous pass's ν⁺ (J̇(ν⁺)ν⁺ is what moves the contact points
+    // during the step; after an impact or while the legs still flex at
+    // landing it differs from J̇(ν)ν by several m/s²).
+    ContactSpaceVelocity(data, w.contacts, active, support, support_len, w.u_free,
+                         w.gamma_S.head(n));
+    for (int pass = 0; pass < params.jdot_passes; ++pass) {
+      if (pass > 0) {
+        GeneralizedImpulse(data, w.contacts, active, support, support_len, w.Lambda.head(n),
+                           w.W_Lambda);
+        SolveMassMatrix(data, w.W_Lambda);
+        w.v_stage = w.u_free + w.W_Lambda;
+        ContactJdotV(model, data, q, w.v_stage);
+      }
+      for (int a = 0; a < nc; ++a) {
+        const int k = w.active[a];
+        const contact::Contact& ct = w.contacts.contacts[k];
+        const Vec3& jdv = data.contact_Jdot_v[k];
+        w.c[3 * a] = w.gamma_S[3 * a] + dt * ct.normal.dot(jdv) + std::max(ct.gap, 0.0) / dt;
+        w.c[3 * a + 1] = w.gamma_S[3 * a + 1] + dt * ct.t1.dot(jdv);
+        w.c[3 * a + 2] = w.gamma_S[3 * a + 2] + dt * ct.t2.dot(jdv);
+        w.qp_select[a] = a;
+      }
+      Accumulate(w.last_qp,
+                 SolveContactQp(params, w.G.topLeftCorner(n, n), w.c.head(n),
+                                std::span<const int>(w.qp_select.data(), nc), w.Lambda.head(n), w));
+    }
+    // 004 eq. 9: ν̇ = M⁻¹ (Sτ − h + Jᵀ λ), integrated by Euler.
+    GeneralizedImpulse(data, w.contacts, active, support, support_len, w.Lambda.head(n),
+                       w.W_Lambda);
+    SolveMassMatrix(data, w.W_Lambda);
+    w.u_free += w.W_Lambda;
+    for (int a = 0; a < nc; ++a) {
+      const int k = w.active[a];
+      contact::Contact& ct = w.contacts.contacts[k];
+      for (int l = 0; l < 3; ++l) impulses[3 * k + l] = w.Lambda[3 * a + l];
+      ct.force = (w.Lambda[3 * a] * ct.normal + w.Lambda[3 * a + 1] * ct.t1 +
+                  w.Lambda[3 * a + 2] * ct.t2) /
+                 dt;
+    }
+  } else {
+    w.W_Lambda = w.h * dt;
+    SolveMassMatrix(data, w.W_Lambda);
+    w.u_free += w.W_Lambda;
+  }
+  v = w.u_free;
+  IntegrateConfiguration(model, q, v, dt);
+  NormalizeConfiguration(model, q);
+  return absl::OkStatus();
+}
+
+}  // namespace moreau::step

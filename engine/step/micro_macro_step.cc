@@ -1,0 +1,203 @@
+#include "engine/step/micro_macro_step.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "engine/contact/contact_forces.h"
+#include "engine/contact/contact_set.h"
+#include "engine/dynamics/configuration.h"
+#include "engine/dynamics/crba.h"
+#include "engine/step/delassus.h"
+#include "engine/step/least_constraint_step.h"
+
+namespace moreau::step {
+namespace {
+
+constexpr int kStatic = 0;   // 003 set S: three unknowns, eq. 25, 30
+constexpr int kKinetic = 1;  // 003 set K: one unknown Δf_ν, eq. 26, 31
+
+}  // namespace
+
+absl::Status Validate(const MicroMacroParams& p) {
+  const absl::Status membrane = contact::Validate(p.membrane);
+  if (!membrane.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("micro_macro.membrane: ", membrane.message()));
+  }
+  auto bad = [](const char* field, double value, const char* what) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("micro_macro.", field, " must be ", what, ", got ", value));
+  };
+  if (!(p.restitution >= 0.0 && p.restitution <= 1.0)) {
+    return bad("restitution", p.restitution, "in [0, 1]");
+  }
+  if (!(std::isfinite(p.mu_kinetic) && p.mu_kinetic >= 0.0)) {
+    return bad("mu_kinetic", p.mu_kinetic, "finite and ≥ 0");
+  }
+  if (!(std::isfinite(p.mu_static) && p.mu_static >= p.mu_kinetic)) {
+    return bad("mu_static", p.mu_static, "finite and ≥ mu_kinetic");
+  }
+  if (!(std::isfinite(p.lambda) && p.lambda > 0.0)) {
+    return bad("lambda", p.lambda, "finite and > 0");
+  }
+  if (!(std::isfinite(p.slip_velocity) && p.slip_velocity > 0.0)) {
+    return bad("slip_velocity", p.slip_velocity, "finite and > 0");
+  }
+  const absl::Status qp = contact::Validate(p.qp);
+  if (!qp.ok()) return absl::InvalidArgumentError(absl::StrCat("micro_macro.", qp.message()));
+  return absl::OkStatus();
+}
+
+absl::Status MicroMacroStep(const Model& model, const contact::Terrain& terrain,
+                            const MicroMacroParams& params, double dt, const StepInputs& inputs,
+                            Eigen::VectorXd& q, Eigen::VectorXd& v,
+                            std::span<contact::ContactState> states, std::span<double> impulses,
+                            StepWorkspace& w) {
+  // 003 §III-D steps 1–3: H, b, contact points, their velocities and K_i.
+  const absl::Status dyn = QpStepDynamics(model, terrain, /*jdot_v=*/false, inputs, q, v, w);
+  if (!dyn.ok()) return dyn;
+  Data& data = w.data;
+  const int nv = model.nv;
+
+  // Step 4: the membrane forces (003 eq. 14, 7, 12) at every point touching
+  // it (g_N ≤ 0), u_E = u + Σ_T K_i f_i (eq. 18).
+  contact::ContactForceParams membrane;
+  membrane.law = contact::ContactForceLaw::kMicro;
+  membrane.micro = params.membrane;
+  w.h_contact.setZero();
+  contact::ContactForces(model, data, membrane, dt, w.contacts, states, w.h_contact);
+  w.h += w.h_contact;
+  // u_free = v + Δt H⁻¹ (u_E − b): v_i + v_Bi of eq. 23–24 is Wᵀ u_free.
+  w.u_free = w.h * dt;
+  SolveMassMatrix(data, w.u_free);
+  w.u_free += v;
+
+  // Step 5: the macro set H (touching points and those about to touch),
+  // split into static (‖v_i‖ ≤ ε) and kinetic points (eq. 25–26).
+  int nc = 0, m = 0;
+  for (int k = 0; k < w.contacts.capacity(); ++k) {
+    contact::Contact& ct = w.contacts.contacts[k];
+    if (!(ct.gap <= 0.0 || ct.gap + dt * ct.gamma_N <= 0.0)) {
+      for (int l = 0; l < 3; ++l) impulses[3 * k + l] = 0.0;
+      continue;
+    }
+    ct.active = true;
+    w.active[nc] = k;
+    w.support_len[nc] =
+        SupportDofs(model, data, model.contact_points[k].body, w.support.data() + nc * nv);
+    w.qp_var[nc] = m;
+    if (ct.velocity.norm() <= params.slip_velocity) {
+      w.qp_kind[nc] = kStatic;
+      for (int l = 0; l < 3; ++l) {
+        w.qp_dir.col(m + l) = Vec3::Unit(l);
+        w.qp_x[m + l] = impulses[3 * k + l];
+      }
+      m += 3;
+    } else {
+      // Eq. 26: Δf_i = Δf_ν (ν − μ_K σ), σ the slip direction (eq. 7–8) in
+      // the contact frame, 0 below ε.
+      w.qp_kind[nc] = kKinetic;
+      const double slip = ct.gamma_T.norm();
+      Vec3 dir(1.0, 0.0, 0.0);
+      if (slip > params.slip_velocity) dir.tail<2>() = -params.mu_kinetic * ct.gamma_T / slip;
+      w.qp_dir.col(m) = dir;
+      w.qp_x[m] = impulses[3 * k];
+      m += 1;
+    }
+    ++nc;
+  }
+  w.contacts.num_active = 0;
+  for (const contact::Contact& ct : w.contacts.contacts) w.contacts.num_active += ct.active;
+  w.last_qp = contact::QpResult{0, true, 0.0};
+  w.last_impact = false;
+
+  if (nc > 0) {
+    const int n = 3 * nc;
+    const std::span<const int> active(w.active.data(), nc);
+    const std::span<const int> support(w.support.data(), nc * nv);
+    const std::span<const int> support_len(w.support_len.data(), nc);
+    // K_iᵀ H⁻¹ K_j blocks in the contact frames, and Wᵀ u_free.
+    AssembleDelassus(data, w.contacts, active, support, support_len, w.Y.leftCols(n),
+                     w.G.topLeftCorner(n, n));
+    ContactSpaceVelocity(data, w.contacts, active, support, support_len, w.u_free, w.c.head(n));
+    // Eq. 30–32: A (m × m, in w.qp_P2) and v (m, in w.qp_target). Rows of a
+    // static point: its three velocity components; of a kinetic point: the
+    // normal one. Columns: the unknowns' contact-frame directions.
+    auto rows_of = [&](int a) { return w.qp_kind[a] == kStatic ? 3 : 1; };
+    for (int a = 0; a < nc; ++a) {
+      const contact::Contact& ct = w.contacts.contacts[w.active[a]];
+      const int ra = w.qp_var[a];
+      for (int c = 0; c < nc; ++c) {
+        for (int jc = 0; jc < rows_of(c); ++jc) {
+          const int j = w.qp_var[c] + jc;
+          const Vec3 col = w.G.block<3, 3>(3 * a, 3 * c) * w.qp_dir.col(j).head<3>();
+          for (int r = 0; r < rows_of(a); ++r) w.qp_P2(ra + r, j) = col[r];
+        }
+      }
+      // Right-hand sides: the velocity change that stops a static point
+      // (eq. 25, 30), or gives the normal velocity −e v_ν (eq. 29, 31); a
+      // point not yet touching may approach up to the surface.
+      for (int r = 0; r < rows_of(a); ++r) w.qp_target[ra + r] = -w.c[3 * a + r];
+      if (ct.gap > 0.0) {
+        w.qp_target[ra] -= ct.gap / dt;
+      } else if (w.qp_kind[a] == kKinetic) {
+        w.qp_target[ra] -= params.restitution * ct.gamma_N;
+      }
+    }
+    // Eq. 33: P = AᵀA + λ I, q = −Aᵀ v, with νᵢᵀΔfᵢ ≥ 0 (the first unknown of
+    // each point) and the static tangential unknowns free.
+    const auto A = w.qp_P2.topLeftCorner(m, m);
+    w.qp_P.topLeftCorner(m, m).noalias() = A.transpose() * A;
+    w.qp_P.topLeftCorner(m, m).diagonal().array() += params.lambda;
+    w.qp_q.head(m).noalias() = -A.transpose() * w.qp_target.head(m);
+    int nb = 0;
+    for (int a = 0; a < nc; ++a) {
+      w.qp_blocks[nb++] = {contact::ConeKind::kNonnegative, 0.0};
+      if (w.qp_kind[a] == kStatic) {
+        w.qp_blocks[nb++] = {contact::ConeKind::kFree, 0.0};
+        w.qp_blocks[nb++] = {contact::ConeKind::kFree, 0.0};
+      }
+    }
+    w.last_qp = w.qp.Solve(params.qp, std::span(w.qp_blocks.data(), nb), w.qp_P.topLeftCorner(m, m),
+                           w.qp_q.head(m), w.qp_x.head(m));
+    // Eq. 35–36: static friction beyond μ_S f_ν turns kinetic, μ_K f_ν in the
+    // same direction; Λ per point in the contact frame.
+    for (int a = 0; a < nc; ++a) {
+      const int j = w.qp_var[a];
+      if (w.qp_kind[a] == kStatic) {
+        // f_ν: the point's whole normal force, membrane and macro (the
+        // membrane carries the static load, see the header), as impulse.
+        Vec3 L = w.qp_x.segment<3>(j);
+        const contact::Contact& ct = w.contacts.contacts[w.active[a]];
+        const double f_nu = L[0] + std::max(ct.force.dot(ct.normal), 0.0) * dt;
+        const double f_phi = L.tail<2>().norm();
+        if (f_phi > params.mu_static * f_nu) {
+          L.tail<2>() *= f_phi > 0.0 ? params.mu_kinetic * f_nu / f_phi : 0.0;
+        }
+        w.Lambda.segment<3>(3 * a) = L;
+      } else {
+        w.Lambda.segment<3>(3 * a) = w.qp_x[j] * w.qp_dir.col(j);
+      }
+    }
+    // Eq. 34 and step 8: f_i = Δf_i/Δt added to the membrane's.
+    GeneralizedImpulse(data, w.contacts, active, support, support_len, w.Lambda.head(n),
+                       w.W_Lambda);
+    SolveMassMatrix(data, w.W_Lambda);
+    w.u_free += w.W_Lambda;
+    for (int a = 0; a < nc; ++a) {
+      const int k = w.active[a];
+      contact::Contact& ct = w.contacts.contacts[k];
+      for (int l = 0; l < 3; ++l) impulses[3 * k + l] = w.Lambda[3 * a + l];
+      ct.force += (w.Lambda[3 * a] * ct.normal + w.Lambda[3 * a + 1] * ct.t1 +
+                   w.Lambda[3 * a + 2] * ct.t2) /
+                  dt;
+    }
+  }
+  // Step 9: semi-implicit Euler (003 §IV-A's first-order symplectic method).
+  v = w.u_free;
+  IntegrateConfiguration(model, q, v, dt);
+  NormalizeConfiguration(model, q);
+  return absl::OkStatus();
+}
+
+}  // namespace moreau::step

@@ -1,0 +1,91 @@
+// Settings of the QP contact models: names round-trip, defaults validate and
+// carry the papers' values, and every bad field is named.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "engine/sim/settings.h"
+
+namespace moreau::sim {
+namespace {
+
+TEST(QpSettings, ContactModelNamesRoundTrip) {
+  for (ContactModel cm : {ContactModel::kLeastConstraint, ContactModel::kMicroMacro}) {
+    const auto parsed = ParseContactModel(ContactModelName(cm));
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    EXPECT_EQ(*parsed, cm);
+    EXPECT_TRUE(IsQpContact(cm));
+    EXPECT_FALSE(IsHardContact(cm));
+  }
+  EXPECT_STREQ(ContactModelName(ContactModel::kLeastConstraint), "least-constraint");
+  EXPECT_STREQ(ContactModelName(ContactModel::kMicroMacro), "micro-macro");
+  const auto bad = ParseContactModel("gauss");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("least-constraint"), std::string::npos);
+  EXPECT_FALSE(IsQpContact(ContactModel::kMoreauSor));
+}
+
+TEST(QpSettings, DefaultsValidateWithThePapersValues) {
+  const Settings s;
+  EXPECT_TRUE(Validate(s).ok());
+  // 003 §IV-C–E.
+  EXPECT_EQ(s.micro_macro.membrane.stiffness, 5512.0);
+  EXPECT_EQ(s.micro_macro.membrane.damping, 158.0);
+  EXPECT_EQ(s.micro_macro.mu_static, 1.0);
+  EXPECT_EQ(s.micro_macro.mu_kinetic, 0.4);
+  EXPECT_EQ(s.micro_macro.restitution, 0.0);
+  EXPECT_EQ(s.micro_macro.lambda, 1.0);
+  EXPECT_EQ(s.least_constraint.friction, step::FrictionCoupling::kStaggered);
+}
+
+void ExpectNamed(const Settings& s, const std::string& field) {
+  const absl::Status status = Validate(s);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << field;
+  EXPECT_NE(status.message().find(field), std::string::npos) << status.message();
+}
+
+TEST(QpSettings, ValidateNamesTheBadField) {
+  Settings s;
+  s.least_constraint.mu = -0.1;
+  ExpectNamed(s, "least_constraint.mu");
+  s = Settings{};
+  s.least_constraint.regularization = NAN;
+  ExpectNamed(s, "least_constraint.regularization");
+  s = Settings{};
+  s.least_constraint.impact_velocity = -1.0;
+  ExpectNamed(s, "least_constraint.impact_velocity");
+  s = Settings{};
+  s.least_constraint.jdot_passes = 0;
+  ExpectNamed(s, "least_constraint.jdot_passes");
+  s = Settings{};
+  s.least_constraint.max_staggered_iterations = 0;
+  ExpectNamed(s, "least_constraint.max_staggered_iterations");
+  s = Settings{};
+  s.least_constraint.qp.max_iterations = 0;
+  ExpectNamed(s, "least_constraint.qp.max_iterations");
+  s = Settings{};
+  s.micro_macro.lambda = 0.0;
+  ExpectNamed(s, "micro_macro.lambda");
+  s = Settings{};
+  s.micro_macro.mu_static = 0.3;  // below μ_K = 0.4
+  ExpectNamed(s, "micro_macro.mu_static");
+  s = Settings{};
+  s.micro_macro.mu_kinetic = -1.0;
+  ExpectNamed(s, "micro_macro.mu_kinetic");
+  s = Settings{};
+  s.micro_macro.restitution = 1.5;
+  ExpectNamed(s, "micro_macro.restitution");
+  s = Settings{};
+  s.micro_macro.slip_velocity = 0.0;
+  ExpectNamed(s, "micro_macro.slip_velocity");
+  s = Settings{};
+  s.micro_macro.membrane.stiffness = -1.0;
+  ExpectNamed(s, "micro_macro.membrane");
+  s = Settings{};
+  s.micro_macro.qp.abs_tolerance = -1.0;
+  ExpectNamed(s, "micro_macro.qp.abs_tolerance");
+}
+
+}  // namespace
+}  // namespace moreau::sim
