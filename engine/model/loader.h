@@ -35,7 +35,7 @@ absl::StatusOr<std::shared_ptr<const Model>> LoadUrdfFile(const std::string& pat
                                                           const LoadOptions& options = {});
 
 // Built-in models: mini_cheetah (shipped URDF), pendulum, double_pendulum,
-// cartpole, acrobot, sphere, box.
+// cartpole, acrobot, sphere, box, four_bar (a closed chain: one loop closure).
 std::vector<std::string> BuiltinModelNames();
 absl::StatusOr<std::shared_ptr<const Model>> LoadBuiltin(std::string_view name,
                                                          const LoadOptions& options = {});

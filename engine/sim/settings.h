@@ -13,6 +13,7 @@
 #include "engine/sim/actuation.h"
 #include "engine/spatial/motion.h"
 #include "engine/step/explicit_step.h"
+#include "engine/step/moreau_step.h"
 
 namespace moreau::sim {
 
@@ -34,6 +35,10 @@ bool IsHardContact(ContactModel model);
 const char* IntegratorName(step::Integrator integrator);
 absl::StatusOr<step::Integrator> ParseIntegrator(std::string_view name);
 
+// "prox", "direct" (step::LoopSolver).
+const char* LoopSolverName(step::LoopSolver solver);
+absl::StatusOr<step::LoopSolver> ParseLoopSolver(std::string_view name);
+
 struct Settings {
   double dt = 1e-3;  // s
   ContactModel contact = ContactModel::kMoreauSor;
@@ -44,6 +49,9 @@ struct Settings {
   contact::Terrain terrain;               // default: the ground plane z = 0
   spatial::Vec3 gravity = spatial::Vec3(0.0, 0.0, -9.81);
   ControlSettings control;  // how Simulation::StepAction maps actions to τ
+  // Closed kinematic chains (Model::loop_closures, hard contact only): the
+  // cut joints solved in the prox iteration or directly through G_LL⁻¹.
+  step::LoopSolver loop_solver = step::LoopSolver::kProx;
   // A state is diverged when any q or v is not finite or |v|∞ exceeds this.
   double max_speed = 1e3;
 };
