@@ -76,9 +76,11 @@ absl::Status Validate(const ContactLaw& law) {
   return absl::OkStatus();
 }
 
-ProxSolver::ProxSolver(int max_contacts)
+ProxSolver::ProxSolver(int max_contacts, int max_bilateral)
     : max_contacts_(std::max(max_contacts, 0)),
-      gamma_(Eigen::VectorXd::Zero(3 * static_cast<Eigen::Index>(max_contacts_))),
+      max_bilateral_(std::max(max_bilateral, 0)),
+      gamma_(Eigen::VectorXd::Zero(3 * static_cast<Eigen::Index>(max_contacts_) + max_bilateral_)),
+      r_B_(Eigen::VectorXd::Zero(max_bilateral_)),
       r_N_(Eigen::VectorXd::Zero(max_contacts_)),
       r_T_(Eigen::VectorXd::Zero(max_contacts_)) {}
 
@@ -87,28 +89,54 @@ ProxResult ProxSolver::Solve(const ProxParams& params, std::span<const ContactLa
                              Eigen::Ref<const Eigen::VectorXd> c,
                              Eigen::Ref<const Eigen::VectorXd> gamma_S,
                              Eigen::Ref<Eigen::VectorXd> Lambda) {
+  const Eigen::Map<const Eigen::VectorXd> none(nullptr, 0);
+  return Solve(params, laws, G, c, gamma_S, Lambda, none, none);
+}
+
+ProxResult ProxSolver::Solve(const ProxParams& params, std::span<const ContactLaw> laws,
+                             Eigen::Ref<const Eigen::MatrixXd> G,
+                             Eigen::Ref<const Eigen::VectorXd> c,
+                             Eigen::Ref<const Eigen::VectorXd> gamma_S,
+                             Eigen::Ref<Eigen::VectorXd> Lambda,
+                             Eigen::Ref<const Eigen::VectorXd> lo,
+                             Eigen::Ref<const Eigen::VectorXd> hi) {
   const Eigen::Index nc = static_cast<Eigen::Index>(laws.size());
   const Eigen::Index n = 3 * nc;
+  const Eigen::Index m = lo.size();
+  const Eigen::Index nt = n + m;
   const ProxResult rejected{0, false, kInf};
   n_ = 0;
 
   // --- inputs ---
-  if (nc > max_contacts_ || G.rows() != n || G.cols() != n || c.size() != n ||
-      gamma_S.size() != n || Lambda.size() != n) {
+  if (nc > max_contacts_ || m > max_bilateral_ || hi.size() != m || G.rows() != nt ||
+      G.cols() != nt || c.size() != nt || gamma_S.size() != n || Lambda.size() != nt) {
     Lambda.setZero();
     return rejected;
   }
-  n_ = static_cast<int>(n);
-  auto gamma = gamma_.head(n);  // γ_E = c + G Λ (000 eq. 12 with ε = 0)
+  n_ = static_cast<int>(nt);
+  auto gamma = gamma_.head(nt);  // γ_E = c + G Λ (000 eq. 12 with ε = 0)
   gamma.setZero();
-  if (nc == 0) return ProxResult{0, true, 0.0};
+  if (nt == 0) return ProxResult{0, true, 0.0};
   bool laws_ok = true;
   for (const ContactLaw& law : laws) laws_ok = laws_ok && LawOk(law);
-  if (!ParamsOk(params) || !laws_ok || !G.allFinite() || !c.allFinite() || !gamma_S.allFinite()) {
+  bool boxes_ok = true;
+  for (Eigen::Index j = 0; j < m; ++j) boxes_ok = boxes_ok && lo[j] <= hi[j];  // NaN fails
+  if (!ParamsOk(params) || !laws_ok || !boxes_ok || !G.allFinite() || !c.allFinite() ||
+      !gamma_S.allFinite()) {
     Lambda.setZero();
     return rejected;
   }
   if (!params.warm_start || !Lambda.allFinite()) Lambda.setZero();
+
+  // Bilateral rows: r_j = α / G_jj (000 after eq. 16); a row whose Jacobian
+  // vanishes (G_jj ≈ 0 relative to G's scale) is held at 0.
+  double g_max = 1.0;
+  for (Eigen::Index l = 0; l < nt; ++l) g_max = std::max(g_max, G(l, l));
+  for (Eigen::Index j = 0; j < m; ++j) {
+    const Eigen::Index k = n + j;
+    r_B_[j] = G(k, k) > 1e-14 * g_max ? params.alpha / G(k, k) : 0.0;
+    Lambda[k] = r_B_[j] > 0.0 ? std::clamp(Lambda[k], lo[j], hi[j]) : 0.0;
+  }
 
   // r_N = α / G_NN, r_T = α / max(G_T1T1, G_T2T2) (000 after eq. 16). A
   // contact whose diagonal is not > 0 has no prox step: its Λ is held at 0.
@@ -176,6 +204,17 @@ ProxResult ProxSolver::Solve(const ProxParams& params, std::span<const ContactLa
       if (sor && (new_T1 != old_T1 || new_T2 != old_T2)) {
         gamma += G.col(k + 1) * (new_T1 - old_T1) + G.col(k + 2) * (new_T2 - old_T2);
       }
+    }
+    // Bilateral rows (000 eq. 19–20): Λ_j = prox_{[lo_j, hi_j]}(Λ_j − r_j γ_E,j),
+    // each on its own box.
+    for (Eigen::Index j = 0; j < m; ++j) {
+      if (r_B_[j] == 0.0) continue;
+      const Eigen::Index k = n + j;
+      const double old_value = Lambda[k];
+      const double new_value = std::clamp(old_value - r_B_[j] * gamma[k], lo[j], hi[j]);
+      Lambda[k] = new_value;
+      check(old_value, new_value);
+      if (sor && new_value != old_value) gamma += G.col(k) * (new_value - old_value);
     }
     result.iterations = it;
     result.residual = residual;

@@ -15,6 +15,16 @@
 //   Λ_T   = prox_{D_T}(Λ_T − r_T ξ_T), D_T = {‖x‖ ≤ μ Λ_N}  (spatial Coulomb)
 // (000 writes Λ = −prox_{R₀⁻}(−Λ + r ξ); R₀⁻ and the disc are symmetric, so
 // this is the same map.) Then u_E = u_S + M⁻¹ (h Δt + W Λ) (000 eq. 17).
+//
+// Bilateral rows (000 eq. 19–20) may follow the contact rows: m rows b_jᵀ u_E
+// = target_j whose percussion lies in a box [lo_j, hi_j] (±∞ allowed), e.g.
+// 002's inverse-dynamics constraints (a desired joint velocity, |Λ_j| ≤
+// τ_max Δt) or the cut joints of a closed kinematic chain (unbounded). The
+// caller puts target_j into c (c_j = b_jᵀ u_free − target_j, so ξ_j = γ_E,j)
+// and G and Λ grow to n + m; each row is projected on its own set:
+//   Λ_j   = prox_{[lo_j, hi_j]}(Λ_j − r_j γ_E,j),  r_j = α / G_jj,
+// jointly with the contacts in the same JOR/SOR sweep, so a bounded row never
+// trades a contact's friction away (PHYSICS.md § Actuation).
 #ifndef MOREAU_ENGINE_CONTACT_PROX_SOLVER_H_
 #define MOREAU_ENGINE_CONTACT_PROX_SOLVER_H_
 
@@ -101,10 +111,11 @@ struct ProxResult {
 // instance (not thread-safe; Solve mutates the workspace).
 class ProxSolver {
  public:
-  // max_contacts < 0 is taken as 0.
-  explicit ProxSolver(int max_contacts);
+  // max_contacts, max_bilateral < 0 are taken as 0.
+  explicit ProxSolver(int max_contacts, int max_bilateral = 0);
 
   int max_contacts() const { return max_contacts_; }
+  int max_bilateral() const { return max_bilateral_; }
 
   // Solves 000 eq. 12–13 for Λ with n_c = laws.size() contacts, n = 3 n_c.
   //  - G: n × n (e.g. the top-left block of a preallocated max-size matrix;
@@ -125,14 +136,28 @@ class ProxSolver {
                    Eigen::Ref<const Eigen::MatrixXd> G, Eigen::Ref<const Eigen::VectorXd> c,
                    Eigen::Ref<const Eigen::VectorXd> gamma_S, Eigen::Ref<Eigen::VectorXd> Lambda);
 
-  // γ_E = c + G Λ (n) at the Λ returned by the last Solve (zeros after a
+  // The same with m = lo.size() bilateral rows after the 3 n_c contact rows
+  // (see the top of this file): G is (n + m)², c and Lambda n + m, gamma_S n
+  // (contacts only), lo and hi m with lo_j ≤ hi_j (±∞ allowed; NaN or lo > hi
+  // rejects the problem). A bilateral row with G_jj ≤ 1e-14 max(1, max_l G_ll)
+  // — a constraint whose Jacobian vanishes, e.g. an out-of-plane row of a
+  // planar mechanism — has no prox step and is held at Λ_j = 0 without
+  // affecting `converged`. Also rejected: m > max_bilateral.
+  ProxResult Solve(const ProxParams& params, std::span<const ContactLaw> laws,
+                   Eigen::Ref<const Eigen::MatrixXd> G, Eigen::Ref<const Eigen::VectorXd> c,
+                   Eigen::Ref<const Eigen::VectorXd> gamma_S, Eigen::Ref<Eigen::VectorXd> Lambda,
+                   Eigen::Ref<const Eigen::VectorXd> lo, Eigen::Ref<const Eigen::VectorXd> hi);
+
+  // γ_E = c + G Λ (n, or n + m) at the Λ returned by the last Solve (zeros after a
   // rejected one, empty after a size mismatch); valid until the next Solve.
   Eigen::VectorBlock<const Eigen::VectorXd> gamma_E() const { return gamma_.head(n_); }
 
  private:
   int max_contacts_ = 0;
-  int n_ = 0;              // 3 n_c of the last Solve
-  Eigen::VectorXd gamma_;  // 3 max_contacts: γ_E = c + G Λ (000 eq. 12)
+  int max_bilateral_ = 0;
+  int n_ = 0;              // 3 n_c + m of the last Solve
+  Eigen::VectorXd gamma_;  // 3 max_contacts + max_bilateral: γ_E = c + G Λ (000 eq. 12)
+  Eigen::VectorXd r_B_;    // max_bilateral: α / G_jj, 0 = row held at 0
   Eigen::VectorXd r_N_;    // max_contacts: α / G_NN, 0 = contact held at 0
   Eigen::VectorXd r_T_;    // max_contacts: α / max(G_T1T1, G_T2T2), 0 = Λ_T held at 0
 };

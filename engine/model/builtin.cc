@@ -16,6 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "engine/model/embedded.h"
 #include "engine/model/loader.h"
+#include "engine/model/loop_closures.h"
 
 namespace moreau {
 namespace {
@@ -181,6 +182,77 @@ constexpr std::string_view kBox = R"(<?xml version="1.0"?>
 </robot>
 )";
 
+// A planar parallelogram four-bar linkage in the x-z plane, every joint about
+// y, fixed base: ground pivots A = (0, 0, 0) and D = (0.5, 0, 0); crank A→B
+// (a = 0.3 m, 1 kg uniform rod), coupler B→C (b = 0.5 m, 2 kg), rocker C→D
+// (c = 0.3 m, 0.5 kg). The tree is world → crank → coupler → rocker (three
+// continuous joints); a revolute cut joint (Model::loop_closures) pins the
+// rocker's end to D. At q = 0 the crank hangs straight down, the coupler is
+// level and the loop is closed; the closed loop has one DOF, q = (θ, −θ, θ)
+// (the coupler translates), a compound pendulum with I = 0.225 kg m² and
+// gravity moment 0.825 kg m · g (see tests/unit/sim/four_bar_test.cc).
+constexpr std::string_view kFourBar = R"(<?xml version="1.0"?>
+<robot name="four_bar">
+  <link name="world"/>
+  <joint name="crank_joint" type="continuous">
+    <parent link="world"/>
+    <child link="crank"/>
+    <axis xyz="0 1 0"/>
+  </joint>
+  <link name="crank">
+    <inertial>
+      <origin xyz="0 0 -0.15"/>
+      <mass value="1"/>
+      <inertia ixx="0.0075" ixy="0" ixz="0" iyy="0.0075" iyz="0" izz="0.0001"/>
+    </inertial>
+  </link>
+  <joint name="coupler_joint" type="continuous">
+    <parent link="crank"/>
+    <child link="coupler"/>
+    <origin xyz="0 0 -0.3"/>
+    <axis xyz="0 1 0"/>
+  </joint>
+  <link name="coupler">
+    <inertial>
+      <origin xyz="0.25 0 0"/>
+      <mass value="2"/>
+      <inertia ixx="0.0001" ixy="0" ixz="0" iyy="0.041666666666666664" iyz="0"
+               izz="0.041666666666666664"/>
+    </inertial>
+  </link>
+  <joint name="rocker_joint" type="continuous">
+    <parent link="coupler"/>
+    <child link="rocker"/>
+    <origin xyz="0.5 0 0"/>
+    <axis xyz="0 1 0"/>
+  </joint>
+  <link name="rocker">
+    <inertial>
+      <origin xyz="0 0 0.15"/>
+      <mass value="0.5"/>
+      <inertia ixx="0.00375" ixy="0" ixz="0" iyy="0.00375" iyz="0" izz="0.0001"/>
+    </inertial>
+  </link>
+</robot>
+)";
+
+// The four-bar's cut joint: the rocker's far end (0, 0, c) on the ground
+// pivot D, axes along y.
+absl::StatusOr<std::shared_ptr<const Model>> FourBar(std::shared_ptr<const Model> tree) {
+  auto model = std::make_shared<Model>(*tree);
+  LoopClosure cut;
+  cut.name = "rocker_ground";
+  cut.body_a = model->BodyIndex("rocker");
+  cut.point_a = Vec3(0.0, 0.0, 0.3);
+  cut.axis_a = Vec3::UnitY();
+  cut.body_b = 0;
+  cut.point_b = Vec3(0.5, 0.0, 0.0);
+  cut.axis_b = Vec3::UnitY();
+  model->loop_closures.push_back(cut);
+  if (absl::Status status = ValidateLoopClosures(*model); !status.ok()) return status;
+  return std::shared_ptr<const Model>(std::move(model));
+}
+
 struct Builtin {
   std::string_view name;
   std::string_view (*urdf)();
@@ -189,7 +261,7 @@ struct Builtin {
   std::string_view contact_links = {};
 };
 
-constexpr std::array<Builtin, 8> kBuiltins = {{
+constexpr std::array<Builtin, 9> kBuiltins = {{
     {"mini_cheetah", &embedded::MiniCheetahUrdf},
     {"pendulum", [] { return kPendulum; }},
     {"double_pendulum", [] { return kDoublePendulum; }},
@@ -199,6 +271,7 @@ constexpr std::array<Builtin, 8> kBuiltins = {{
     {"box", [] { return kBox; }},
     // The box feet's corners are the contacts (four per sole touch the ground).
     {"biped", &embedded::BipedUrdf, "l_foot,r_foot"},
+    {"four_bar", [] { return kFourBar; }},
 }};
 
 const Builtin* FindBuiltin(std::string_view name) {
@@ -223,6 +296,11 @@ absl::StatusOr<std::shared_ptr<const Model>> LoadBuiltin(std::string_view name,
     return absl::NotFoundError(absl::StrCat("unknown built-in model '", std::string(name),
                                             "' (known: ", absl::StrJoin(BuiltinModelNames(), ", "),
                                             ")"));
+  }
+  if (name == "four_bar") {
+    auto tree = LoadUrdfString(builtin->urdf(), options);
+    if (!tree.ok()) return tree.status();
+    return FourBar(*std::move(tree));
   }
   if (options.contact_links.empty() && !builtin->contact_links.empty()) {
     LoadOptions with_links = options;

@@ -36,7 +36,7 @@ absl::StatusOr<std::shared_ptr<const Model>> LoadUrdfFile(const std::string& pat
 
 // Built-in models: mini_cheetah (shipped URDF), pendulum, double_pendulum,
 // cartpole, acrobot, sphere, box, biped (robots/biped.urdf: box feet whose
-// corners are the contacts).
+// corners are the contacts), four_bar (a closed chain: one loop closure).
 std::vector<std::string> BuiltinModelNames();
 absl::StatusOr<std::shared_ptr<const Model>> LoadBuiltin(std::string_view name,
                                                          const LoadOptions& options = {});

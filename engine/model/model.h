@@ -109,6 +109,23 @@ struct Actuator {
   double effort_limit = JointLimits::kInf;
 };
 
+// --- Closed kinematic chains (000 eq. 19–20, 004 §3.1) ---
+// A loop closure (cut joint): the tree is the spanning tree of the mechanism
+// and each cut joint is a bilateral constraint between a frame on body_a and
+// one on body_b (either may be 0, the world). kRevolute: the two points
+// coincide and the two axes stay aligned (5 rows: 3 translations, 2 tilts).
+enum class LoopClosureType { kRevolute };
+struct LoopClosure {
+  std::string name;
+  LoopClosureType type = LoopClosureType::kRevolute;
+  int body_a = 0;
+  int body_b = 0;
+  Vec3 point_a = Vec3::Zero();  // frame origin in body_a coordinates
+  Vec3 point_b = Vec3::Zero();  // frame origin in body_b coordinates
+  Vec3 axis_a = Vec3::UnitZ();  // unit joint axis in body_a coordinates
+  Vec3 axis_b = Vec3::UnitZ();  // unit joint axis in body_b coordinates
+};
+
 struct Model {
   std::string name;
   bool floating_base = false;
@@ -138,6 +155,8 @@ struct Model {
   std::vector<Actuator> actuators;
   std::vector<Geom> geoms;
   std::vector<ContactPoint> contact_points;
+  // Cut joints closing kinematic loops (ValidateLoopClosures, loop_closure.h).
+  std::vector<LoopClosure> loop_closures;
 
   // --- Transmissions (002 §IV-C; PHYSICS.md § Actuation and control) ---
   // The reflected rotor inertia ("armature") of each v coordinate: N²·I_rotor

@@ -5,6 +5,10 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "engine/dynamics/crba.h"
+#include "engine/dynamics/jacobians.h"
+#include "engine/dynamics/kinematics.h"
+#include "engine/dynamics/rnea.h"
 
 namespace moreau::sim {
 
@@ -14,16 +18,21 @@ const char* ControlModeName(ControlMode mode) {
       return "torque";
     case ControlMode::kPd:
       return "pd";
+    case ControlMode::kId:
+      return "id";
+    case ControlMode::kIdConstraint:
+      return "id-constraint";
   }
   return "unknown";
 }
 
 absl::StatusOr<ControlMode> ParseControlMode(std::string_view name) {
-  for (ControlMode m : {ControlMode::kTorque, ControlMode::kPd}) {
+  for (ControlMode m :
+       {ControlMode::kTorque, ControlMode::kPd, ControlMode::kId, ControlMode::kIdConstraint}) {
     if (name == ControlModeName(m)) return m;
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown control mode '", std::string(name), "' (expected torque or pd)"));
+  return absl::InvalidArgumentError(absl::StrCat("unknown control mode '", std::string(name),
+                                                 "' (expected torque, pd, id or id-constraint)"));
 }
 
 absl::Status Validate(const ControlSettings& control) {
@@ -34,6 +43,10 @@ absl::Status Validate(const ControlSettings& control) {
   if (!(std::isfinite(control.gains.kd) && control.gains.kd >= 0.0)) {
     return absl::InvalidArgumentError(
         absl::StrCat("pd gain kd must be finite and ≥ 0, got ", control.gains.kd));
+  }
+  if (!(std::isfinite(control.id_time_constant) && control.id_time_constant >= 0.0)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("id_time_constant must be finite and ≥ 0 s, got ", control.id_time_constant));
   }
   return absl::OkStatus();
 }
@@ -59,7 +72,82 @@ ActuationScratch MakeActuationScratch(const Model& model, double dt) {
   scratch.qd_zero = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(model.actuators.size()));
   scratch.joint_inertia = JointInertias(model, model.q_default);
   scratch.dt = dt;
+  const auto nu = static_cast<Eigen::Index>(model.actuators.size());
+  std::vector<uint8_t> actuated(model.nv, 0);
+  scratch.v_des = Eigen::VectorXd::Zero(nu);
+  scratch.bound = Eigen::VectorXd::Zero(nu);
+  for (Eigen::Index a = 0; a < nu; ++a) {
+    const Actuator& act = model.actuators[a];
+    const int dof = model.joints[act.joint].v_index;
+    scratch.dofs.push_back(dof);
+    actuated[dof] = 1;
+    scratch.bound[a] = act.effort_limit * dt;  // 002: |Λ_j| ≤ τ_max Δt
+  }
+  for (int i = 0; i < model.nv; ++i) {
+    if (actuated[i] == 0) scratch.unactuated.push_back(i);
+  }
+  const auto nU = static_cast<Eigen::Index>(scratch.unactuated.size());
+  scratch.qacc = Eigen::VectorXd::Zero(model.nv);
+  scratch.h = Eigen::VectorXd::Zero(model.nv);
+  scratch.M_UU = Eigen::MatrixXd::Zero(nU, nU);
+  scratch.rhs_U = Eigen::VectorXd::Zero(nU);
+  scratch.llt = Eigen::LLT<Eigen::MatrixXd>(nU);
   return scratch;
+}
+
+void DesiredJointVelocities(const Model& model, const ControlSettings& control,
+                            const Eigen::VectorXd& action, const Eigen::VectorXd& q,
+                            ActuationScratch& scratch) {
+  const double horizon = std::max(scratch.dt, control.id_time_constant);
+  for (size_t a = 0; a < model.actuators.size(); ++a) {
+    const auto i = static_cast<Eigen::Index>(a);
+    const Joint& joint = model.joints[model.actuators[a].joint];
+    scratch.v_des[i] = (action[i] - q[joint.q_index]) / horizon;
+  }
+}
+
+void InverseDynamicsTorques(const Model& model, const ControlSettings& control,
+                            const Eigen::VectorXd& action, const Eigen::VectorXd& q,
+                            const Eigen::VectorXd& v, const contact::ContactSet& contacts,
+                            Data& data, ActuationScratch& scratch,
+                            Eigen::Ref<Eigen::VectorXd> tau) {
+  DesiredJointVelocities(model, control, action, q, scratch);
+  // M(q) (CRBA) and h = c(q, v) + g(q) − Σ J_kᵀ λ_k (RNEA, 001 Alg. 2–4)
+  // with the last step's contact forces λ_k.
+  ForwardKinematics(model, data, q, v);
+  CrbaFromKinematics(model, data);
+  scratch.h = NonlinearEffectsFromKinematics(model, data);
+  ContactJacobiansFromKinematics(model, data);
+  for (int k = 0; k < contacts.capacity(); ++k) {
+    const Vec3& f = contacts.contacts[k].force;
+    if (f.isZero(0.0)) continue;
+    scratch.h.noalias() -= data.contact_J[k].transpose() * f;
+  }
+  // q̈_A = (v_des − v_A)/Δt: the actuated joints reach v_des in one step.
+  scratch.qacc.setZero();
+  for (size_t a = 0; a < scratch.dofs.size(); ++a) {
+    const int j = scratch.dofs[a];
+    scratch.qacc[j] = (scratch.v_des[static_cast<Eigen::Index>(a)] - v[j]) / scratch.dt;
+  }
+  // Unactuated rows (τ_U = 0): M_UU q̈_U = −h_U − M_UA q̈_A.
+  const auto nU = static_cast<Eigen::Index>(scratch.unactuated.size());
+  if (nU > 0) {
+    for (Eigen::Index r = 0; r < nU; ++r) {
+      const int i = scratch.unactuated[r];
+      scratch.rhs_U[r] = -scratch.h[i] - data.M.row(i).dot(scratch.qacc);
+      for (Eigen::Index s = 0; s < nU; ++s) scratch.M_UU(r, s) = data.M(i, scratch.unactuated[s]);
+    }
+    scratch.llt.compute(scratch.M_UU);
+    scratch.llt.solveInPlace(scratch.rhs_U);
+    for (Eigen::Index r = 0; r < nU; ++r) scratch.qacc[scratch.unactuated[r]] = scratch.rhs_U[r];
+  }
+  // τ = M q̈ + h (RNEA with contact), the actuated rows, clamped.
+  tau.setZero();
+  for (size_t a = 0; a < model.actuators.size(); ++a) {
+    const int j = scratch.dofs[a];
+    const double limit = model.actuators[a].effort_limit;
+    tau[j] = std::clamp(data.M.row(j).dot(scratch.qacc) + scratch.h[j], -limit, limit);
+  }
 }
 
 void ActionTorques(const Model& model, const ControlSettings& control,
@@ -73,6 +161,7 @@ void ActionTorques(const Model& model, const ControlSettings& control,
     return;
   }
   tau.setZero();
+  if (control.mode != ControlMode::kTorque) return;  // id, id-constraint: see actuation.h
   for (size_t a = 0; a < model.actuators.size(); ++a) {
     const Actuator& act = model.actuators[a];
     const double limit = act.effort_limit;

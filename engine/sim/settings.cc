@@ -68,6 +68,24 @@ absl::StatusOr<step::Integrator> ParseIntegrator(std::string_view name) {
       absl::StrCat("unknown integrator '", std::string(name), "' (expected euler, heun or rk4)"));
 }
 
+const char* LoopSolverName(step::LoopSolver solver) {
+  switch (solver) {
+    case step::LoopSolver::kProx:
+      return "prox";
+    case step::LoopSolver::kDirect:
+      return "direct";
+  }
+  return "unknown";
+}
+
+absl::StatusOr<step::LoopSolver> ParseLoopSolver(std::string_view name) {
+  for (step::LoopSolver s : {step::LoopSolver::kProx, step::LoopSolver::kDirect}) {
+    if (name == LoopSolverName(s)) return s;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown loop solver '", std::string(name), "' (expected prox or direct)"));
+}
+
 absl::Status Validate(const Settings& s) {
   if (!(std::isfinite(s.dt) && s.dt > 0.0 && s.dt <= 1.0)) {
     return absl::InvalidArgumentError(absl::StrCat("dt must be in (0, 1] s, got ", s.dt));
@@ -91,6 +109,10 @@ absl::Status Validate(const Settings& s) {
     return absl::InvalidArgumentError(absl::StrCat(
         "transmission rotor_inertia must be finite and ≥ 0 kg m² (0: the model's), got ",
         s.transmission.rotor_inertia));
+  }
+  if (s.loop_solver != step::LoopSolver::kProx && s.loop_solver != step::LoopSolver::kDirect) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("loop_solver must be prox or direct, got ", static_cast<int>(s.loop_solver)));
   }
   return absl::OkStatus();
 }

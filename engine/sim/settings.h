@@ -15,6 +15,7 @@
 #include "engine/step/explicit_step.h"
 #include "engine/step/least_constraint_step.h"
 #include "engine/step/micro_macro_step.h"
+#include "engine/step/moreau_step.h"
 
 namespace moreau::sim {
 
@@ -58,6 +59,9 @@ struct TransmissionSettings {
   double rotor_inertia = 0.0;  // I_rotor (kg m², motor side) > 0, or 0: the model's
   bool active() const { return gear > 0.0 || rotor_inertia > 0.0; }
 };
+// "prox", "direct" (step::LoopSolver).
+const char* LoopSolverName(step::LoopSolver solver);
+absl::StatusOr<step::LoopSolver> ParseLoopSolver(std::string_view name);
 
 struct Settings {
   double dt = 1e-3;  // s
@@ -70,6 +74,9 @@ struct Settings {
   spatial::Vec3 gravity = spatial::Vec3(0.0, 0.0, -9.81);
   ControlSettings control;            // how Simulation::StepAction maps actions to τ
   TransmissionSettings transmission;  // override of every actuator's N, I_rotor
+  // Closed kinematic chains (Model::loop_closures, hard contact only): the
+  // cut joints solved in the prox iteration or directly through G_LL⁻¹.
+  step::LoopSolver loop_solver = step::LoopSolver::kProx;
   // A state is diverged when any q or v is not finite or |v|∞ exceeds this.
   double max_speed = 1e3;
 

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "absl/strings/str_cat.h"
+#include "engine/model/loop_closures.h"
 #include "engine/step/explicit_step.h"
 #include "engine/step/least_constraint_step.h"
 #include "engine/step/micro_macro_step.h"
@@ -34,6 +35,19 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(std::shared_ptr<c
   s.prox.method =
       s.contact == ContactModel::kMoreauJor ? contact::ProxMethod::kJor : contact::ProxMethod::kSor;
   MOREAU_RETURN_IF_ERROR(Validate(s));
+  MOREAU_RETURN_IF_ERROR(ValidateLoopClosures(*model));
+  if (s.control.mode == ControlMode::kIdConstraint && !IsHardContact(s.contact)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "control mode '", ControlModeName(s.control.mode), "' needs a hard-contact model ",
+        "(moreau-jor or moreau-sor), got contact model '", ContactModelName(s.contact), "'"));
+  }
+  if (!model->loop_closures.empty() && !IsHardContact(s.contact)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "model '", model->name, "' has ", model->loop_closures.size(),
+        " loop closure(s) (cut joints), which need a hard-contact model (moreau-jor or "
+        "moreau-sor), got contact model '",
+        ContactModelName(s.contact), "'"));
+  }
   if (s.gravity != model->gravity || s.transmission.active()) {
     // The model is shared and immutable: a different gravity or transmission
     // gets its own copy.
@@ -62,7 +76,10 @@ Simulation::Simulation(std::shared_ptr<const Model> model, const Settings& setti
       tau_(Eigen::VectorXd::Zero(model_->nv)),
       actuation_(MakeActuationScratch(*model_, settings.dt)) {}
 
-void Simulation::Reset() { state_ = DefaultState(*model_); }
+void Simulation::Reset() {
+  state_ = DefaultState(*model_);
+  workspace_.bilateral_Lambda.setZero();
+}
 
 void Simulation::ResetWithNoise(uint64_t seed, double scale) {
   Reset();
@@ -98,12 +115,14 @@ absl::Status Simulation::SetState(const State& s) {
     next.q.segment<4>(3) /= n;
   }
   state_ = std::move(next);
+  workspace_.bilateral_Lambda.setZero();
   return absl::OkStatus();
 }
 
 absl::Status Simulation::Restore(std::string_view bytes) {
   MOREAU_ASSIGN_OR_RETURN(State s, DeserializeState(*model_, bytes));
   state_ = std::move(s);
+  workspace_.bilateral_Lambda.setZero();
   return absl::OkStatus();
 }
 
@@ -112,13 +131,15 @@ bool Simulation::Diverged() const {
   return state_.v.lpNorm<Eigen::Infinity>() > settings_.max_speed;
 }
 
-absl::Status Simulation::StepOnce(const Eigen::VectorXd& tau, const std::vector<Force>* f_ext) {
+absl::Status Simulation::StepOnce(const Eigen::VectorXd& tau, const std::vector<Force>* f_ext,
+                                  const step::JointVelocityRows& joint_rows) {
   const step::StepInputs inputs{&tau, f_ext};
   const double dt = settings_.dt;
   if (IsHardContact(settings_.contact)) {
+    const step::BilateralInputs bilateral{joint_rows, settings_.loop_solver};
     MOREAU_RETURN_IF_ERROR(step::MoreauStep(*model_, settings_.terrain, settings_.prox,
                                             settings_.hard_contact, dt, inputs, state_.q, state_.v,
-                                            state_.impulses, workspace_));
+                                            state_.impulses, workspace_, bilateral));
     report_.solver_iterations = workspace_.last_prox.iterations;
     report_.solver_converged = workspace_.last_prox.converged;
   } else if (settings_.contact == ContactModel::kLeastConstraint) {
@@ -147,15 +168,17 @@ absl::Status Simulation::StepOnce(const Eigen::VectorXd& tau, const std::vector<
   return absl::OkStatus();
 }
 
-template <typename SetTau>
-absl::Status Simulation::StepLoop(int substeps, const std::vector<Force>* f_ext, SetTau set_tau) {
+template <typename SetTau, typename AfterStep>
+absl::Status Simulation::StepLoop(int substeps, const std::vector<Force>* f_ext, SetTau set_tau,
+                                  const step::JointVelocityRows& joint_rows, AfterStep after_step) {
   if (substeps < 1) {
     return absl::InvalidArgumentError(absl::StrCat("substeps must be ≥ 1, got ", substeps));
   }
   for (int k = 0; k < substeps; ++k) {
     last_good_ = state_;  // same sizes: no allocation
     set_tau(state_);
-    absl::Status status = StepOnce(tau_, f_ext);
+    absl::Status status = StepOnce(tau_, f_ext, joint_rows);
+    if (status.ok()) after_step();
     if (status.ok() && Diverged()) {
       status = absl::FailedPreconditionError(
           absl::StrCat("simulation diverged at t = ", state_.time,
@@ -181,14 +204,50 @@ absl::Status Simulation::Step(const Eigen::VectorXd& tau, int substeps,
     return absl::InvalidArgumentError(
         absl::StrCat("external wrenches for ", f_ext->size(), " bodies, expected ", m.nbodies));
   }
-  return StepLoop(substeps, f_ext, [&](const State&) { tau_ = tau; });
+  return StepLoop(
+      substeps, f_ext, [&](const State&) { tau_ = tau; }, {}, [] {});
 }
 
 absl::Status Simulation::StepAction(const Eigen::VectorXd& action, int substeps) {
   MOREAU_RETURN_IF_ERROR(ValidateAction(*model_, action));
-  return StepLoop(substeps, nullptr, [&](const State& s) {
-    ActionTorques(*model_, settings_.control, action, s.q, s.v, actuation_, tau_);
-  });
+  const ControlSettings& control = settings_.control;
+  if (control.mode == ControlMode::kId) {
+    return StepLoop(
+        substeps, nullptr,
+        [&](const State& s) {
+          InverseDynamicsTorques(*model_, control, action, s.q, s.v, workspace_.contacts,
+                                 workspace_.data, actuation_, tau_);
+        },
+        {}, [] {});
+  }
+  if (control.mode == ControlMode::kIdConstraint) {
+    // 002's inverse-dynamics constraints: τ = 0 on the actuated joints, the
+    // rows' impulses Λ_j (|Λ_j| ≤ τ_max Δt) act instead and are reported
+    // as Λ_j/Δt.
+    const step::JointVelocityRows rows{
+        actuation_.dofs,
+        std::span<const double>(actuation_.v_des.data(),
+                                static_cast<size_t>(actuation_.v_des.size())),
+        std::span<const double>(actuation_.bound.data(),
+                                static_cast<size_t>(actuation_.bound.size()))};
+    return StepLoop(
+        substeps, nullptr,
+        [&](const State& s) {
+          DesiredJointVelocities(*model_, control, action, s.q, actuation_);
+          tau_.setZero();
+        },
+        rows,
+        [&] {
+          for (size_t a = 0; a < actuation_.dofs.size(); ++a) {
+            tau_[actuation_.dofs[a]] =
+                workspace_.bilateral_Lambda[static_cast<Eigen::Index>(a)] / settings_.dt;
+          }
+        });
+  }
+  return StepLoop(
+      substeps, nullptr,
+      [&](const State& s) { ActionTorques(*model_, control, action, s.q, s.v, actuation_, tau_); },
+      {}, [] {});
 }
 
 }  // namespace moreau::sim

@@ -32,7 +32,8 @@ struct StepReport {
 class Simulation {
  public:
   // Validates the settings against the model; allocates everything the steps
-  // will use.
+  // will use. InvalidArgument for id-constraint control or a model with loop
+  // closures under a force-law (non-hard) contact model, naming both.
   static absl::StatusOr<std::unique_ptr<Simulation>> Create(std::shared_ptr<const Model> model,
                                                             const Settings& settings);
 
@@ -56,7 +57,8 @@ class Simulation {
   // torques or PD targets per Settings::control, turned into τ at every step.
   // Same validation and divergence handling as Step.
   absl::Status StepAction(const Eigen::VectorXd& action, int substeps);
-  // τ (nv) applied by the last step of StepAction or Step.
+  // τ (nv) applied by the last step of StepAction or Step (id-constraint:
+  // the joint rows' impulses Λ_j/Δt).
   const Eigen::VectorXd& applied_torques() const { return tau_; }
   const State& state() const { return state_; }
   std::string Snapshot() const { return SerializeState(state_); }
@@ -73,11 +75,14 @@ class Simulation {
 
  private:
   Simulation(std::shared_ptr<const Model> model, const Settings& settings);
-  absl::Status StepOnce(const Eigen::VectorXd& tau, const std::vector<Force>* f_ext);
+  absl::Status StepOnce(const Eigen::VectorXd& tau, const std::vector<Force>* f_ext,
+                        const step::JointVelocityRows& joint_rows = {});
   bool Diverged() const;
-  // Runs `substeps` steps; before each, set_tau(state) writes tau_.
-  template <typename SetTau>
-  absl::Status StepLoop(int substeps, const std::vector<Force>* f_ext, SetTau set_tau);
+  // Runs `substeps` steps; before each, set_tau(state) writes tau_ (and
+  // whatever joint_rows points to); after each successful one, after_step().
+  template <typename SetTau, typename AfterStep>
+  absl::Status StepLoop(int substeps, const std::vector<Force>* f_ext, SetTau set_tau,
+                        const step::JointVelocityRows& joint_rows, AfterStep after_step);
 
   std::shared_ptr<const Model> model_;
   Settings settings_;

@@ -114,4 +114,62 @@ void GeneralizedImpulse(const Data& data, const contact::ContactSet& contacts,
   }
 }
 
+void AssembleBilateralRows(const Data& data, Eigen::Ref<const Eigen::MatrixXd> B,
+                           std::span<const int> support, std::span<const int> support_len, int n,
+                           Eigen::Ref<Eigen::MatrixXd> Y, Eigen::Ref<Eigen::MatrixXd> G) {
+  const int nv = static_cast<int>(Y.rows());
+  const int m = static_cast<int>(support_len.size());
+  const double* L = data.L_values.data();
+  const int* cols = data.L_cols.data();
+  const int* adr = data.L_row_adr.data();
+  const int* len = data.L_row_len.data();
+  const double* D = data.L_diag.data();
+  for (int r = 0; r < m; ++r) {
+    const int* dofs = support.data() + r * nv;
+    const int ms = support_len[r];
+    // y = L⁻ᵀ b_r from the leaves to the root over the support (as in
+    // AssembleDelassus; the support is closed under ancestry).
+    double* y = Y.col(n + r).data();
+    for (int i = 0; i < nv; ++i) y[i] = 0.0;
+    for (int s = 0; s < ms; ++s) y[dofs[s]] = B(dofs[s], r);
+    for (int s = 0; s < ms; ++s) {
+      const int i = dofs[s];
+      const double yi = y[i];
+      for (int t = 0; t < len[i]; ++t) y[cols[adr[i] + t]] -= L[adr[i] + t] * yi;
+    }
+    // G = Yᵀ D⁻¹ Y against every earlier column (row p's support suffices).
+    const int p = n + r;
+    for (int q = 0; q <= p; ++q) {
+      const double* yq = Y.col(q).data();
+      double sum = 0.0;
+      for (int s = 0; s < ms; ++s) sum += y[dofs[s]] * yq[dofs[s]] / D[dofs[s]];
+      G(p, q) = sum;
+      G(q, p) = sum;
+    }
+  }
+}
+
+void BilateralRowVelocity(Eigen::Ref<const Eigen::MatrixXd> B, std::span<const int> support,
+                          std::span<const int> support_len, const Eigen::VectorXd& u,
+                          Eigen::Ref<Eigen::VectorXd> out) {
+  const int nv = static_cast<int>(B.rows());
+  for (size_t r = 0; r < support_len.size(); ++r) {
+    const int* dofs = support.data() + r * nv;
+    double sum = 0.0;
+    for (int s = 0; s < support_len[r]; ++s) sum += B(dofs[s], r) * u[dofs[s]];
+    out[static_cast<Eigen::Index>(r)] = sum;
+  }
+}
+
+void AddBilateralImpulse(Eigen::Ref<const Eigen::MatrixXd> B, std::span<const int> support,
+                         std::span<const int> support_len, Eigen::Ref<const Eigen::VectorXd> Lambda,
+                         Eigen::Ref<Eigen::VectorXd> out) {
+  const int nv = static_cast<int>(B.rows());
+  for (size_t r = 0; r < support_len.size(); ++r) {
+    const int* dofs = support.data() + r * nv;
+    const double l = Lambda[static_cast<Eigen::Index>(r)];
+    for (int s = 0; s < support_len[r]; ++s) out[dofs[s]] += B(dofs[s], r) * l;
+  }
+}
+
 }  // namespace moreau::step

@@ -45,6 +45,29 @@ void GeneralizedImpulse(const Data& data, const contact::ContactSet& contacts,
                         std::span<const int> support_len, Eigen::Ref<const Eigen::VectorXd> Lambda,
                         Eigen::Ref<Eigen::VectorXd> out);
 
+// Bilateral rows (000 eq. 19–20) after the n contact rows: row r's
+// generalized direction b_r (column r of B, nv × m, zero off its support) —
+// a unit vector e_j for a joint-velocity row, a cut-joint Jacobian row for a
+// loop closure. `support` holds nv ints per row: the DOFs where b_r may be
+// nonzero, closed under DOF ancestry and in decreasing order (SupportDofs of
+// a joint's body, or the union of two such paths). Writes Y's columns n..n+m−1
+// = L⁻ᵀ B and G's rows/columns n..n+m−1 against all n + m columns (G_jk = e_jᵀ
+// M⁻¹ b_k: entries of M⁻¹ and of M⁻¹ W for joint rows). Needs the contact
+// block already in Y and G (AssembleDelassus) and FactorMassMatrix.
+void AssembleBilateralRows(const Data& data, Eigen::Ref<const Eigen::MatrixXd> B,
+                           std::span<const int> support, std::span<const int> support_len, int n,
+                           Eigen::Ref<Eigen::MatrixXd> Y, Eigen::Ref<Eigen::MatrixXd> G);
+
+// out (m) = Bᵀ u over the rows' supports.
+void BilateralRowVelocity(Eigen::Ref<const Eigen::MatrixXd> B, std::span<const int> support,
+                          std::span<const int> support_len, const Eigen::VectorXd& u,
+                          Eigen::Ref<Eigen::VectorXd> out);
+
+// out (nv) += B Λ_B over the rows' supports.
+void AddBilateralImpulse(Eigen::Ref<const Eigen::MatrixXd> B, std::span<const int> support,
+                         std::span<const int> support_len, Eigen::Ref<const Eigen::VectorXd> Lambda,
+                         Eigen::Ref<Eigen::VectorXd> out);
+
 }  // namespace moreau::step
 
 #endif  // MOREAU_ENGINE_STEP_DELASSUS_H_

@@ -1,10 +1,15 @@
 #include "engine/step/moreau_step.h"
 
+#include <algorithm>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
 #include "engine/contact/contact_set.h"
 #include "engine/dynamics/configuration.h"
 #include "engine/dynamics/crba.h"
 #include "engine/dynamics/jacobians.h"
 #include "engine/dynamics/kinematics.h"
+#include "engine/dynamics/loop_closure.h"
 #include "engine/dynamics/rnea.h"
 #include "engine/step/delassus.h"
 
@@ -13,8 +18,19 @@ namespace moreau::step {
 absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
                         const contact::ProxParams& prox, const contact::ContactLaw& law, double dt,
                         const StepInputs& inputs, Eigen::VectorXd& q, Eigen::VectorXd& v,
-                        std::span<double> impulses, StepWorkspace& w) {
+                        std::span<double> impulses, StepWorkspace& w,
+                        const BilateralInputs& bilateral) {
   Data& data = w.data;
+  const int nj = static_cast<int>(bilateral.joints.dofs.size());
+  const int nl = kLoopRows * static_cast<int>(model.loop_closures.size());
+  const int nb = nj + nl;
+  if (nb > w.max_bilateral || bilateral.joints.v_des.size() != static_cast<size_t>(nj) ||
+      bilateral.joints.bound.size() != static_cast<size_t>(nj)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("bilateral rows: ", nj, " joint rows (", bilateral.joints.v_des.size(),
+                     " targets, ", bilateral.joints.bound.size(), " bounds) and ", nl,
+                     " loop rows for a workspace of ", w.max_bilateral));
+  }
   // 000 eq. 6: the midpoint q_M = q_S + ½Δt F(q_S) u_S.
   IntegrateConfiguration(model, q, v, 0.5 * dt);
 
@@ -71,22 +87,122 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
   SolveMassMatrix(data, w.u_free);
   w.u_free += v;
 
+  // Bilateral rows (000 eq. 19–20) at the midpoint: B's columns, their
+  // supports, targets and impulse boxes.
+  const int n = 3 * nc;
+  const int nt = n + nb;
+  const int* L_cols = data.L_cols.data();
+  for (int r = 0; r < nj; ++r) {
+    // 002: e_jᵀ u_E = v_des,j with |Λ_j| ≤ τ_max Δt. b_r = e_j, supported on
+    // j and its ancestors (SupportDofs of the joint's body).
+    const int j = bilateral.joints.dofs[r];
+    int* dofs = w.row_support.data() + r * nv;
+    const int len = data.L_row_len[j];
+    dofs[0] = j;
+    for (int t = 0; t < len; ++t) dofs[1 + t] = L_cols[data.L_row_adr[j] + t];
+    w.row_support_len[r] = len + 1;
+    for (int s = 0; s <= len; ++s) w.B(dofs[s], r) = 0.0;
+    w.B(j, r) = 1.0;
+    w.c[n + r] = w.u_free[j] - bilateral.joints.v_des[r];
+    w.row_lo[r] = -bilateral.joints.bound[r];
+    w.row_hi[r] = bilateral.joints.bound[r];
+  }
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  for (size_t l = 0; l < model.loop_closures.size(); ++l) {
+    const LoopClosure& loop = model.loop_closures[l];
+    // 004 §3.1: the cut joint's rows J_φ and position error φ at q_M.
+    LoopClosureRows(model, data, loop, w.loop_J, w.loop_phi);
+    // Support: the union of both bodies' paths, in decreasing DOF order.
+    for (int b : {loop.body_a, loop.body_b}) {
+      for (int i = b; i > 0; i = model.parent[i]) {
+        const int nvi = model.joint_type[i] == JointType::kFree ? 6 : 1;
+        for (int k = 0; k < nvi; ++k) w.dof_mark[model.v_index[i] + k] = 1;
+      }
+    }
+    const int r0 = nj + kLoopRows * static_cast<int>(l);
+    int* dofs = w.row_support.data() + r0 * nv;
+    int len = 0;
+    for (int k = nv - 1; k >= 0; --k) {
+      if (w.dof_mark[k] != 0) dofs[len++] = k;
+      w.dof_mark[k] = 0;
+    }
+    for (int i = 0; i < kLoopRows; ++i) {
+      const int r = r0 + i;
+      if (i > 0) std::copy(dofs, dofs + len, w.row_support.data() + r * nv);
+      w.row_support_len[r] = len;
+      for (int s = 0; s < len; ++s) w.B(dofs[s], r) = w.loop_J(i, dofs[s]);
+      // Target −φ/(½Δt): q_E = q_M + ½Δt u_E then closes the loop to first order.
+      w.c[n + r] = w.loop_J.row(i).dot(w.u_free) + w.loop_phi[i] / (0.5 * dt);
+      w.row_lo[r] = -kInf;
+      w.row_hi[r] = kInf;
+    }
+  }
+  w.joint_rows = nj;
+  w.loop_rows = nl;
+
   w.last_prox = contact::ProxResult{};
-  if (nc > 0) {
-    const int n = 3 * nc;
+  if (nt > 0) {
     const std::span<const int> active(w.active.data(), nc);
     const std::span<const int> support(w.support.data(), nc * nv);
     const std::span<const int> support_len(w.support_len.data(), nc);
+    const std::span<const int> row_support(w.row_support.data(), nb * nv);
+    const std::span<const int> row_support_len(w.row_support_len.data(), nb);
+    auto G = w.G.topLeftCorner(nt, nt);
     // 000 eq. 12: γ_E = Wᵀ u_E = c + G Λ with G = Wᵀ M⁻¹ W, c = Wᵀ u_free.
-    AssembleDelassus(data, w.contacts, active, support, support_len, w.Y.leftCols(n),
-                     w.G.topLeftCorner(n, n));
-    ContactSpaceVelocity(data, w.contacts, active, support, support_len, w.u_free, w.c.head(n));
-    w.last_prox =
-        w.prox.Solve(prox, std::span<const contact::ContactLaw>(w.laws.data(), nc),
-                     w.G.topLeftCorner(n, n), w.c.head(n), w.gamma_S.head(n), w.Lambda.head(n));
-    // 000 eq. 11: u_E = u_free + M⁻¹ W Λ.
+    if (nc > 0) {
+      AssembleDelassus(data, w.contacts, active, support, support_len, w.Y.leftCols(n),
+                       w.G.topLeftCorner(n, n));
+      ContactSpaceVelocity(data, w.contacts, active, support, support_len, w.u_free, w.c.head(n));
+    }
+    if (nb > 0) {
+      AssembleBilateralRows(data, w.B.leftCols(nb), row_support, row_support_len, n,
+                            w.Y.leftCols(nt), G);
+      w.Lambda.segment(n, nb) = w.bilateral_Lambda.head(nb);
+    }
+    const std::span<const contact::ContactLaw> laws(w.laws.data(), nc);
+    if (bilateral.loop_solver == LoopSolver::kDirect && nl > 0) {
+      // Λ_L = −G_LL⁻¹ (c_L + G_LR Λ_R): the loop block eliminated (a Schur
+      // complement), the rest (contacts, joint rows) by prox iteration.
+      const int nr = n + nj;
+      w.G_LL = G.bottomRightCorner(nl, nl);
+      auto Z = w.Z.leftCols(nr);
+      Z = G.bottomLeftCorner(nl, nr);
+      w.z = w.c.segment(nr, nl);
+      double g_max = 1.0;
+      for (int l = 0; l < nl; ++l) g_max = std::max(g_max, w.G_LL(l, l));
+      for (int l = 0; l < nl; ++l) {
+        if (w.G_LL(l, l) > 1e-14 * g_max) continue;
+        // A row whose Jacobian vanishes (out of a planar mechanism's plane):
+        // dropped, Λ_l = 0.
+        w.G_LL.row(l).setZero();
+        w.G_LL.col(l).setZero();
+        w.G_LL(l, l) = 1.0;
+        Z.row(l).setZero();
+        w.z[l] = 0.0;
+      }
+      w.ldlt.compute(w.G_LL);
+      w.ldlt.solveInPlace(Z);
+      w.ldlt.solveInPlace(w.z);
+      G.topLeftCorner(nr, nr).noalias() -= G.topRightCorner(nr, nl) * Z;
+      w.c.head(nr).noalias() -= G.topRightCorner(nr, nl) * w.z;
+      w.last_prox =
+          w.prox.Solve(prox, laws, G.topLeftCorner(nr, nr), w.c.head(nr), w.gamma_S.head(n),
+                       w.Lambda.head(nr), w.row_lo.head(nj), w.row_hi.head(nj));
+      auto Lambda_L = w.Lambda.segment(nr, nl);
+      Lambda_L = -w.z;
+      Lambda_L.noalias() -= Z * w.Lambda.head(nr);
+    } else {
+      w.last_prox = w.prox.Solve(prox, laws, G, w.c.head(nt), w.gamma_S.head(n), w.Lambda.head(nt),
+                                 w.row_lo.head(nb), w.row_hi.head(nb));
+    }
+    // 000 eq. 11: u_E = u_free + M⁻¹ (W Λ + B Λ_B).
     GeneralizedImpulse(data, w.contacts, active, support, support_len, w.Lambda.head(n),
                        w.W_Lambda);
+    if (nb > 0) {
+      AddBilateralImpulse(w.B.leftCols(nb), row_support, row_support_len, w.Lambda.segment(n, nb),
+                          w.W_Lambda);
+      w.bilateral_Lambda.head(nb) = w.Lambda.segment(n, nb);
+    }
     SolveMassMatrix(data, w.W_Lambda);
     w.u_free += w.W_Lambda;
     for (int a = 0; a < nc; ++a) {

@@ -16,14 +16,49 @@
 
 namespace moreau::step {
 
+// How the loop-closure rows of a closed kinematic chain are solved.
+enum class LoopSolver {
+  // In the JOR/SOR prox iteration with every other row (unbounded box).
+  kProx,
+  // Directly through G_LL⁻¹ (LDLT with pivoting, rows whose Jacobian vanishes
+  // dropped): Λ_L = −G_LL⁻¹ (c_L + G_LR Λ_R) substituted into the remaining
+  // rows (a Schur complement), which the prox iteration solves.
+  kDirect,
+};
+
+// Desired joint velocities as bilateral velocity constraints (002's
+// inverse-dynamics constraints, 000 eq. 19–20): row r asks u_E[dofs[r]] =
+// v_des[r] with an impulse |Λ_r| ≤ bound[r] (τ_max Δt; +∞ allowed). Each dof
+// must be a 1-DOF joint's coordinate.
+struct JointVelocityRows {
+  std::span<const int> dofs;
+  std::span<const double> v_des;
+  std::span<const double> bound;
+};
+
+struct BilateralInputs {
+  JointVelocityRows joints;  // empty: no joint rows
+  LoopSolver loop_solver = LoopSolver::kProx;
+};
+
 // Advances (q, v) by dt. `impulses` (3 per contact slot: N, T1, T2) holds the
 // previous step's percussions for the warm start and receives this step's
 // (zero for inactive slots). Contact forces Λ/Δt land in w.contacts.
 // FailedPrecondition when M is not positive definite at the midpoint.
+//
+// Bilateral rows (000 eq. 19–20) join the contacts in the same prox problem:
+// `bilateral.joints` (id-constraint control) and every Model::loop_closures
+// cut joint (kLoopRows rows, unbounded, with the velocity target −φ/(½Δt)
+// that removes the midpoint's position error φ by the step's end: position
+// stabilisation without drift). Their impulses land in w.bilateral_Lambda
+// (joint rows first, then loop rows) and warm-start the next step.
+// InvalidArgument when the rows do not fit the workspace or a span's size
+// differs from dofs'.
 absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
                         const contact::ProxParams& prox, const contact::ContactLaw& law, double dt,
                         const StepInputs& inputs, Eigen::VectorXd& q, Eigen::VectorXd& v,
-                        std::span<double> impulses, StepWorkspace& w);
+                        std::span<double> impulses, StepWorkspace& w,
+                        const BilateralInputs& bilateral = {});
 
 }  // namespace moreau::step
 

@@ -3,6 +3,7 @@
 #ifndef MOREAU_ENGINE_STEP_WORKSPACE_H_
 #define MOREAU_ENGINE_STEP_WORKSPACE_H_
 
+#include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <vector>
 
@@ -65,7 +66,32 @@ struct StepWorkspace {
   bool last_impact = false;                   // least-constraint: the last step projected an impact
 
   std::vector<Force> f_ext;  // per body, body coordinates (pushes)
+
+  // Bilateral rows of the Moreau step (000 eq. 19–20), after the contact rows
+  // in Y, G, c and Lambda (sized 3 max_contacts + max_bilateral): first the
+  // joint-velocity rows of id-constraint control (one per actuator at most),
+  // then kLoopRows per loop closure.
+  int max_bilateral = 0;
+  Eigen::MatrixXd B;             // nv × max_bilateral: row directions b_r
+  std::vector<int> row_support;  // nv per row: DOFs of b_r, decreasing
+  std::vector<int> row_support_len;
+  std::vector<int> dof_mark;         // nv: scratch for support unions
+  Eigen::VectorXd row_lo, row_hi;    // max_bilateral: impulse box
+  Eigen::VectorXd bilateral_Lambda;  // max_bilateral: last step's impulses (warm start)
+  Eigen::VectorXd B_Lambda;          // nv: B Λ_B
+  Eigen::MatrixXd loop_J;            // kLoopRows × nv: one cut joint's rows
+  Eigen::VectorXd loop_phi;          // kLoopRows: its position error
+  // Direct loop solve (LoopSolver::kDirect): G_LL, G_LL⁻¹ G_LR, G_LL⁻¹ c_L.
+  Eigen::MatrixXd G_LL;
+  Eigen::MatrixXd Z;
+  Eigen::VectorXd z;
+  Eigen::LDLT<Eigen::MatrixXd> ldlt{0};
+  int joint_rows = 0;  // rows of the last step: joint rows, then loop rows
+  int loop_rows = 0;
 };
+
+// Rows per loop closure (a revolute cut joint: 3 translations, 2 tilts).
+inline constexpr int kLoopRows = 5;
 
 StepWorkspace MakeStepWorkspace(const Model& model);
 

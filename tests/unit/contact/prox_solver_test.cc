@@ -799,3 +799,122 @@ TEST(ProxNoAllocation, CountersWork) {
 
 }  // namespace
 }  // namespace moreau::contact
+
+namespace moreau::contact {
+namespace {
+
+// Bilateral rows after the contact rows (000 eq. 19–20; 002's bounded
+// inverse-dynamics rows): each projected on its own box.
+TEST(ProxBilateral, UnboundedRowsSolveTheLinearSystem) {
+  std::mt19937_64 rng(11);
+  std::normal_distribution<double> normal;
+  const int m = 5;
+  Eigen::MatrixXd A(m, m);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < m; ++j) A(i, j) = normal(rng);
+  const Eigen::MatrixXd G = A * A.transpose() + Eigen::MatrixXd::Identity(m, m);
+  Eigen::VectorXd c(m);
+  for (int i = 0; i < m; ++i) c[i] = normal(rng);
+  const Eigen::VectorXd exact = G.ldlt().solve(-c);
+  const double inf = std::numeric_limits<double>::infinity();
+  const Eigen::VectorXd lo = Eigen::VectorXd::Constant(m, -inf), hi = -lo;
+  for (ProxMethod method : {ProxMethod::kSor, ProxMethod::kJor}) {
+    ProxParams params;
+    params.method = method;
+    params.alpha = method == ProxMethod::kSor ? 1.0 : 0.2;
+    params.max_iterations = 20000;
+    params.T_abs = params.T_rel = 1e-12;
+    ProxSolver solver(0, m);
+    Eigen::VectorXd Lambda = Eigen::VectorXd::Zero(m);
+    const ProxResult result = solver.Solve(params, {}, G, c, Eigen::VectorXd(), Lambda, lo, hi);
+    EXPECT_TRUE(result.converged) << static_cast<int>(method);
+    EXPECT_LT((Lambda - exact).norm(), 1e-8 * exact.norm()) << static_cast<int>(method);
+    EXPECT_LT(solver.gamma_E().norm(), 1e-8);  // γ_E = c + G Λ = 0: the targets are met
+  }
+}
+
+TEST(ProxBilateral, ActiveBoundClampsExactlyAndZeroRowsAreHeld) {
+  // Row 0: wants Λ = 5 but |Λ| ≤ 1. Row 1: a vanishing Jacobian (G_11 = 0).
+  Eigen::MatrixXd G = Eigen::MatrixXd::Zero(2, 2);
+  G(0, 0) = 2.0;
+  const Eigen::Vector2d c(-10.0, 3.0);
+  const Eigen::Vector2d lo(-1.0, -INFINITY), hi(1.0, INFINITY);
+  ProxSolver solver(0, 2);
+  Eigen::VectorXd Lambda = Eigen::VectorXd::Constant(2, 0.5);
+  const ProxResult result = solver.Solve(ProxParams{}, {}, G, c, Eigen::VectorXd(), Lambda, lo, hi);
+  EXPECT_TRUE(result.converged);
+  EXPECT_EQ(Lambda[0], 1.0);
+  EXPECT_EQ(Lambda[1], 0.0);
+}
+
+TEST(ProxBilateral, BoundedRowAndContactEachKeepTheirSet) {
+  // A point mass (1 kg) on the ground, pushed along t1 by a bilateral row (an
+  // actuator asking 1 m/s with at most 2 N s) with weight impulse 10 N s.
+  // μ = 0.5: friction (≤ 5 N s) holds, the row saturates on its bound and the
+  // mass stays. μ = 0.1: friction saturates on its disc (1 N s), the row
+  // reaches its target with 2 N s and the mass slides at 1 m/s. Neither row
+  // leaves its own set.
+  Eigen::MatrixXd G = Eigen::MatrixXd::Identity(4, 4);
+  G(3, 1) = G(1, 3) = 1.0;  // the row's direction is t1
+  Eigen::VectorXd c(4);
+  c << -10.0, 0.0, 0.0, -1.0;
+  const Eigen::VectorXd gamma_S = Eigen::VectorXd::Zero(3);
+  const Eigen::VectorXd lo = Eigen::VectorXd::Constant(1, -2.0), hi = -lo;
+  ProxParams params;
+  params.max_iterations = 1000;
+  for (double mu : {0.5, 0.1}) {
+    const std::vector<ContactLaw> laws = {ContactLaw{mu, 0.0, 0.0}};
+    ProxSolver solver(1, 1);
+    Eigen::VectorXd Lambda = Eigen::VectorXd::Zero(4);
+    const ProxResult result = solver.Solve(params, laws, G, c, gamma_S, Lambda, lo, hi);
+    EXPECT_TRUE(result.converged) << mu;
+    EXPECT_NEAR(Lambda[0], 10.0, 1e-5) << mu;
+    EXPECT_LE(std::hypot(Lambda[1], Lambda[2]), mu * Lambda[0] + 1e-12) << mu;
+    EXPECT_NEAR(Lambda[3], 2.0, 1e-5) << mu;  // the row on its bound
+    const double slide = solver.gamma_E()[1];
+    if (mu == 0.5) {
+      EXPECT_NEAR(Lambda[1], -2.0, 1e-5);
+      EXPECT_NEAR(slide, 0.0, 1e-5);
+    } else {
+      EXPECT_NEAR(Lambda[1], -1.0, 1e-5);
+      EXPECT_NEAR(slide, 1.0, 1e-4);
+    }
+  }
+}
+
+TEST(ProxBilateral, RejectsBadBoxesAndTooManyRows) {
+  const Eigen::MatrixXd G = Eigen::MatrixXd::Identity(1, 1);
+  const Eigen::VectorXd c = Eigen::VectorXd::Ones(1);
+  Eigen::VectorXd Lambda = Eigen::VectorXd::Ones(1);
+  ProxSolver solver(0, 1);
+  const ProxResult bad =
+      solver.Solve(ProxParams{}, {}, G, c, Eigen::VectorXd(), Lambda,
+                   Eigen::VectorXd::Constant(1, 1.0), Eigen::VectorXd::Constant(1, -1.0));
+  EXPECT_FALSE(bad.converged);
+  EXPECT_EQ(Lambda[0], 0.0);
+  ProxSolver none(0, 0);
+  const ProxResult too_many = none.Solve(ProxParams{}, {}, G, c, Eigen::VectorXd(), Lambda,
+                                         Eigen::VectorXd::Zero(1), Eigen::VectorXd::Zero(1));
+  EXPECT_EQ(too_many.residual, std::numeric_limits<double>::infinity());
+}
+
+TEST(ProxBilateral, SolveWithRowsAllocatesNothing) {
+  Eigen::MatrixXd G = Eigen::MatrixXd::Identity(6, 6) * 2.0;
+  G(3, 4) = G(4, 3) = 0.5;
+  const Eigen::VectorXd c = Eigen::VectorXd::LinSpaced(6, -3.0, 2.0);
+  const Eigen::VectorXd gamma_S = Eigen::VectorXd::Zero(3);
+  const std::vector<ContactLaw> laws(1);
+  const Eigen::VectorXd lo = Eigen::VectorXd::Constant(3, -1.0), hi = -lo;
+  ProxSolver solver(1, 3);
+  Eigen::VectorXd Lambda = Eigen::VectorXd::Zero(6);
+  const long before = ::moreau::testing::OperatorNewCount();
+  for (ProxMethod method : {ProxMethod::kJor, ProxMethod::kSor}) {
+    ProxParams params;
+    params.method = method;
+    solver.Solve(params, laws, G, c, gamma_S, Lambda, lo, hi);
+  }
+  EXPECT_EQ(::moreau::testing::OperatorNewCount() - before, 0);
+}
+
+}  // namespace
+}  // namespace moreau::contact

@@ -131,5 +131,54 @@ TEST(SimulationNoAllocation, StepActionWithTransmission) {
   }
 }
 
+TEST(SimulationNoAllocation, StepActionInverseDynamicsModes) {
+  auto model = LoadBuiltin("mini_cheetah");
+  ASSERT_TRUE(model.ok()) << model.status();
+  for (ControlMode mode : {ControlMode::kId, ControlMode::kIdConstraint}) {
+    for (ContactModel contact :
+         {ContactModel::kMoreauSor, ContactModel::kMoreauJor, ContactModel::kSpringDamper}) {
+      if (mode == ControlMode::kIdConstraint && !IsHardContact(contact)) continue;
+      SCOPED_TRACE(std::string(ControlModeName(mode)) + " " + ContactModelName(contact));
+      Settings settings;
+      settings.control.mode = mode;
+      settings.contact = contact;
+      auto sim = Simulation::Create(*model, settings);
+      ASSERT_TRUE(sim.ok()) << sim.status();
+      const Eigen::VectorXd action =
+          Eigen::VectorXd::Constant(static_cast<Eigen::Index>((*model)->actuators.size()), 0.2);
+      ASSERT_TRUE((*sim)->StepAction(action, 5).ok());  // warm up
+      const long before = ::moreau::testing::HeapAllocationCount();
+      const absl::Status status = (*sim)->StepAction(action, 200);
+      const long allocations = ::moreau::testing::HeapAllocationCount() - before;
+      ASSERT_TRUE(status.ok()) << status;
+      EXPECT_EQ(allocations, 0);
+    }
+  }
+}
+
+TEST(SimulationNoAllocation, StepClosedChainBothLoopSolvers) {
+  auto model = LoadBuiltin("four_bar");
+  ASSERT_TRUE(model.ok()) << model.status();
+  for (step::LoopSolver solver : {step::LoopSolver::kProx, step::LoopSolver::kDirect}) {
+    SCOPED_TRACE(LoopSolverName(solver));
+    Settings settings;
+    settings.loop_solver = solver;
+    auto sim = Simulation::Create(*model, settings);
+    ASSERT_TRUE(sim.ok()) << sim.status();
+    State start = (*sim)->state();
+    start.v[0] = 1.0;
+    start.v[1] = -1.0;
+    start.v[2] = 1.0;
+    ASSERT_TRUE((*sim)->SetState(start).ok());
+    const Eigen::VectorXd tau = Eigen::VectorXd::Zero((*model)->nv);
+    ASSERT_TRUE((*sim)->Step(tau, 5).ok());  // warm up
+    const long before = ::moreau::testing::HeapAllocationCount();
+    const absl::Status status = (*sim)->Step(tau, 200);
+    const long allocations = ::moreau::testing::HeapAllocationCount() - before;
+    ASSERT_TRUE(status.ok()) << status;
+    EXPECT_EQ(allocations, 0);
+  }
+}
+
 }  // namespace
 }  // namespace moreau::sim
