@@ -83,9 +83,13 @@ TEST(TransmissionSettings, NoOverrideIsBitIdentical) {
   auto sim = Simulation::Create(model, s);
   ASSERT_TRUE(sim.ok());
   EXPECT_EQ(&(*sim)->model(), model.get());
-  // A copy with armature explicitly zero (N = 1, I_rotor = 0) gives the same bits.
+  // The loaded model carries a zero armature (N = 1, I_rotor = 0); a copy
+  // without any (empty: the armature terms are skipped, the code path before
+  // transmissions) steps to the same bits.
+  ASSERT_EQ(model->armature.size(), model->nv);
+  EXPECT_TRUE(model->armature.isZero());
   auto zero = std::make_shared<Model>(*model);
-  UpdateArmature(*zero);
+  zero->armature.resize(0);
   auto sim_zero = Simulation::Create(zero, s);
   ASSERT_TRUE(sim_zero.ok());
   Eigen::VectorXd action(static_cast<Eigen::Index>(model->actuators.size()));
