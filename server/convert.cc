@@ -79,6 +79,10 @@ absl::StatusOr<sim::Settings> SettingsFromProto(const v1::Settings& proto) {
   }
   if (proto.has_kp()) s.control.gains.kp = proto.kp();
   if (proto.has_kd()) s.control.gains.kd = proto.kd();
+  if (proto.has_id_time_constant()) s.control.id_time_constant = proto.id_time_constant();
+  if (!proto.loop_solver().empty()) {
+    MOREAU_ASSIGN_OR_RETURN(s.loop_solver, sim::ParseLoopSolver(proto.loop_solver()));
+  }
   s.transmission.gear = proto.gear();
   s.transmission.rotor_inertia = proto.rotor_inertia();
   if (proto.gravity_size() > 0) {
@@ -180,15 +184,16 @@ void FillSpec(const Model& model, const sim::Settings& settings, v1::Spec* spec)
   AddArray(spec, "solver_iterations", 1, "sweeps");
   spec->set_control_mode(sim::ControlModeName(settings.control.mode));
   v1::ArraySpec* action = spec->mutable_action();
-  const bool pd = settings.control.mode == sim::ControlMode::kPd;
-  action->set_name(pd ? "joint_position_targets" : "joint_torques");
+  // pd, id and id-constraint take joint position targets, torque torques.
+  const bool targets = settings.control.mode != sim::ControlMode::kTorque;
+  action->set_name(targets ? "joint_position_targets" : "joint_torques");
   action->set_size(nu);
-  action->set_unit(pd ? "rad or m" : "N m or N");
+  action->set_unit(targets ? "rad or m" : "N m or N");
   for (const Actuator& a : model.actuators) {
     action->add_labels(a.name);
     const JointLimits& limits = model.joints[a.joint].limits;
-    spec->add_action_lower(pd ? limits.lower : -a.effort_limit);
-    spec->add_action_upper(pd ? limits.upper : a.effort_limit);
+    spec->add_action_lower(targets ? limits.lower : -a.effort_limit);
+    spec->add_action_upper(targets ? limits.upper : a.effort_limit);
   }
   spec->set_dt(settings.dt);
   FillModelSpec(model, spec->mutable_model());

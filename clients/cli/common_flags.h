@@ -14,7 +14,7 @@ ABSL_DECLARE_FLAG(std::string, state_out);
 namespace moreau::cli {
 
 inline constexpr FlagSpec kJsonFlagSpec{"json", ""};
-inline constexpr FlagSpec kControlFlagSpec{"control", "torque|pd"};
+inline constexpr FlagSpec kControlFlagSpec{"control", "torque|pd|id|id-constraint"};
 inline constexpr FlagSpec kStateOutFlagSpec{"state_out", "FILE"};
 
 }  // namespace moreau::cli

@@ -11,9 +11,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "clients/cli/common_flags.h"
-#include "clients/json/json_writer.h"
 #include "clients/cli/model_flags.h"
 #include "clients/cli/text_format.h"
+#include "clients/json/json_writer.h"
 #include "engine/util/status_macros.h"
 
 namespace moreau::cli {

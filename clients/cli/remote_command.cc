@@ -12,9 +12,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "clients/cli/common_flags.h"
-#include "clients/json/json_writer.h"
 #include "clients/cli/number_list.h"
 #include "clients/cpp/client.h"
+#include "clients/json/json_writer.h"
 
 ABSL_FLAG(std::string, address, "localhost:50051", "moreaud address (host:port)");
 ABSL_FLAG(int, count, 1, "create: how many instances");

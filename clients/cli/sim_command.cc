@@ -388,6 +388,10 @@ void WriteJson(const SimOptions& options, const SimResult& result, const RunMetr
   json.Key("dt").Number(options.settings.dt);
   json.Key("gear").Number(options.settings.transmission.gear);
   json.Key("rotor_inertia").Number(options.settings.transmission.rotor_inertia);
+  // "torque" when the controller's own PD torques drive the joints.
+  json.Key("control").String(sim::ControlModeName(options.settings.control.mode));
+  json.Key("id_time_constant").Number(options.settings.control.id_time_constant);
+  json.Key("loop_solver").String(sim::LoopSolverName(options.settings.loop_solver));
   json.Key("duration").Number(options.duration);
   json.Key("steps").Int(result.steps);
   json.Key("wall_s").Number(result.wall_s);
@@ -530,11 +534,21 @@ absl::Status RunSim(const Invocation& invocation) {
       ApplyPush(*options.push, t, m, f_ext, simulation->data());
       external = &f_ext;
     }
-    step_status = simulation->Step(tau, 1, external);
+    if (options.control_targets) {
+      // --control: the controller's joint targets for the end of the step
+      // (Compute with dt = 0 evaluates without advancing the gait) drive the
+      // joints through the control mode.
+      controller->Compute(m, t + dt, 0.0, state.q, state.v, controller_state, tau);
+      step_status = simulation->StepAction(controller->LastTargets(), 1, external);
+    } else {
+      step_status = simulation->Step(tau, 1, external);
+    }
     if (!step_status.ok()) break;
     ++done;
     metrics.AfterStep(*simulation);
-    if (csv != nullptr && done % options.csv_every == 0) csv->Row(*simulation, tau);
+    if (csv != nullptr && done % options.csv_every == 0) {
+      csv->Row(*simulation, simulation->applied_torques());
+    }
     progress.Update(done, simulation->state().time);
   }
   const double wall_s = Seconds(Clock::now() - start_time);
@@ -545,8 +559,11 @@ absl::Status RunSim(const Invocation& invocation) {
   if (!step_status.ok() && !absl::IsFailedPrecondition(step_status)) return step_status;
   SimResult result;
   result.model = m.name;
-  result.controller = actions.empty() ? std::string(controller->Name())
-                                      : absl::StrCat("actions (", options.actions, ")");
+  result.controller = !actions.empty() ? absl::StrCat("actions (", options.actions, ")")
+                      : options.control_targets
+                          ? absl::StrCat(controller->Name(), " (targets through --control ",
+                                         sim::ControlModeName(options.settings.control.mode), ")")
+                          : std::string(controller->Name());
   result.steps = done;
   result.time = simulation->state().time;
   result.wall_s = wall_s;
@@ -628,14 +645,15 @@ const Command& SimCommand() {
           "base_qz, q_<joint>..., v_<joint>..., tau_<joint>... (the torque applied during the\n"
           "step ending at that time), fn_<contact point>... (normal force, N; 0 when open);\n"
           "one row after every --csv-every-th step, no row for t = 0.\n",
-      .flags = {kContactFlagSpec,  kIntegratorFlagSpec,  kDtFlagSpec,
-                kDurationFlagSpec, kControllerFlagSpec,  kPushFlagSpec,
-                kTerrainFlagSpec,  kMuFlagSpec,          kContactParamFlagSpec,
-                kOutFlagSpec,      kCsvEveryFlagSpec,    kProgressFlagSpec,
-                kJsonFlagSpec,     kActionsFlagSpec,     kActionSubstepsFlagSpec,
-                kControlFlagSpec,  kStateOutFlagSpec,    kQFlagSpec,
-                kVFlagSpec,        kBaseFlagSpec,        kContactLinksFlagSpec,
-                kGearFlagSpec,     kRotorInertiaFlagSpec},
+      .flags = {kContactFlagSpec,   kIntegratorFlagSpec,   kDtFlagSpec,
+                kDurationFlagSpec,  kControllerFlagSpec,   kPushFlagSpec,
+                kTerrainFlagSpec,   kMuFlagSpec,           kContactParamFlagSpec,
+                kOutFlagSpec,       kCsvEveryFlagSpec,     kProgressFlagSpec,
+                kJsonFlagSpec,      kActionsFlagSpec,      kActionSubstepsFlagSpec,
+                kControlFlagSpec,   kStateOutFlagSpec,     kQFlagSpec,
+                kVFlagSpec,         kBaseFlagSpec,         kContactLinksFlagSpec,
+                kGearFlagSpec,      kRotorInertiaFlagSpec, kIdTimeConstantFlagSpec,
+                kLoopSolverFlagSpec},
       .min_args = 1,
       .max_args = 1,
       .run = &RunSim,

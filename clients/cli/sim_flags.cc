@@ -244,6 +244,13 @@ ABSL_FLAG(double, gear, 0.0,
           "<transmission> mechanicalReduction, else 1). With --rotor-inertia it adds the "
           "reflected rotor inertia N^2 I_rotor to each actuated joint. Torques and effort "
           "limits stay joint side.");
+ABSL_FLAG(double, id_time_constant, 0.0,
+          "With --control id or id-constraint: the desired joint velocity is (target - q) / "
+          "max(dt, T) for this T in seconds, >= 0; 0 reaches the target at the end of each step.");
+ABSL_FLAG(std::string, loop_solver, "",
+          "Closed kinematic chains (models with cut joints, e.g. four_bar): prox (the cut "
+          "joints' constraints in the prox iteration, the default) or direct (through the "
+          "inverse of their Delassus block).");
 ABSL_FLAG(double, rotor_inertia, 0.0,
           "Rotor inertia I_rotor (kg m^2, motor side) of every actuator, >= 0; 0 keeps the "
           "model's (URDF <transmission> rotorInertia, else 0).");
@@ -476,8 +483,23 @@ absl::StatusOr<SimOptions> SimOptionsFromFlags(std::vector<std::string>* warning
   if (options.action_substeps < 1) {
     return Invalid("--action-substeps", options.action_substeps, "must be >= 1");
   }
-  if (options.actions.empty() && (!control.empty() || options.action_substeps != 1)) {
-    warnings->push_back("--control and --action-substeps have no effect without --actions");
+  if (options.actions.empty() && options.action_substeps != 1) {
+    warnings->push_back("--action-substeps has no effect without --actions");
+  }
+  options.control_targets = options.actions.empty() && !control.empty();
+  settings.control.id_time_constant = absl::GetFlag(FLAGS_id_time_constant);
+  if (!(std::isfinite(settings.control.id_time_constant) &&
+        settings.control.id_time_constant >= 0.0)) {
+    return Invalid("--id-time-constant", settings.control.id_time_constant,
+                   "the time constant must be finite and >= 0 s");
+  }
+  const std::string loop_solver = absl::GetFlag(FLAGS_loop_solver);
+  if (!loop_solver.empty()) {
+    absl::StatusOr<step::LoopSolver> parsed = sim::ParseLoopSolver(loop_solver);
+    if (!parsed.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("--loop-solver: ", parsed.status().message()));
+    }
+    settings.loop_solver = *parsed;
   }
   options.state_out = absl::GetFlag(FLAGS_state_out);
 

@@ -39,6 +39,8 @@ inline constexpr FlagSpec kActionsFlagSpec{"actions", "FILE.csv"};
 inline constexpr FlagSpec kActionSubstepsFlagSpec{"action_substeps", "K"};
 inline constexpr FlagSpec kGearFlagSpec{"gear", "N"};
 inline constexpr FlagSpec kRotorInertiaFlagSpec{"rotor_inertia", "KG_M2"};
+inline constexpr FlagSpec kIdTimeConstantFlagSpec{"id_time_constant", "S"};
+inline constexpr FlagSpec kLoopSolverFlagSpec{"loop_solver", "prox|direct"};
 
 // Everything the flags set (the model and its initial state aside).
 struct SimOptions {
@@ -56,6 +58,10 @@ struct SimOptions {
   // for --action-substeps steps under --control (settings.control.mode).
   std::string actions;
   int action_substeps = 1;
+  // --control without --actions: the controller's joint targets (for the end
+  // of each step) drive the joints through settings.control.mode instead of
+  // the controller's own PD torques.
+  bool control_targets = false;
   std::string state_out;  // --state-out: the final state blob
 };
 

@@ -43,6 +43,27 @@ std::vector<std::pair<const char*, double*>> DoubleParameters(Settings& s) {
               {"tangential_damping", &p.tangential_damping},
               {"stick_velocity", &p.stick_velocity}};
     }
+    case ContactModel::kLeastConstraint: {
+      auto& p = s.least_constraint;
+      return {{"mu", &p.mu},
+              {"regularization", &p.regularization},
+              {"impact_velocity", &p.impact_velocity},
+              {"tol_abs", &p.qp.abs_tolerance},
+              {"tol_rel", &p.qp.rel_tolerance}};
+    }
+    case ContactModel::kMicroMacro: {
+      auto& p = s.micro_macro;
+      return {{"membrane_stiffness", &p.membrane.stiffness},
+              {"membrane_damping", &p.membrane.damping},
+              {"membrane_mu", &p.membrane.mu},
+              {"restitution", &p.restitution},
+              {"mu_static", &p.mu_static},
+              {"mu_kinetic", &p.mu_kinetic},
+              {"lambda", &p.lambda},
+              {"slip_velocity", &p.slip_velocity},
+              {"tol_abs", &p.qp.abs_tolerance},
+              {"tol_rel", &p.qp.rel_tolerance}};
+    }
     case ContactModel::kMoreauJor:
     case ContactModel::kMoreauSor:
       return {{"mu", &s.hard_contact.mu},
@@ -56,7 +77,18 @@ std::vector<std::pair<const char*, double*>> DoubleParameters(Settings& s) {
 }
 
 // Models whose solver takes an iteration cap.
-bool HasMaxIterations(ContactModel model) { return IsHardContact(model); }
+bool HasMaxIterations(ContactModel model) { return IsHardContact(model) || IsQpContact(model); }
+
+int& MaxIterations(Settings& s) {
+  switch (s.contact) {
+    case ContactModel::kLeastConstraint:
+      return s.least_constraint.qp.max_iterations;
+    case ContactModel::kMicroMacro:
+      return s.micro_macro.qp.max_iterations;
+    default:
+      return s.prox.max_iterations;
+  }
+}
 
 }  // namespace
 
@@ -79,7 +111,7 @@ absl::Status SetContactParameter(Settings& settings, absl::string_view name, dou
       return absl::InvalidArgumentError(absl::StrCat(
           "contact parameter 'max_iterations' must be an integer in [1, 100000], got ", value));
     }
-    settings.prox.max_iterations = static_cast<int>(value);
+    MaxIterations(settings) = static_cast<int>(value);
     return absl::OkStatus();
   }
   for (auto& [key, field] : DoubleParameters(settings)) {

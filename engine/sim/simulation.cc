@@ -192,6 +192,14 @@ absl::Status Simulation::StepLoop(int substeps, const std::vector<Force>* f_ext,
   return absl::OkStatus();
 }
 
+absl::Status Simulation::ValidateExternalWrenches(const std::vector<Force>* f_ext) const {
+  if (f_ext != nullptr && f_ext->size() != static_cast<size_t>(model_->nbodies)) {
+    return absl::InvalidArgumentError(absl::StrCat("external wrenches for ", f_ext->size(),
+                                                   " bodies, expected ", model_->nbodies));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Simulation::Step(const Eigen::VectorXd& tau, int substeps,
                               const std::vector<Force>* f_ext) {
   const Model& m = *model_;
@@ -200,20 +208,19 @@ absl::Status Simulation::Step(const Eigen::VectorXd& tau, int substeps,
         absl::StrCat("tau has size ", tau.size(), ", expected ", m.nv));
   }
   if (!tau.allFinite()) return absl::InvalidArgumentError("tau has a non-finite entry");
-  if (f_ext != nullptr && f_ext->size() != static_cast<size_t>(m.nbodies)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("external wrenches for ", f_ext->size(), " bodies, expected ", m.nbodies));
-  }
+  MOREAU_RETURN_IF_ERROR(ValidateExternalWrenches(f_ext));
   return StepLoop(
       substeps, f_ext, [&](const State&) { tau_ = tau; }, {}, [] {});
 }
 
-absl::Status Simulation::StepAction(const Eigen::VectorXd& action, int substeps) {
+absl::Status Simulation::StepAction(const Eigen::VectorXd& action, int substeps,
+                                    const std::vector<Force>* f_ext) {
   MOREAU_RETURN_IF_ERROR(ValidateAction(*model_, action));
+  MOREAU_RETURN_IF_ERROR(ValidateExternalWrenches(f_ext));
   const ControlSettings& control = settings_.control;
   if (control.mode == ControlMode::kId) {
     return StepLoop(
-        substeps, nullptr,
+        substeps, f_ext,
         [&](const State& s) {
           InverseDynamicsTorques(*model_, control, action, s.q, s.v, workspace_.contacts,
                                  workspace_.data, actuation_, tau_);
@@ -231,7 +238,7 @@ absl::Status Simulation::StepAction(const Eigen::VectorXd& action, int substeps)
         std::span<const double>(actuation_.bound.data(),
                                 static_cast<size_t>(actuation_.bound.size()))};
     return StepLoop(
-        substeps, nullptr,
+        substeps, f_ext,
         [&](const State& s) {
           DesiredJointVelocities(*model_, control, action, s.q, actuation_);
           tau_.setZero();
@@ -245,7 +252,7 @@ absl::Status Simulation::StepAction(const Eigen::VectorXd& action, int substeps)
         });
   }
   return StepLoop(
-      substeps, nullptr,
+      substeps, f_ext,
       [&](const State& s) { ActionTorques(*model_, control, action, s.q, s.v, actuation_, tau_); },
       {}, [] {});
 }

@@ -54,9 +54,11 @@ class Simulation {
                     const std::vector<Force>* f_ext = nullptr);
 
   // Advances `substeps` steps holding an actuator-shaped action (actuation.h):
-  // torques or PD targets per Settings::control, turned into τ at every step.
-  // Same validation and divergence handling as Step.
-  absl::Status StepAction(const Eigen::VectorXd& action, int substeps);
+  // torques or PD targets per Settings::control, turned into τ at every step,
+  // with the optional external wrenches as in Step. Same validation and
+  // divergence handling as Step.
+  absl::Status StepAction(const Eigen::VectorXd& action, int substeps,
+                          const std::vector<Force>* f_ext = nullptr);
   // τ (nv) applied by the last step of StepAction or Step (id-constraint:
   // the joint rows' impulses Λ_j/Δt).
   const Eigen::VectorXd& applied_torques() const { return tau_; }
@@ -78,6 +80,8 @@ class Simulation {
   absl::Status StepOnce(const Eigen::VectorXd& tau, const std::vector<Force>* f_ext,
                         const step::JointVelocityRows& joint_rows = {});
   bool Diverged() const;
+  // InvalidArgument unless f_ext is null or has one wrench per body.
+  absl::Status ValidateExternalWrenches(const std::vector<Force>* f_ext) const;
   // Runs `substeps` steps; before each, set_tau(state) writes tau_ (and
   // whatever joint_rows points to); after each successful one, after_step().
   template <typename SetTau, typename AfterStep>

@@ -202,3 +202,38 @@ def test_session_and_watch(client: moreau.Client) -> None:
         stop.set()
         stepper.join()
     client.destroy_instances(created.ids)
+
+
+def test_issue7_settings_reach_the_engine(client: moreau.Client) -> None:
+    # id-constraint: a pendulum brought to a target by one 10 ms step
+    # (desired velocity (target − q) / dt, no torque bound in the way).
+    created = client.create_instances("pendulum", 1, settings={
+        "control_mode": "id-constraint", "dt": 0.01})
+    assert created.spec.control_mode == "id-constraint"
+    assert created.spec.action.name == "joint_position_targets"
+    q0 = created.observations.joint_positions[0, 0]
+    obs = client.step(created.ids[0], [q0 + 0.05], substeps=1)
+    assert obs.ok and abs(obs.joint_positions[0] - (q0 + 0.05)) < 0.02
+    # A gear on every actuator: N² I_rotor on the mass matrix diagonal.
+    plain = client.create_instances("pendulum", 1)
+    geared = client.create_instances("pendulum", 1, settings={"gear": 10, "rotor_inertia": 1e-3})
+    m_plain = client.query(plain.ids[0], mass_matrix=True).mass_matrix
+    m_geared = client.query(geared.ids[0], mass_matrix=True).mass_matrix
+    assert m_geared[0, 0] - m_plain[0, 0] == pytest.approx(0.1, rel=1e-9)
+    # The QP contact models, the four-bar's loop solver and their parameters.
+    for contact in ("least-constraint", "micro-macro"):
+        box = client.create_instances("box", 1, settings={
+            "contact_model": contact, "contact_parameters": {"max_iterations": 500}})
+        assert client.step(box.ids[0], [], substeps=50).ok
+    four_bar = client.create_instances("four_bar", 1, settings={"loop_solver": "direct"})
+    assert client.step(four_bar.ids[0], np.zeros(len(four_bar.spec.model.actuators)),
+                       substeps=20).ok
+    for bad, words in ((({"loop_solver": "magic"}), "magic"),
+                       ({"control_mode": "id-constraint", "contact_model": "hertz"}, "hertz"),
+                       ({"contact_model": "micro-macro",
+                         "contact_parameters": {"alpha": 0.5}}, "lambda")):
+        with pytest.raises(moreau.MoreauError) as info:
+            client.create_instances("pendulum", 1, settings=bad)
+        assert info.value.code == grpc.StatusCode.INVALID_ARGUMENT
+        assert words in info.value.message
+    client.destroy_instances(created.ids + plain.ids + geared.ids + four_bar.ids)

@@ -81,7 +81,9 @@ def make_settings(settings: Any | Mapping[str, Any] | None = None, **overrides: 
     """A ``moreau.v1.Settings`` from a message, a dict and/or keywords.
 
     Keys: ``dt``, ``contact_model``, ``integrator``, ``contact_parameters``
-    (dict), ``control_mode`` (``"torque"`` or ``"pd"``), ``kp``, ``kd``,
+    (dict), ``control_mode`` (``"torque"``, ``"pd"``, ``"id"`` or
+    ``"id-constraint"``), ``kp``, ``kd``, ``id_time_constant``, ``gear``,
+    ``rotor_inertia``, ``loop_solver`` (``"prox"`` or ``"direct"``),
     ``gravity`` (3), ``terrain`` (a ``moreau.v1.Terrain``, or a dict such as
     ``{"incline": {"angle_deg": 5}}``).
     """
@@ -105,9 +107,9 @@ def make_settings(settings: Any | Mapping[str, Any] | None = None, **overrides: 
         elif key == "terrain":
             terrain = value if isinstance(value, pb.Terrain) else pb.Terrain(**value)
             out.terrain.CopyFrom(terrain)
-        elif key in ("dt", "kp", "kd"):
+        elif key in ("dt", "kp", "kd", "id_time_constant", "gear", "rotor_inertia"):
             setattr(out, key, float(value))
-        elif key in ("contact_model", "integrator", "control_mode"):
+        elif key in ("contact_model", "integrator", "control_mode", "loop_solver"):
             setattr(out, key, str(value))
         else:
             raise ValueError(f"unknown settings key '{key}'")
