@@ -249,7 +249,8 @@ void FillSpec(const Model& model, const sim::Settings& settings, v1::Spec* spec)
   AddArray(spec, "solver_iterations", 1, "sweeps");
   spec->set_control_mode(sim::ControlModeName(settings.control.mode));
   v1::ArraySpec* action = spec->mutable_action();
-  const bool pd = settings.control.mode == sim::ControlMode::kPd;
+  // pd, id and id-constraint take joint position targets (actuation.h).
+  const bool pd = settings.control.mode != sim::ControlMode::kTorque;
   action->set_name(pd ? "joint_position_targets" : "joint_torques");
   action->set_size(nu);
   action->set_unit(pd ? "rad or m" : "N m or N");
