@@ -270,19 +270,21 @@ GaitResult RunGait(const std::string& controller_name, double dt, double duratio
 // contact forces; 002 reports ID control stable up to 4 ms. The contact
 // forces lag a step behind, so the deadbeat T = 0 feeds back too hard for
 // the floating base (it diverges within 2 s); T = 0.1 s is stable.
-TEST(IdControl, MiniCheetahStandsAtFourMillisecondSteps) {
-  const GaitResult r = RunGait("stand", 4e-3, 3.0, ControlMode::kId, ContactModel::kMoreauSor, 0.1);
-  ASSERT_TRUE(r.ok);
-  EXPECT_GT(r.min_up, 0.99);
-  // Crouched from the default pose (0.404 m, legs straight) to the stand
-  // height (0.287 m): the joints followed their targets.
-  EXPECT_GT(r.min_height, 0.27);
-  EXPECT_LT(r.min_height, 0.30);
-  EXPECT_LT(r.max_slip, 5e-3);
-  std::printf(
-      "stand, id, moreau-sor, 4 ms, T 0.1 s: max slip %.3g mm, min up %.4f, min height "
-      "%.3f m\n",
-      1e3 * r.max_slip, r.min_up, r.min_height);
+TEST(IdControl, MiniCheetahStandsWithHardAndCompliantContact) {
+  // Hard contact at 002's 4 ms; the explicit spring-damper law at 1 ms.
+  for (ContactModel contact : {ContactModel::kMoreauSor, ContactModel::kSpringDamper}) {
+    const double dt = IsHardContact(contact) ? 4e-3 : 1e-3;
+    const GaitResult r = RunGait("stand", dt, 3.0, ControlMode::kId, contact, 0.1);
+    ASSERT_TRUE(r.ok) << ContactModelName(contact);
+    EXPECT_GT(r.min_up, 0.99) << ContactModelName(contact);
+    // Crouched from the default pose (0.404 m, legs straight) to the stand
+    // height (0.287 m): the joints followed their targets.
+    EXPECT_GT(r.min_height, 0.27) << ContactModelName(contact);
+    EXPECT_LT(r.min_height, 0.30) << ContactModelName(contact);
+    EXPECT_LT(r.max_slip, 5e-3) << ContactModelName(contact);
+    std::printf("stand, id, %s, %g ms, T 0.1 s: max slip %.3g mm, min up %.4f, min height %.3f m\n",
+                ContactModelName(contact), 1e3 * dt, 1e3 * r.max_slip, r.min_up, r.min_height);
+  }
 }
 
 TEST(IdConstraint, MiniCheetahStandsAtTenMillisecondSteps) {
