@@ -69,13 +69,14 @@ INSTANTIATE_TEST_SUITE_P(
                     Expected{"cartpole", false, 2, 2, 3, 1.1, 0, 0.0},
                     Expected{"acrobot", false, 2, 2, 3, 2.0, 0, 0.0},
                     Expected{"sphere", true, 7, 6, 2, 1.0, 1, 0.1},
-                    Expected{"box", true, 7, 6, 2, 1.0, 8, 0.15}),
+                    Expected{"box", true, 7, 6, 2, 1.0, 8, 0.15},
+                    Expected{"four_bar", false, 3, 3, 4, 3.5, 0, 0.0}),
     [](const testing::TestParamInfo<Expected>& info) { return info.param.name; });
 
 TEST(Builtin, NamesAreListedInOrder) {
   EXPECT_EQ(BuiltinModelNames(),
             (std::vector<std::string>{"mini_cheetah", "pendulum", "double_pendulum", "cartpole",
-                                      "acrobot", "sphere", "box", "biped"}));
+                                      "acrobot", "sphere", "box", "biped", "four_bar"}));
 }
 
 TEST(Builtin, MiniCheetahMatchesTheSharedFile) {
