@@ -13,7 +13,11 @@
 //                --geared_modes (PD by default, as in 002 Table II).
 //   trot         the built-in Mini Cheetah trotting (engine/control trot
 //                controller, 001 §6.2) on flat ground, hard contact
-//                (moreau-sor).
+//                (moreau-sor), with the Mini Cheetah's effort limits 17/17/26
+//                N m (--trot_effort_limits; the shipped URDF has none) in every
+//                mode, and T = --trot_id_time_constant in the id modes.
+// Every scenario solves its contacts and joint rows by SOR at α = --prox_alpha
+// with up to --prox_max_iterations sweeps.
 // Control modes (--modes): names for sim::ParseControlMode ("pd", "id",
 // "id-constraint", …); a name this build does not know becomes an entry with
 // an "error" in the report, the other modes still run.
@@ -57,6 +61,7 @@
 #include "absl/flags/parse.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "clients/json/json_writer.h"
@@ -96,6 +101,18 @@ ABSL_FLAG(double, rotor_inertia, 5e-5,
           "ur10_geared: rotor inertia I_rotor (kg m^2, motor side) of every joint.");
 ABSL_FLAG(double, trot_kp, 40.0, "trot: PD stiffness k_p (N m/rad); 001 Table I: 40.");
 ABSL_FLAG(double, trot_kd, 1.0, "trot: PD damping k_d (N m s/rad); 001 Table I: 1.");
+ABSL_FLAG(double, trot_id_time_constant, 0.1,
+          "trot: id / id-constraint time constant T (s) of the desired joint velocity "
+          "(target - q) / max(dt, T). On the floating base `id` needs T > 0: its contact forces "
+          "are the last step's.");
+ABSL_FLAG(std::string, trot_effort_limits, "17,17,26",
+          "trot: effort limits (N m) of each leg's ab/ad, hip and knee actuators, for every "
+          "control mode: the Mini Cheetah's (Katz et al. 2019); the shipped URDF has none. They "
+          "bound the id-constraint joint rows' impulses at tau_max dt. Empty: the URDF's.");
+ABSL_FLAG(double, prox_alpha, 1.0,
+          "Prox relaxation alpha of every scenario (000: 0.6). The id-constraint joint rows "
+          "couple strongly with the stance feet; alpha = 1 converges in far fewer sweeps.");
+ABSL_FLAG(int, prox_max_iterations, 1000, "Prox sweep cap of every scenario.");
 ABSL_FLAG(std::string, json, "", "Write the JSON report to this file instead of stdout.");
 
 namespace moreau::bench {
@@ -404,6 +421,8 @@ absl::StatusOr<Scenario> MakeUr10(bool geared) {
   if (!model.ok()) return model.status();
   s.model = *model;
   s.settings.contact = sim::ContactModel::kMoreauSor;
+  s.settings.prox.alpha = absl::GetFlag(FLAGS_prox_alpha);
+  s.settings.prox.max_iterations = absl::GetFlag(FLAGS_prox_max_iterations);
   s.settings.control.gains.kp = absl::GetFlag(geared ? FLAGS_geared_kp : FLAGS_ur10_kp);
   s.settings.control.gains.kd = absl::GetFlag(geared ? FLAGS_geared_kd : FLAGS_ur10_kd);
   if (geared) {
@@ -427,8 +446,28 @@ absl::StatusOr<Scenario> MakeTrot() {
   s.trot = true;
   absl::StatusOr<std::shared_ptr<const Model>> model = LoadBuiltin("mini_cheetah");
   if (!model.ok()) return model.status();
-  s.model = *model;
+  const std::vector<std::string> limits = SplitList(absl::GetFlag(FLAGS_trot_effort_limits));
+  if (limits.empty()) {
+    s.model = *model;
+  } else {
+    if (limits.size() != 3) {
+      return absl::InvalidArgumentError("--trot_effort_limits takes three numbers (N m)");
+    }
+    auto limited = std::make_shared<Model>(**model);
+    for (size_t a = 0; a < limited->actuators.size(); ++a) {
+      double limit = 0.0;
+      if (!absl::SimpleAtod(limits[a % 3], &limit) || !(limit > 0.0)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--trot_effort_limits: '", limits[a % 3], "' is not a positive number"));
+      }
+      limited->actuators[a].effort_limit = limit;
+    }
+    s.model = std::move(limited);
+  }
   s.settings.contact = sim::ContactModel::kMoreauSor;
+  s.settings.prox.alpha = absl::GetFlag(FLAGS_prox_alpha);
+  s.settings.prox.max_iterations = absl::GetFlag(FLAGS_prox_max_iterations);
+  s.settings.control.id_time_constant = absl::GetFlag(FLAGS_trot_id_time_constant);
   s.settings.control.gains.kp = absl::GetFlag(FLAGS_trot_kp);
   s.settings.control.gains.kd = absl::GetFlag(FLAGS_trot_kd);
   s.trot_options.gains = s.settings.control.gains;
@@ -444,6 +483,12 @@ void WriteScenario(JsonWriter& json, const Scenario& s) {
   json.Key("contact").String(sim::ContactModelName(s.settings.contact));
   json.Key("kp").Number(s.settings.control.gains.kp);
   json.Key("kd").Number(s.settings.control.gains.kd);
+  json.Key("id_time_constant_s").Number(s.settings.control.id_time_constant);
+  json.Key("prox_alpha").Number(s.settings.prox.alpha);
+  json.Key("prox_max_iterations").Int(s.settings.prox.max_iterations);
+  std::vector<double> effort_limits;
+  for (const Actuator& a : s.model->actuators) effort_limits.push_back(a.effort_limit);
+  json.Key("effort_limits").Numbers(effort_limits);
   if (s.trot) {
     json.Key("controller").String("trot (001 §6.2), targets at t + dt");
     json.Key("stand_height_m").Number(s.stand_height);

@@ -559,11 +559,12 @@ absl::Status RunSim(const Invocation& invocation) {
   if (!step_status.ok() && !absl::IsFailedPrecondition(step_status)) return step_status;
   SimResult result;
   result.model = m.name;
-  result.controller = !actions.empty() ? absl::StrCat("actions (", options.actions, ")")
-                      : options.control_targets
-                          ? absl::StrCat(controller->Name(), " (targets through --control ",
-                                         sim::ControlModeName(options.settings.control.mode), ")")
-                          : std::string(controller->Name());
+  result.controller =
+      !actions.empty() ? absl::StrCat("actions (", options.actions, ")")
+      : options.control_targets
+          ? absl::StrCat(std::string(controller->Name()), " (targets through --control ",
+                         sim::ControlModeName(options.settings.control.mode), ")")
+          : std::string(controller->Name());
   result.steps = done;
   result.time = simulation->state().time;
   result.wall_s = wall_s;
