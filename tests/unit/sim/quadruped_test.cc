@@ -225,6 +225,7 @@ TEST(Quadruped, MiniCheetahTrotsForwardWithEveryContactModelButHertz) {
   for (const ModelCase& c : kCases) {
     if (c.contact != ContactModel::kHertz) ExpectTrotsForward(c);
   }
+  for (const ModelCase& c : kQpCases) ExpectTrotsForward(c);
 }
 
 // Open (issue 3): with 001 Table I's Hertz settings (Heun, Δt = 1e-4) the
@@ -285,7 +286,9 @@ TEST(Quadruped, MiniCheetahPushedOverFallsOnItsSide) {
   push.start_s = 1.0;
   push.duration_s = 0.2;
   push.force_world = Vec3(0.0, 150.0, 0.0);  // 30 N s sideways, 9 kg robot
-  for (const ModelCase& c : kCases) {
+  std::vector<ModelCase> cases(std::begin(kCases), std::end(kCases));
+  cases.insert(cases.end(), std::begin(kQpCases), std::end(kQpCases));
+  for (const ModelCase& c : cases) {
     SCOPED_TRACE(CaseName(c));
     const RunResult r = Simulate("mini_cheetah", "stand", c, 4.0, push);
     ASSERT_TRUE(r.ok);
