@@ -231,7 +231,7 @@ absl::Status Run(const Options& options) {
           runs[e].push_back(std::move(run));
         }
       }
-      SpeedRow row{.scenario = scenario, .dt = dt};
+      SpeedRow row{.scenario = scenario, .dt = dt, .mujoco = {}, .moreau = {}};
       for (size_t e = 0; e < engines.size(); ++e) {
         (e < options.cones.size() ? row.mujoco : row.moreau).push_back(Median(std::move(runs[e])));
       }

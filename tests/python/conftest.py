@@ -10,6 +10,7 @@ import os
 import re
 import signal
 import subprocess
+import time
 from pathlib import Path
 from typing import Iterator
 
@@ -42,8 +43,24 @@ class Server:
         self.process.wait(timeout=30)
 
     def pause(self) -> None:
-        """Freezes the server (SIGSTOP): it accepts nothing, answers nothing."""
+        """Freezes the server (SIGSTOP): it accepts nothing, answers nothing.
+
+        Returns once the kernel reports the process stopped: on a loaded machine
+        the signal can take effect after a request sent right after it.
+        """
         self.process.send_signal(signal.SIGSTOP)
+        deadline = time.monotonic() + 5.0
+        tasks = f"/proc/{self.process.pid}/task"
+        while time.monotonic() < deadline:
+            states = []
+            for task in os.listdir(tasks):
+                with open(f"{tasks}/{task}/stat") as stat:
+                    # Field 3, after the parenthesised command name: the state.
+                    states.append(stat.read().rsplit(")", 1)[1].split()[0])
+            if all(state == "T" for state in states):
+                return
+            time.sleep(0.001)
+        raise RuntimeError(f"moreaud (pid {self.process.pid}) did not stop after SIGSTOP")
 
     def resume(self) -> None:
         self.process.send_signal(signal.SIGCONT)

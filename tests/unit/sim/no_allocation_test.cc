@@ -80,7 +80,9 @@ TEST(SimulationNoAllocation, QpModelsDropTheBiped) {
         const long allocations = ::moreau::testing::HeapAllocationCount() - before;
         EXPECT_EQ(allocations, 0);
         EXPECT_EQ(contacts, 8);  // both soles landed
-        if (cm == ContactModel::kLeastConstraint) EXPECT_TRUE(impact);
+        if (cm == ContactModel::kLeastConstraint) {
+          EXPECT_TRUE(impact);
+        }
       }
     }
   }
