@@ -11,6 +11,8 @@
 #include "engine/dynamics/kinematics.h"
 #include "engine/dynamics/rnea.h"
 #include "engine/step/delassus.h"
+#include "engine/step/smooth_dynamics.h"
+#include "engine/util/status_macros.h"
 
 namespace moreau::step {
 namespace {
@@ -169,17 +171,8 @@ absl::Status QpStepDynamics(const Model& model, const contact::Terrain& terrain,
   } else {
     ForwardKinematics(model, data, q, v);
   }
-  CrbaFromKinematics(model, data);
-  if (!FactorMassMatrix(model, data)) {
-    return absl::FailedPreconditionError("mass matrix is not positive definite");
-  }
-  // h = Sτ − (C + G) (004 eq. 1–2: M ν̇_f = Sτ − h).
-  w.h = -NonlinearEffectsFromKinematics(model, data);
-  if (inputs.tau != nullptr) w.h += *inputs.tau;
-  if (inputs.f_ext != nullptr) {
-    ExternalWrenchForce(model, data, *inputs.f_ext, w.tau_total);
-    w.h -= w.tau_total;  // ExternalWrenchForce gives −Σ Jᵀ f_ext
-  }
+  // M and h = Sτ − (C + G) (004 eq. 1–2: M ν̇_f = Sτ − h).
+  MOREAU_RETURN_IF_ERROR(MassMatrixAndForces(model, inputs, w));
   ContactJacobiansFromKinematics(model, data);
   contact::DetectContacts(model, data, terrain, w.contacts);
   contact::ComputeContactVelocities(model, data, v, w.contacts);

@@ -12,6 +12,8 @@
 #include "engine/dynamics/loop_closure.h"
 #include "engine/dynamics/rnea.h"
 #include "engine/step/delassus.h"
+#include "engine/step/smooth_dynamics.h"
+#include "engine/util/status_macros.h"
 
 namespace moreau::step {
 
@@ -40,16 +42,7 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
 
   // Smooth dynamics at the midpoint: M (CRBA, factored) and h = τ − c − g
   // (000 eq. 1: M u̇ = h + W λ).
-  CrbaFromKinematics(model, data);
-  if (!FactorMassMatrix(model, data)) {
-    return absl::FailedPreconditionError("mass matrix is not positive definite at the midpoint");
-  }
-  w.h = -NonlinearEffectsFromKinematics(model, data);
-  if (inputs.tau != nullptr) w.h += *inputs.tau;
-  if (inputs.f_ext != nullptr) {
-    ExternalWrenchForce(model, data, *inputs.f_ext, w.tau_total);
-    w.h -= w.tau_total;  // ExternalWrenchForce gives −Σ Jᵀ f_ext
-  }
+  MOREAU_RETURN_IF_ERROR(MassMatrixAndForces(model, inputs, w));
 
   // Contacts closed at the midpoint: g_N(q_M) ≤ 0 (000 eq. 10), and also
   // those the motion would carry through the surface by the step's end,
