@@ -76,10 +76,7 @@ Simulation::Simulation(std::shared_ptr<const Model> model, const Settings& setti
       tau_(Eigen::VectorXd::Zero(model_->nv)),
       actuation_(MakeActuationScratch(*model_, settings.dt)) {}
 
-void Simulation::Reset() {
-  state_ = DefaultState(*model_);
-  workspace_.bilateral_Lambda.setZero();
-}
+void Simulation::Reset() { state_ = DefaultState(*model_); }
 
 void Simulation::ResetWithNoise(uint64_t seed, double scale) {
   Reset();
@@ -114,15 +111,16 @@ absl::Status Simulation::SetState(const State& s) {
     if (!(n > 1e-9)) return absl::InvalidArgumentError("base quaternion has zero norm");
     next.q.segment<4>(3) /= n;
   }
+  if (next.bilateral_impulses.size() != static_cast<size_t>(BilateralRowCount(m))) {
+    next.bilateral_impulses.assign(static_cast<size_t>(BilateralRowCount(m)), 0.0);
+  }
   state_ = std::move(next);
-  workspace_.bilateral_Lambda.setZero();
   return absl::OkStatus();
 }
 
 absl::Status Simulation::Restore(std::string_view bytes) {
   MOREAU_ASSIGN_OR_RETURN(State s, DeserializeState(*model_, bytes));
   state_ = std::move(s);
-  workspace_.bilateral_Lambda.setZero();
   return absl::OkStatus();
 }
 
@@ -137,9 +135,16 @@ absl::Status Simulation::StepOnce(const Eigen::VectorXd& tau, const std::vector<
   const double dt = settings_.dt;
   if (IsHardContact(settings_.contact)) {
     const step::BilateralInputs bilateral{joint_rows, settings_.loop_solver};
+    // The bilateral rows' warm start is part of the State (snapshots restore
+    // it); the step reads and writes it in the workspace.
+    Eigen::Map<Eigen::VectorXd> bilateral_impulses(
+        state_.bilateral_impulses.data(),
+        static_cast<Eigen::Index>(state_.bilateral_impulses.size()));
+    workspace_.bilateral_Lambda = bilateral_impulses;
     MOREAU_RETURN_IF_ERROR(step::MoreauStep(*model_, settings_.terrain, settings_.prox,
                                             settings_.hard_contact, dt, inputs, state_.q, state_.v,
                                             state_.impulses, workspace_, bilateral));
+    bilateral_impulses = workspace_.bilateral_Lambda;
     report_.solver_iterations = workspace_.last_prox.iterations;
     report_.solver_converged = workspace_.last_prox.converged;
   } else if (settings_.contact == ContactModel::kLeastConstraint) {

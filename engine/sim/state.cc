@@ -5,12 +5,13 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "engine/step/workspace.h"
 
 namespace moreau::sim {
 namespace {
 
 constexpr char kMagic[4] = {'M', 'R', 'S', 'T'};
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;
 
 static_assert(std::endian::native == std::endian::little,
               "state blobs are little-endian; add byte swapping for big-endian hosts");
@@ -54,7 +55,13 @@ State DefaultState(const Model& model) {
   s.v = Eigen::VectorXd::Zero(model.nv);
   s.contact_states.assign(model.contact_points.size(), contact::ContactState{});
   s.impulses.assign(3 * model.contact_points.size(), 0.0);
+  s.bilateral_impulses.assign(static_cast<size_t>(BilateralRowCount(model)), 0.0);
   return s;
+}
+
+int BilateralRowCount(const Model& model) {
+  return static_cast<int>(model.actuators.size()) +
+         step::kLoopRows * static_cast<int>(model.loop_closures.size());
 }
 
 std::string SerializeState(const State& s) {
@@ -73,6 +80,8 @@ std::string SerializeState(const State& s) {
     for (double x : c.anchor) w.F64(x);
   }
   for (double x : s.impulses) w.F64(x);
+  w.U32(static_cast<uint32_t>(s.bilateral_impulses.size()));  // version 2
+  for (double x : s.bilateral_impulses) w.F64(x);
   return w.Take();
 }
 
@@ -83,7 +92,8 @@ absl::StatusOr<State> DeserializeState(const Model& model, std::string_view byte
   if (!r.Bytes(magic, 4) || std::memcmp(magic, kMagic, 4) != 0) {
     return absl::InvalidArgumentError("state blob: not a Moreau state (bad magic)");
   }
-  if (!r.U32(version) || version != kVersion) {
+  // Version 1 blobs (no bilateral impulses) restore with those at zero.
+  if (!r.U32(version) || (version != kVersion && version != 1)) {
     return absl::InvalidArgumentError(absl::StrCat("state blob: version ", version,
                                                    " is not supported (expected ", kVersion, ")"));
   }
@@ -109,6 +119,16 @@ absl::StatusOr<State> DeserializeState(const Model& model, std::string_view byte
     for (double& x : c.anchor) ok = ok && r.F64(x);
   }
   for (double& x : s.impulses) ok = ok && r.F64(x);
+  if (ok && version >= 2) {
+    uint32_t nb = 0;
+    ok = r.U32(nb);
+    if (ok && nb != s.bilateral_impulses.size()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("state blob: ", nb, " bilateral impulses do not match model '", model.name,
+                       "' (", s.bilateral_impulses.size(), ")"));
+    }
+    for (double& x : s.bilateral_impulses) ok = ok && r.F64(x);
+  }
   if (!ok) return absl::InvalidArgumentError("state blob: truncated body");
   if (!r.AtEnd()) return absl::InvalidArgumentError("state blob: trailing bytes");
   if (!s.q.allFinite() || !s.v.allFinite() || !std::isfinite(s.time)) {

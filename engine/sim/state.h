@@ -23,7 +23,13 @@ struct State {
   uint64_t steps = 0;
   std::vector<contact::ContactState> contact_states;  // one per contact point
   std::vector<double> impulses;                       // 3 per contact point (N, T1, T2), warm start
+  // Hard contact: the bilateral rows' impulses of the last step (warm start),
+  // one per actuator (id-constraint joint rows) then 5 per loop closure.
+  std::vector<double> bilateral_impulses;
 };
+
+// Bilateral rows of a hard-contact step for `model`: actuators + 5 per loop closure.
+int BilateralRowCount(const Model& model);
 
 // A state at rest in the model's default configuration.
 State DefaultState(const Model& model);
