@@ -7,14 +7,25 @@
 #include <string>
 #include <vector>
 
+#include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "clients/cli/common_flags.h"
 #include "clients/cli/number_list.h"
+#include "clients/cli/sim_flags.h"
 #include "clients/cpp/client.h"
 #include "clients/json/json_writer.h"
+
+// Shared with `moreau sim` (sim_flags.cc): the same settings for a remote instance.
+ABSL_DECLARE_FLAG(std::vector<std::string>, contact_param);
+ABSL_DECLARE_FLAG(double, gear);
+ABSL_DECLARE_FLAG(double, rotor_inertia);
+ABSL_DECLARE_FLAG(double, id_time_constant);
+ABSL_DECLARE_FLAG(std::string, loop_solver);
 
 ABSL_FLAG(std::string, address, "localhost:50051", "moreaud address (host:port)");
 ABSL_FLAG(int, count, 1, "create: how many instances");
@@ -117,6 +128,20 @@ absl::Status Create(client::Client& client, const Invocation& inv) {
   settings->set_contact_model(absl::GetFlag(FLAGS_contact_model));
   settings->set_control_mode(absl::GetFlag(FLAGS_control));
   settings->set_dt(absl::GetFlag(FLAGS_time_step));
+  settings->set_gear(absl::GetFlag(FLAGS_gear));
+  settings->set_rotor_inertia(absl::GetFlag(FLAGS_rotor_inertia));
+  settings->set_id_time_constant(absl::GetFlag(FLAGS_id_time_constant));
+  settings->set_loop_solver(absl::GetFlag(FLAGS_loop_solver));
+  // NAME=VALUE entries; the server checks the names against the contact model.
+  for (const std::string& entry : absl::GetFlag(FLAGS_contact_param)) {
+    const std::vector<absl::string_view> parts = absl::StrSplit(entry, absl::MaxSplits('=', 1));
+    double value = 0.0;
+    if (parts.size() != 2 || parts[0].empty() || !absl::SimpleAtod(parts[1], &value)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--contact-param: entry '", entry, "' is not NAME=VALUE with a number"));
+    }
+    (*settings->mutable_contact_parameters())[std::string(parts[0])] = value;
+  }
   auto created = client.CreateInstances(request);
   if (!created.ok()) return created.status();
   std::ostream& out = *inv.out;
@@ -284,7 +309,12 @@ const Command& RemoteCommand() {
       .flags = {{"address", "HOST:PORT"},
                 {"count", "N"},
                 {"contact_model", "NAME"},
+                kContactParamFlagSpec,
                 kControlFlagSpec,
+                kIdTimeConstantFlagSpec,
+                kGearFlagSpec,
+                kRotorInertiaFlagSpec,
+                kLoopSolverFlagSpec,
                 {"time_step", "S"},
                 {"seed", "N"},
                 {"noise", "X"},

@@ -47,6 +47,25 @@ def test_create_step_state_watch_destroy(address, tmp_path):
     assert "destroyed 2" in remote(address, "destroy", *ids).stdout
 
 
+def test_create_takes_the_simulation_settings(address):
+    created = json.loads(remote(address, "create", "pendulum", "--control", "id-constraint",
+                                "--id-time-constant", "0.05", "--gear", "10",
+                                "--rotor-inertia", "1e-3", "--contact-param",
+                                "mu=0.5,max_iterations=300", "--json").stdout)
+    assert len(created["instance_ids"]) == 1
+    created = json.loads(remote(address, "create", "four_bar", "--loop-solver", "direct",
+                                "--json").stdout)
+    assert len(created["instance_ids"]) == 1
+    for args, words in ((["--loop-solver", "magic"], "magic"),
+                        (["--contact-model", "hertz", "--contact-param", "alpha=1"], "alpha"),
+                        (["--contact-param", "mu"], "NAME=VALUE"),
+                        (["--gear", "-1"], "gear")):
+        result = remote(address, "create", "pendulum", *args, check=False)
+        assert result.returncode == 1, args
+        assert words in result.stderr, (args, result.stderr)
+        assert len(result.stderr.strip().splitlines()) == 1
+
+
 def test_errors_are_one_line_naming_the_problem(address):
     result = remote(address, "step", "no-such-id", "--action", "0", check=False)
     assert result.returncode == 1
