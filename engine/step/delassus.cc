@@ -172,4 +172,15 @@ void AddBilateralImpulse(Eigen::Ref<const Eigen::MatrixXd> B, std::span<const in
   }
 }
 
+void RecordContactImpulses(std::span<const int> active, Eigen::Ref<const Eigen::VectorXd> Lambda,
+                           double dt, contact::ContactSet& contacts, std::span<double> impulses) {
+  for (size_t a = 0; a < active.size(); ++a) {
+    const int k = active[a];
+    const auto i = static_cast<Eigen::Index>(3 * a);
+    contact::Contact& ct = contacts.contacts[k];
+    for (int l = 0; l < 3; ++l) impulses[3 * k + l] = Lambda[i + l];
+    ct.force += (Lambda[i] * ct.normal + Lambda[i + 1] * ct.t1 + Lambda[i + 2] * ct.t2) / dt;
+  }
+}
+
 }  // namespace moreau::step

@@ -39,6 +39,13 @@ void ContactSpaceVelocity(const Data& data, const contact::ContactSet& contacts,
                           std::span<const int> support_len, const Eigen::VectorXd& u,
                           Eigen::Ref<Eigen::VectorXd> out);
 
+// For each active contact a (slot k = active[a]): impulses[3k..3k+2] = Λ's
+// [N, T1, T2] of a (the next step's warm start), and the slot's force +=
+// (Λ_N n + Λ_T1 t1 + Λ_T2 t2) / Δt (the steps zero it first; micro-macro adds
+// to its membrane force).
+void RecordContactImpulses(std::span<const int> active, Eigen::Ref<const Eigen::VectorXd> Lambda,
+                           double dt, contact::ContactSet& contacts, std::span<double> impulses);
+
 // out (nv) = W Λ = Σ J_kᵀ (Λ_N n + Λ_T1 t1 + Λ_T2 t2), over the supports.
 void GeneralizedImpulse(const Data& data, const contact::ContactSet& contacts,
                         std::span<const int> active, std::span<const int> support,

@@ -184,14 +184,7 @@ absl::Status MicroMacroStep(const Model& model, const contact::Terrain& terrain,
                        w.W_Lambda);
     SolveMassMatrix(data, w.W_Lambda);
     w.u_free += w.W_Lambda;
-    for (int a = 0; a < nc; ++a) {
-      const int k = w.active[a];
-      contact::Contact& ct = w.contacts.contacts[k];
-      for (int l = 0; l < 3; ++l) impulses[3 * k + l] = w.Lambda[3 * a + l];
-      ct.force += (w.Lambda[3 * a] * ct.normal + w.Lambda[3 * a + 1] * ct.t1 +
-                   w.Lambda[3 * a + 2] * ct.t2) /
-                  dt;
-    }
+    RecordContactImpulses(active, w.Lambda.head(n), dt, w.contacts, impulses);
   }
   // Step 9: semi-implicit Euler (003 §IV-A's first-order symplectic method).
   v = w.u_free;
