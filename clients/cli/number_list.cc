@@ -47,4 +47,19 @@ absl::StatusOr<Eigen::VectorXd> ParseNumberList(absl::string_view flag, absl::st
   return Eigen::Map<const Eigen::VectorXd>(values.data(), expected_size);
 }
 
+absl::StatusOr<std::pair<std::string, double>> ParseNamedNumber(absl::string_view flag,
+                                                                absl::string_view entry) {
+  const std::vector<absl::string_view> parts = absl::StrSplit(entry, absl::MaxSplits('=', 1));
+  if (parts.size() != 2 || parts[0].empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(flag, ": entry ", JsonQuote(entry), " is not NAME=VALUE"));
+  }
+  double value = 0.0;
+  if (!absl::SimpleAtod(parts[1], &value)) {
+    return absl::InvalidArgumentError(absl::StrCat(flag, ": value of ", JsonQuote(parts[0]), " (",
+                                                   JsonQuote(parts[1]), ") is not a number"));
+  }
+  return std::make_pair(std::string(parts[0]), value);
+}
+
 }  // namespace moreau::cli

@@ -5,15 +5,14 @@
 #include <iterator>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
 #include "clients/cli/common_flags.h"
 #include "clients/cli/number_list.h"
 #include "clients/cli/sim_flags.h"
@@ -134,13 +133,10 @@ absl::Status Create(client::Client& client, const Invocation& inv) {
   settings->set_loop_solver(absl::GetFlag(FLAGS_loop_solver));
   // NAME=VALUE entries; the server checks the names against the contact model.
   for (const std::string& entry : absl::GetFlag(FLAGS_contact_param)) {
-    const std::vector<absl::string_view> parts = absl::StrSplit(entry, absl::MaxSplits('=', 1));
-    double value = 0.0;
-    if (parts.size() != 2 || parts[0].empty() || !absl::SimpleAtod(parts[1], &value)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--contact-param: entry '", entry, "' is not NAME=VALUE with a number"));
-    }
-    (*settings->mutable_contact_parameters())[std::string(parts[0])] = value;
+    absl::StatusOr<std::pair<std::string, double>> parameter =
+        ParseNamedNumber("--contact-param", entry);
+    if (!parameter.ok()) return parameter.status();
+    (*settings->mutable_contact_parameters())[parameter->first] = parameter->second;
   }
   auto created = client.CreateInstances(request);
   if (!created.ok()) return created.status();

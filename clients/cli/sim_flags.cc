@@ -25,6 +25,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "clients/cli/common_flags.h"
+#include "clients/cli/number_list.h"
 #include "clients/cli/text_format.h"
 #include "clients/json/json_writer.h"
 #include "engine/contact/terrain.h"
@@ -440,18 +441,8 @@ absl::StatusOr<SimOptions> SimOptionsFromFlags(std::vector<std::string>* warning
     settings.force_law.micro.mu = *mu;
   }
   for (const std::string& entry : absl::GetFlag(FLAGS_contact_param)) {
-    const std::vector<absl::string_view> parts = absl::StrSplit(entry, absl::MaxSplits('=', 1));
-    double value = 0.0;
-    if (parts.size() != 2 || parts[0].empty()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--contact-param: entry ", JsonQuote(entry), " is not NAME=VALUE"));
-    }
-    if (!absl::SimpleAtod(parts[1], &value)) {
-      return absl::InvalidArgumentError(absl::StrCat("--contact-param: value of ",
-                                                     JsonQuote(parts[0]), " (", JsonQuote(parts[1]),
-                                                     ") is not a number"));
-    }
-    absl::Status status = sim::SetContactParameter(settings, parts[0], value);
+    MOREAU_ASSIGN_OR_RETURN(const auto parameter, ParseNamedNumber("--contact-param", entry));
+    absl::Status status = sim::SetContactParameter(settings, parameter.first, parameter.second);
     if (!status.ok()) {
       return absl::InvalidArgumentError(absl::StrCat("--contact-param: ", status.message()));
     }
