@@ -13,6 +13,19 @@
 namespace moreau::sim {
 namespace {
 
+// StepAction holding 0.2 on every actuator: 5 warm-up steps, then 200 steps
+// that must not allocate.
+void ExpectStepActionAllocatesNothing(Simulation& sim) {
+  const Eigen::VectorXd action =
+      Eigen::VectorXd::Constant(static_cast<Eigen::Index>(sim.model().actuators.size()), 0.2);
+  ASSERT_TRUE(sim.StepAction(action, 5).ok());  // warm up
+  const long before = ::moreau::testing::HeapAllocationCount();
+  const absl::Status status = sim.StepAction(action, 200);
+  const long allocations = ::moreau::testing::HeapAllocationCount() - before;
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(allocations, 0);
+}
+
 TEST(SimulationNoAllocation, StepEveryContactModel) {
   auto model = LoadBuiltin("mini_cheetah");
   ASSERT_TRUE(model.ok()) << model.status();
@@ -97,14 +110,7 @@ TEST(SimulationNoAllocation, StepActionBothControlModes) {
     settings.control.mode = mode;
     auto sim = Simulation::Create(*model, settings);
     ASSERT_TRUE(sim.ok()) << sim.status();
-    const Eigen::VectorXd action =
-        Eigen::VectorXd::Constant(static_cast<Eigen::Index>((*model)->actuators.size()), 0.2);
-    ASSERT_TRUE((*sim)->StepAction(action, 5).ok());  // warm up
-    const long before = ::moreau::testing::HeapAllocationCount();
-    const absl::Status status = (*sim)->StepAction(action, 200);
-    const long allocations = ::moreau::testing::HeapAllocationCount() - before;
-    ASSERT_TRUE(status.ok()) << status;
-    EXPECT_EQ(allocations, 0);
+    ExpectStepActionAllocatesNothing(**sim);
   }
 }
 
@@ -122,14 +128,7 @@ TEST(SimulationNoAllocation, StepActionWithTransmission) {
     auto sim = Simulation::Create(*model, settings);
     ASSERT_TRUE(sim.ok()) << sim.status();
     ASSERT_GT((*sim)->model().armature.maxCoeff(), 0.0);
-    const Eigen::VectorXd action =
-        Eigen::VectorXd::Constant(static_cast<Eigen::Index>((*model)->actuators.size()), 0.2);
-    ASSERT_TRUE((*sim)->StepAction(action, 5).ok());  // warm up
-    const long before = ::moreau::testing::HeapAllocationCount();
-    const absl::Status status = (*sim)->StepAction(action, 200);
-    const long allocations = ::moreau::testing::HeapAllocationCount() - before;
-    ASSERT_TRUE(status.ok()) << status;
-    EXPECT_EQ(allocations, 0);
+    ExpectStepActionAllocatesNothing(**sim);
   }
 }
 
@@ -146,14 +145,7 @@ TEST(SimulationNoAllocation, StepActionInverseDynamicsModes) {
       settings.contact = contact;
       auto sim = Simulation::Create(*model, settings);
       ASSERT_TRUE(sim.ok()) << sim.status();
-      const Eigen::VectorXd action =
-          Eigen::VectorXd::Constant(static_cast<Eigen::Index>((*model)->actuators.size()), 0.2);
-      ASSERT_TRUE((*sim)->StepAction(action, 5).ok());  // warm up
-      const long before = ::moreau::testing::HeapAllocationCount();
-      const absl::Status status = (*sim)->StepAction(action, 200);
-      const long allocations = ::moreau::testing::HeapAllocationCount() - before;
-      ASSERT_TRUE(status.ok()) << status;
-      EXPECT_EQ(allocations, 0);
+      ExpectStepActionAllocatesNothing(**sim);
     }
   }
 }
