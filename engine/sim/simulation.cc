@@ -134,17 +134,12 @@ absl::Status Simulation::StepOnce(const Eigen::VectorXd& tau, const std::vector<
   const step::StepInputs inputs{&tau, f_ext};
   const double dt = settings_.dt;
   if (IsHardContact(settings_.contact)) {
-    const step::BilateralInputs bilateral{joint_rows, settings_.loop_solver};
-    // The bilateral rows' warm start is part of the State (snapshots restore
-    // it); the step reads and writes it in the workspace.
-    Eigen::Map<Eigen::VectorXd> bilateral_impulses(
-        state_.bilateral_impulses.data(),
-        static_cast<Eigen::Index>(state_.bilateral_impulses.size()));
-    workspace_.bilateral_Lambda = bilateral_impulses;
+    // The bilateral rows' warm start is part of the State (snapshots restore it).
+    const step::BilateralInputs bilateral{joint_rows, settings_.loop_solver,
+                                          state_.bilateral_impulses};
     MOREAU_RETURN_IF_ERROR(step::MoreauStep(*model_, settings_.terrain, settings_.prox,
                                             settings_.hard_contact, dt, inputs, state_.q, state_.v,
                                             state_.impulses, workspace_, bilateral));
-    bilateral_impulses = workspace_.bilateral_Lambda;
     report_.solver_iterations = workspace_.last_prox.iterations;
     report_.solver_converged = workspace_.last_prox.converged;
   } else if (settings_.contact == ContactModel::kLeastConstraint) {
@@ -251,8 +246,7 @@ absl::Status Simulation::StepAction(const Eigen::VectorXd& action, int substeps,
         rows,
         [&] {
           for (size_t a = 0; a < actuation_.dofs.size(); ++a) {
-            tau_[actuation_.dofs[a]] =
-                workspace_.bilateral_Lambda[static_cast<Eigen::Index>(a)] / settings_.dt;
+            tau_[actuation_.dofs[a]] = state_.bilateral_impulses[a] / settings_.dt;
           }
         });
   }

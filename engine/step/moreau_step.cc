@@ -27,12 +27,14 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
   const int nl = kLoopRows * static_cast<int>(model.loop_closures.size());
   const int nb = nj + nl;
   if (nb > w.max_bilateral || bilateral.joints.v_des.size() != static_cast<size_t>(nj) ||
-      bilateral.joints.bound.size() != static_cast<size_t>(nj)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("bilateral rows: ", nj, " joint rows (", bilateral.joints.v_des.size(),
-                     " targets, ", bilateral.joints.bound.size(), " bounds) and ", nl,
-                     " loop rows for a workspace of ", w.max_bilateral));
+      bilateral.joints.bound.size() != static_cast<size_t>(nj) ||
+      bilateral.impulses.size() < static_cast<size_t>(nb)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "bilateral rows: ", nj, " joint rows (", bilateral.joints.v_des.size(), " targets, ",
+        bilateral.joints.bound.size(), " bounds) and ", nl, " loop rows for a workspace of ",
+        w.max_bilateral, " with ", bilateral.impulses.size(), " impulses"));
   }
+  Eigen::Map<Eigen::VectorXd> bilateral_impulses(bilateral.impulses.data(), nb);
   // 000 eq. 6: the midpoint q_M = q_S + ½Δt F(q_S) u_S.
   IntegrateConfiguration(model, q, v, 0.5 * dt);
 
@@ -150,7 +152,7 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
     if (nb > 0) {
       AssembleBilateralRows(data, w.B.leftCols(nb), row_support, row_support_len, n,
                             w.Y.leftCols(nt), G);
-      w.Lambda.segment(n, nb) = w.bilateral_Lambda.head(nb);
+      w.Lambda.segment(n, nb) = bilateral_impulses;
     }
     const std::span<const contact::ContactLaw> laws(w.laws.data(), nc);
     if (bilateral.loop_solver == LoopSolver::kDirect && nl > 0) {
@@ -194,7 +196,7 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
     if (nb > 0) {
       AddBilateralImpulse(w.B.leftCols(nb), row_support, row_support_len, w.Lambda.segment(n, nb),
                           w.W_Lambda);
-      w.bilateral_Lambda.head(nb) = w.Lambda.segment(n, nb);
+      bilateral_impulses = w.Lambda.segment(n, nb);
     }
     SolveMassMatrix(data, w.W_Lambda);
     w.u_free += w.W_Lambda;

@@ -39,6 +39,9 @@ struct JointVelocityRows {
 struct BilateralInputs {
   JointVelocityRows joints;  // empty: no joint rows
   LoopSolver loop_solver = LoopSolver::kProx;
+  // The rows' impulses (joint rows first, then loop rows), at least one per
+  // row: in, the previous step's (warm start); out, this step's.
+  std::span<double> impulses;
 };
 
 // Advances (q, v) by dt. `impulses` (3 per contact slot: N, T1, T2) holds the
@@ -50,10 +53,10 @@ struct BilateralInputs {
 // `bilateral.joints` (id-constraint control) and every Model::loop_closures
 // cut joint (kLoopRows rows, unbounded, with the velocity target −φ/(½Δt)
 // that removes the midpoint's position error φ by the step's end: position
-// stabilisation without drift). Their impulses land in w.bilateral_Lambda
+// stabilisation without drift). Their impulses land in bilateral.impulses
 // (joint rows first, then loop rows) and warm-start the next step.
-// InvalidArgument when the rows do not fit the workspace or a span's size
-// differs from dofs'.
+// InvalidArgument when the rows do not fit the workspace, a span's size
+// differs from dofs' or bilateral.impulses has fewer entries than rows.
 absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
                         const contact::ProxParams& prox, const contact::ContactLaw& law, double dt,
                         const StepInputs& inputs, Eigen::VectorXd& q, Eigen::VectorXd& v,

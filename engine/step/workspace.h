@@ -75,12 +75,11 @@ struct StepWorkspace {
   Eigen::MatrixXd B;             // nv × max_bilateral: row directions b_r
   std::vector<int> row_support;  // nv per row: DOFs of b_r, decreasing
   std::vector<int> row_support_len;
-  std::vector<int> dof_mark;         // nv: scratch for support unions
-  Eigen::VectorXd row_lo, row_hi;    // max_bilateral: impulse box
-  Eigen::VectorXd bilateral_Lambda;  // max_bilateral: last step's impulses (warm start)
-  Eigen::VectorXd B_Lambda;          // nv: B Λ_B
-  Eigen::MatrixXd loop_J;            // kLoopRows × nv: one cut joint's rows
-  Eigen::VectorXd loop_phi;          // kLoopRows: its position error
+  std::vector<int> dof_mark;       // nv: scratch for support unions
+  Eigen::VectorXd row_lo, row_hi;  // max_bilateral: impulse box
+  Eigen::VectorXd B_Lambda;        // nv: B Λ_B
+  Eigen::MatrixXd loop_J;          // kLoopRows × nv: one cut joint's rows
+  Eigen::VectorXd loop_phi;        // kLoopRows: its position error
   // Direct loop solve (LoopSolver::kDirect): G_LL, G_LL⁻¹ G_LR, G_LL⁻¹ c_L.
   Eigen::MatrixXd G_LL;
   Eigen::MatrixXd Z;
