@@ -347,8 +347,12 @@ class Progress {
 // without 3-joint legs falls back to "zero" (with a warning).
 absl::StatusOr<std::unique_ptr<Controller>> ChooseController(const std::string& name,
                                                              const Model& model,
+                                                             bool weight_feedforward,
                                                              std::vector<std::string>* warnings) {
-  absl::StatusOr<std::unique_ptr<Controller>> controller = MakeController(name, model);
+  ControllerOptions controller_options;
+  controller_options.weight_feedforward = weight_feedforward;
+  absl::StatusOr<std::unique_ptr<Controller>> controller =
+      MakeController(name, model, controller_options);
   if (controller.ok()) return controller;
   if (name == "stand") {
     const absl::StatusOr<LegLayout> legs = FindLegs(model);
@@ -392,6 +396,7 @@ void WriteJson(const SimOptions& options, const SimResult& result, const RunMetr
   json.Key("control").String(sim::ControlModeName(options.settings.control.mode));
   json.Key("id_time_constant").Number(options.settings.control.id_time_constant);
   json.Key("loop_solver").String(sim::LoopSolverName(options.settings.loop_solver));
+  json.Key("weight_feedforward").Bool(options.weight_feedforward);
   json.Key("duration").Number(options.duration);
   json.Key("steps").Int(result.steps);
   json.Key("wall_s").Number(result.wall_s);
@@ -486,8 +491,9 @@ absl::Status RunSim(const Invocation& invocation) {
                                     "touches the ground"));
   }
 
-  MOREAU_ASSIGN_OR_RETURN(std::unique_ptr<Controller> controller,
-                          ChooseController(options.controller, m, &warnings));
+  MOREAU_ASSIGN_OR_RETURN(
+      std::unique_ptr<Controller> controller,
+      ChooseController(options.controller, m, options.weight_feedforward, &warnings));
   std::vector<Eigen::VectorXd> actions;
   int64_t steps = options.steps;
   if (!options.actions.empty()) {
@@ -646,14 +652,31 @@ const Command& SimCommand() {
           "base_qz, q_<joint>..., v_<joint>..., tau_<joint>... (the torque applied during the\n"
           "step ending at that time), fn_<contact point>... (normal force, N; 0 when open);\n"
           "one row after every --csv-every-th step, no row for t = 0.\n",
-      .flags = {kContactFlagSpec,   kIntegratorFlagSpec,   kDtFlagSpec,
-                kDurationFlagSpec,  kControllerFlagSpec,   kPushFlagSpec,
-                kTerrainFlagSpec,   kMuFlagSpec,           kContactParamFlagSpec,
-                kOutFlagSpec,       kCsvEveryFlagSpec,     kProgressFlagSpec,
-                kJsonFlagSpec,      kActionsFlagSpec,      kActionSubstepsFlagSpec,
-                kControlFlagSpec,   kStateOutFlagSpec,     kQFlagSpec,
-                kVFlagSpec,         kBaseFlagSpec,         kContactLinksFlagSpec,
-                kGearFlagSpec,      kRotorInertiaFlagSpec, kIdTimeConstantFlagSpec,
+      .flags = {kContactFlagSpec,
+                kIntegratorFlagSpec,
+                kDtFlagSpec,
+                kDurationFlagSpec,
+                kControllerFlagSpec,
+                kWeightFeedforwardFlagSpec,
+                kPushFlagSpec,
+                kTerrainFlagSpec,
+                kMuFlagSpec,
+                kContactParamFlagSpec,
+                kOutFlagSpec,
+                kCsvEveryFlagSpec,
+                kProgressFlagSpec,
+                kJsonFlagSpec,
+                kActionsFlagSpec,
+                kActionSubstepsFlagSpec,
+                kControlFlagSpec,
+                kStateOutFlagSpec,
+                kQFlagSpec,
+                kVFlagSpec,
+                kBaseFlagSpec,
+                kContactLinksFlagSpec,
+                kGearFlagSpec,
+                kRotorInertiaFlagSpec,
+                kIdTimeConstantFlagSpec,
                 kLoopSolverFlagSpec},
       .min_args = 1,
       .max_args = 1,

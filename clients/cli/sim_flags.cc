@@ -209,6 +209,11 @@ ABSL_FLAG(moreau::cli::ControllerFlag, controller, moreau::cli::ControllerFlag{}
           "Joint controller, run at the simulation rate: stand (PD to a standing pose), trot "
           "(a trotting gait, four legs) or zero (no torque). A model without 3-joint legs "
           "(sphere, box, arms) falls back from stand to zero with a warning.");
+ABSL_FLAG(bool, weight_feedforward, false,
+          "trot: each stance leg also carries its share of the robot's weight by a feed-forward "
+          "torque -J^T F added to the PD (ControllerOptions::weight_feedforward). 001's soft "
+          "gains suit the Mini Cheetah without it; heavier robots such as the Unitree A1 trot "
+          "only with it.");
 ABSL_FLAG(moreau::cli::PushFlag, push, moreau::cli::PushFlag{},
           "Push the base: a constant world-frame force (FX, FY, FZ in N) at the base origin "
           "from T0 for DURATION seconds. Default: no push.");
@@ -464,6 +469,7 @@ absl::StatusOr<SimOptions> SimOptionsFromFlags(std::vector<std::string>* warning
     warnings->push_back("--csv-every has no effect without --out");
   }
   options.progress = absl::GetFlag(FLAGS_progress);
+  options.weight_feedforward = absl::GetFlag(FLAGS_weight_feedforward);
   options.json = absl::GetFlag(FLAGS_json);
   const std::string control = absl::GetFlag(FLAGS_control);
   if (!control.empty()) {

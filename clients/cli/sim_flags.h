@@ -27,6 +27,7 @@ inline constexpr FlagSpec kIntegratorFlagSpec{"integrator", "euler|heun|rk4"};
 inline constexpr FlagSpec kDtFlagSpec{"dt", "S"};
 inline constexpr FlagSpec kDurationFlagSpec{"duration", "S"};
 inline constexpr FlagSpec kControllerFlagSpec{"controller", "stand|trot|zero"};
+inline constexpr FlagSpec kWeightFeedforwardFlagSpec{"weight_feedforward", ""};
 inline constexpr FlagSpec kPushFlagSpec{"push", "T0,DURATION,FX,FY,FZ"};
 inline constexpr FlagSpec kTerrainFlagSpec{"terrain",
                                            "flat|incline:DEG|rough:AMPLITUDE|heightfield:FILE.csv"};
@@ -44,16 +45,17 @@ inline constexpr FlagSpec kLoopSolverFlagSpec{"loop_solver", "prox|direct"};
 
 // Everything the flags set (the model and its initial state aside).
 struct SimOptions {
-  sim::Settings settings;    // dt, contact, integrator, μ, terrain, transmission
-  std::string terrain;       // the --terrain value, e.g. "incline:10", "rough:0.02"
-  std::string controller;    // "stand", "trot" or "zero"
-  std::optional<Push> push;  // --push
-  double duration = 0.0;     // s, as given
-  int64_t steps = 0;         // duration / dt, rounded, ≥ 1
-  std::string out;           // --out: CSV path, empty for none
-  int csv_every = 1;         // --csv-every: a CSV row every this many steps
-  bool progress = false;     // --progress: force the progress line
-  bool json = false;         // --json
+  sim::Settings settings;           // dt, contact, integrator, μ, terrain, transmission
+  std::string terrain;              // the --terrain value, e.g. "incline:10", "rough:0.02"
+  std::string controller;           // "stand", "trot" or "zero"
+  std::optional<Push> push;         // --push
+  double duration = 0.0;            // s, as given
+  int64_t steps = 0;                // duration / dt, rounded, ≥ 1
+  std::string out;                  // --out: CSV path, empty for none
+  int csv_every = 1;                // --csv-every: a CSV row every this many steps
+  bool progress = false;            // --progress: force the progress line
+  bool weight_feedforward = false;  // --weight-feedforward: trot stance legs carry the weight
+  bool json = false;                // --json
   // --actions: replay recorded actions instead of a controller, each row held
   // for --action-substeps steps under --control (settings.control.mode).
   std::string actions;

@@ -120,6 +120,8 @@ class TrotController final : public Controller {
         ramp_s_(options.start_ramp_s),
         velocity_feedforward_(options.velocity_feedforward),
         balance_(options.balance && model.floating_base),
+        weight_feedforward_(options.weight_feedforward && model.floating_base),
+        weight_force_(-model.TotalMass() * model.gravity),
         placement_gain_(std::sqrt(stand_height / kGravity)),
         layout_(std::move(layout)) {
     q_des_ = q_stand;  // the initial targets: standing, what the ramp starts from
@@ -147,7 +149,8 @@ class TrotController final : public Controller {
     // The commanded velocity: stance feet move back at L f / β.
     const Eigen::Vector2d v_cmd(gait.step_length / stance_s, 0.0);
 
-    double lift[kMaxLegs] = {0.0, 0.0, 0.0, 0.0};  // 1. per leg: foot raised by (m)
+    double lift[kMaxLegs] = {0.0, 0.0, 0.0, 0.0};     // 1. per leg: foot raised by (m)
+    double support[kMaxLegs] = {0.0, 0.0, 0.0, 0.0};  // per leg: weight share w_i
     double yaw_rate = 0.0;
     Eigen::Vector2d foothold = Eigen::Vector2d::Zero();
     if (balance_) {
@@ -186,6 +189,7 @@ class TrotController final : public Controller {
       // CPG → Bézier → IK (001 §6.2).
       const double psi = WrapPhase(state.phase + offset_[i]);
       const bool stance = InStance(gait, psi);
+      support[i] = stance ? 1.0 : 1.0 - ramp;
       if (stance) {
         state.stance_offset[2 * i] = state.swing_offset[2 * i];
         state.stance_offset[2 * i + 1] = state.swing_offset[2 * i + 1];
@@ -213,6 +217,7 @@ class TrotController final : public Controller {
       }
     }
     StableJointPd(model, q, v, q_des_, qd_des_, gains_, inertia_, dt, tau);  // 001 eq. 44
+    if (weight_feedforward_) AddWeightFeedforward(model, q, support, tau);
     // The oscillator, dφ/dt = f, runs once the delay is over.
     const double run_dt = std::max(0.0, std::min(dt, state.elapsed_s + dt - delay_s_));
     state.phase = WrapPhase(state.phase + f * run_dt);
@@ -220,6 +225,31 @@ class TrotController final : public Controller {
   }
 
  private:
+  // τ += −Jᵀ Rᵀ F_i for each leg with weight share w_i > 0, F_i = −m g w_i / Σw
+  // (ControllerOptions::weight_feedforward), clamped to the effort limits.
+  void AddWeightFeedforward(const Model& model, const Eigen::VectorXd& q,
+                            const double (&support)[kMaxLegs],
+                            Eigen::Ref<Eigen::VectorXd> tau) const {
+    double total = 0.0;
+    for (double w : support) total += w;
+    if (total <= 0.0) return;
+    Eigen::Quaterniond quat(q[3], q[4], q[5], q[6]);
+    quat.normalize();
+    const Vec3 force_base = quat.toRotationMatrix().transpose() * weight_force_ / total;
+    for (int i = 0; i < static_cast<int>(layout_.legs.size()) && i < kMaxLegs; ++i) {
+      if (support[i] <= 0.0) continue;
+      const Leg& leg = layout_.legs[i];
+      const Vec3 angles(q[leg.q_index[0]], q[leg.q_index[1]], q[leg.q_index[2]]);
+      // Virtual work: the joints push the ground with −F_i through the foot.
+      const Vec3 tau_ff = -LegJacobian(leg, angles).transpose() * (support[i] * force_base);
+      for (int j = 0; j < 3; ++j) {
+        const double limit = model.actuators[leg.actuator[j]].effort_limit;
+        double& t = tau[leg.v_index[j]];
+        t = std::clamp(t + tau_ff[j], -limit, limit);
+      }
+    }
+  }
+
   // The foot target of leg i at phase ψ in its hip frame: the Bézier
   // displacement along the leg's step vector plus the foothold offset, and
   // raised by `lift`.
@@ -249,8 +279,10 @@ class TrotController final : public Controller {
   double delay_s_;
   double ramp_s_;
   bool velocity_feedforward_;
-  bool balance_;           // ControllerOptions::balance, floating base only
-  double placement_gain_;  // √(h/g), s
+  bool balance_;             // ControllerOptions::balance, floating base only
+  bool weight_feedforward_;  // ControllerOptions::weight_feedforward, floating base only
+  Vec3 weight_force_;        // −m g (world, N): the support the stance legs share
+  double placement_gain_;    // √(h/g), s
   LegLayout layout_;
   std::vector<Vec3> nominal_;           // per leg: standing foot in the hip frame
   std::vector<double> offset_;          // per leg: phase offset (0 or ½)

@@ -93,6 +93,16 @@ struct ControllerOptions {
   // controller.cc for what each does and why). false: the paper's
   // open-loop trot (fixed footholds, no attitude or heading feedback).
   bool balance = true;
+  // Trot, also beyond 001 §6.2 (off by default): each stance leg carries its
+  // share of the robot's weight by a feed-forward torque τ_ff = −Jᵀ Rᵀ F_i
+  // (J = LegJacobian, F_i = −m g w_i / Σw the support force, w_i = 1 for a
+  // leg in stance and 1 − ramp for one in swing while the gait starts), added
+  // to the PD. Without it 001's soft gains hold the weight only by sagging;
+  // that suits the 9 kg Mini Cheetah 001 tuned them for (with the feed-forward
+  // its light legs hop at touch-down and it falls on hard contacts), but the
+  // 12.5 kg Unitree A1 then rocks and yaws ±30° and falls within seconds on
+  // every contact model; with the feed-forward it trots on all of them.
+  bool weight_feedforward = false;
   // "stand" and "trot": the PD discretized implicitly for the step
   // (StableJointPd, pd.h), with each joint's inertia at the stand pose; this
   // keeps 001's k_d = 1 stable at Δt ≥ 1 ms. false: JointPd as printed.

@@ -250,4 +250,29 @@ Vec3 LegForwardKinematics(const Leg& leg, const Vec3& angles) {
   return {xz.x(), c * d - s * xz.y(), s * d + c * xz.y()};
 }
 
+Mat3 LegJacobian(const Leg& leg, const Vec3& angles) {
+  const double phi_a = leg.axis_sign[0] * angles[0];
+  const double phi_h = leg.axis_sign[1] * angles[1];
+  const double phi_k = leg.axis_sign[2] * angles[2];
+  // d/dφ R(φ) u = ⊥(R(φ) u) with ⊥(x, z) = (z, −x) for RotateY's R(φ).
+  auto perp = [](const Eigen::Vector2d& u) { return Eigen::Vector2d(u.y(), -u.x()); };
+  const Eigen::Vector2d shank = RotateY(phi_k, leg.shank);
+  const Eigen::Vector2d w = leg.thigh + shank;
+  const Eigen::Vector2d leg_xz = RotateY(phi_h, w);  // xz − (H − A)_xz
+  const double z = leg.hip_pitch.z() + leg_xz.y();
+  const double d = leg.hip_offset;
+  const double c = std::cos(phi_a);
+  const double s = std::sin(phi_a);
+  // p = (x, c d − s z, s d + c z): an (x, z) change (dx, dz) moves p by
+  // (dx, −s dz, c dz).
+  auto lift = [c, s](const Eigen::Vector2d& dxz) {
+    return Vec3(dxz.x(), -s * dxz.y(), c * dxz.y());
+  };
+  Mat3 J;
+  J.col(0) = leg.axis_sign[0] * Vec3(0.0, -s * d - c * z, c * d - s * z);
+  J.col(1) = leg.axis_sign[1] * lift(perp(leg_xz));
+  J.col(2) = leg.axis_sign[2] * lift(perp(RotateY(phi_h, shank)));
+  return J;
+}
+
 }  // namespace moreau

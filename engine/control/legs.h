@@ -115,6 +115,10 @@ absl::Status LegInverseKinematics(const Leg& leg, const Vec3& foot, Vec3& angles
 // Allocation-free. Agrees with the engine's ForwardKinematics.
 Vec3 LegForwardKinematics(const Leg& leg, const Vec3& angles);
 
+// The leg Jacobian ∂p/∂θ (hip frame, 3×3; column j for joint j of the leg) of
+// LegForwardKinematics at θ, in closed form. Allocation-free.
+Mat3 LegJacobian(const Leg& leg, const Vec3& angles);
+
 }  // namespace moreau
 
 #endif  // MOREAU_ENGINE_CONTROL_LEGS_H_

@@ -20,6 +20,7 @@ REPORT_TYPES = {
     "control": str,
     "id_time_constant": float,
     "loop_solver": str,
+    "weight_feedforward": bool,
     "duration": float,
     "steps": int,
     "wall_s": float,
@@ -310,6 +311,22 @@ def test_mini_cheetah_trots_on_rough_ground(moreau):
     again = sim(moreau, "mini_cheetah", "--controller", "trot", "--duration", "4",
                 "--terrain", "rough:0.02")
     assert again["final_base_pose"] == rough["final_base_pose"]
+
+
+def test_a1_trots_with_the_weight_feedforward(moreau, shared_models):
+    """--weight-feedforward: the Unitree A1 (12.5 kg on 001's k_p = 40) trots
+    forward with it; with the PD alone it does not make headway (it falls
+    within seconds)."""
+    a1 = str(shared_models / "unitree_a1" / "a1.urdf")
+    args = [a1, "--controller", "trot", "--duration", "6", "--contact", "moreau-jor",
+            "--dt", "0.0025"]
+    carried = sim(moreau, *args, "--weight-feedforward")
+    assert carried["weight_feedforward"] is True
+    assert carried["fell"] is False and carried["diverged"] is False
+    assert carried["final_base_pose"][0] > 1.0
+    sagging = sim(moreau, *args)
+    assert sagging["weight_feedforward"] is False
+    assert sagging["fell"] is True or sagging["final_base_pose"][0] < 0.5
 
 
 def test_no_friction_no_grip(moreau):

@@ -155,6 +155,32 @@ TEST(LegForwardKinematics, AgreesWithTheEngine) {
   }
 }
 
+TEST(LegJacobian, EqualsCentralDifferencesOfTheForwardKinematics) {
+  for (const auto& [label, model] : testing::Quadrupeds()) {
+    SCOPED_TRACE(label);
+    ASSERT_NE(model, nullptr);
+    auto layout = FindLegs(*model);
+    ASSERT_TRUE(layout.ok()) << layout.status();
+    std::mt19937_64 rng(5);
+    std::uniform_real_distribution<double> u(-3.0, 3.0);
+    constexpr double kH = 1e-6;
+    for (const Leg& leg : layout->legs) {
+      for (int trial = 0; trial < 50; ++trial) {
+        const Vec3 angles(u(rng), u(rng), u(rng));
+        const Mat3 J = LegJacobian(leg, angles);
+        for (int j = 0; j < 3; ++j) {
+          Vec3 plus = angles, minus = angles;
+          plus[j] += kH;
+          minus[j] -= kH;
+          const Vec3 fd =
+              (LegForwardKinematics(leg, plus) - LegForwardKinematics(leg, minus)) / (2.0 * kH);
+          EXPECT_LT((J.col(j) - fd).norm(), 1e-8) << "joint " << j;
+        }
+      }
+    }
+  }
+}
+
 // Random joint angles within the limits (continuous joints: a working range),
 // on the leg's branch: knee bent the leg's way, foot below the abduction axis.
 bool SamplePrincipal(const Leg& leg, std::mt19937_64& rng, Vec3& angles) {
