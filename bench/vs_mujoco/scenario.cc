@@ -69,8 +69,11 @@ absl::StatusOr<std::unique_ptr<Controller>> MakeScenarioController(Scenario scen
       return std::unique_ptr<Controller>(new HoldPose(model));
     case Scenario::kStand:
       return MakeController("stand", model);
-    case Scenario::kTrot:
-      return MakeController("trot", model);
+    case Scenario::kTrot: {
+      ControllerOptions options;
+      options.weight_feedforward = true;
+      return MakeController("trot", model, options);
+    }
   }
   return absl::InvalidArgumentError("unknown scenario");
 }

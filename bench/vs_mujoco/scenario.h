@@ -8,7 +8,9 @@
 //   stand  the "stand" controller from Model::q_default (feet on the
 //          ground, legs straight): it squats to the standing height.
 //   trot   the "trot" controller from Model::q_default: it stands for
-//          0.5 s, then trots forward (ControllerOptions defaults).
+//          0.5 s, then trots forward (ControllerOptions defaults plus the
+//          stance legs' weight feed-forward, which the 13.7 kg A1 needs to
+//          trot on every contact model at 001's k_p = 40).
 #ifndef MOREAU_BENCH_VS_MUJOCO_SCENARIO_H_
 #define MOREAU_BENCH_VS_MUJOCO_SCENARIO_H_
 
