@@ -98,9 +98,9 @@ struct ControllerOptions {
   // (J = LegJacobian, F_i = −m g w_i / Σw the support force, w_i = 1 for a
   // leg in stance and 1 − ramp for one in swing while the gait starts), added
   // to the PD. Without it 001's soft gains hold the weight only by sagging;
-  // that suits the 9 kg Mini Cheetah 001 tuned them for (with the feed-forward
+  // that suits the 8.9 kg Mini Cheetah 001 tuned them for (with the feed-forward
   // its light legs hop at touch-down and it falls on hard contacts), but the
-  // 12.5 kg Unitree A1 then rocks and yaws ±30° and falls within seconds on
+  // 13.7 kg Unitree A1 then rocks and yaws ±30° and falls within seconds on
   // every contact model; with the feed-forward it trots on all of them.
   bool weight_feedforward = false;
   // "stand" and "trot": the PD discretized implicitly for the step

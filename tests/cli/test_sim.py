@@ -314,7 +314,7 @@ def test_mini_cheetah_trots_on_rough_ground(moreau):
 
 
 def test_a1_trots_with_the_weight_feedforward(moreau, shared_models):
-    """--weight-feedforward: the Unitree A1 (12.5 kg on 001's k_p = 40) trots
+    """--weight-feedforward: the Unitree A1 (13.7 kg on 001's k_p = 40) trots
     forward with it; with the PD alone it does not make headway (it falls
     within seconds)."""
     a1 = str(shared_models / "unitree_a1" / "a1.urdf")

@@ -263,7 +263,7 @@ TEST(Quadruped, UnitreeA1Stands) {
   }
 }
 
-// The A1 (12.5 kg, 40 % heavier than the Mini Cheetah 001 tuned k_p = 40 for)
+// The A1 (13.7 kg, 55 % heavier than the Mini Cheetah 001 tuned k_p = 40 for)
 // trots with the stance legs' weight feed-forward on every contact model
 // (ControllerOptions::weight_feedforward); with the PD alone its legs sag,
 // it rocks and yaws ±30° and falls within seconds on every model, so that is
