@@ -274,6 +274,7 @@ TEST(Quadruped, UnitreeA1TrotsWithTheWeightFeedforward) {
   std::vector<ModelCase> cases(std::begin(kCases), std::end(kCases));
   cases.push_back(
       ModelCase{ContactModel::kMoreauJor, 1e-3, step::Integrator::kSemiImplicitEuler, 1e-3, 5e-3});
+  cases.insert(cases.end(), std::begin(kQpCases), std::end(kQpCases));
   for (const ModelCase& c : cases) {
     SCOPED_TRACE(CaseName(c));
     const RunResult trot = Simulate("unitree_a1", "trot", c, 10.0, std::nullopt, carried);
