@@ -2,6 +2,9 @@
 //
 //   --mode=bare       round trips of an RPC that does nothing (DestroyInstances
 //                     of no ids): the cost of a gRPC unary call on this machine
+//   --mode=health     round trips of grpc.health.v1.Health/Check, answered by
+//                     gRPC's own health service inside moreaud (no Moreau
+//                     handler on the path): the floor of a unary call
 //   --mode=unary      Step round trips (one instance, --substeps each): p50/p99
 //   --mode=session    Session round trips: p50/p99
 //   --mode=batch      StepBatch of --instances × --substeps, back to back:
@@ -21,6 +24,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
@@ -28,8 +32,11 @@
 #include "engine/control/pd.h"
 #include "engine/model/loader.h"
 #include "engine/sim/simulation.h"
+#include "grpcpp/create_channel.h"
+#include "grpcpp/generic/generic_stub.h"
+#include "grpcpp/support/byte_buffer.h"
 
-ABSL_FLAG(std::string, mode, "batch", "bare | unary | session | batch | inprocess");
+ABSL_FLAG(std::string, mode, "batch", "bare | health | unary | session | batch | inprocess");
 ABSL_FLAG(std::string, address, "127.0.0.1:50051", "moreaud address");
 ABSL_FLAG(std::string, model, "mini_cheetah", "Built-in model");
 ABSL_FLAG(std::string, contact, "moreau-sor", "Contact model");
@@ -123,6 +130,43 @@ int RunBare() {
     if (i >= 0) us.push_back(Seconds(Clock::now() - t0) * 1e6);
   }
   PrintLatency("bare", us, Seconds(Clock::now() - start));
+  return 0;
+}
+
+// grpc.health.v1.Health/Check with an empty HealthCheckRequest (the server's
+// overall status), sent as raw bytes through a generic stub: no generated
+// health stubs needed, and the same channel arguments as the Moreau client.
+int RunHealth() {
+  moreau::client::Client client(absl::GetFlag(FLAGS_address));
+  if (auto s = client.WaitForServer(absl::Seconds(10)); !s.ok()) return Fail(s.ToString());
+  auto channel =
+      grpc::CreateChannel(absl::GetFlag(FLAGS_address), grpc::InsecureChannelCredentials());
+  grpc::GenericStub stub(channel);
+  grpc::CompletionQueue cq;
+  grpc::Slice empty_message(std::string{});  // HealthCheckRequest{service: ""}
+  const grpc::ByteBuffer request(&empty_message, 1);
+  const int calls = absl::GetFlag(FLAGS_calls);
+  std::vector<double> us;
+  us.reserve(static_cast<size_t>(calls));
+  Clock::time_point start;
+  for (int i = -std::max(100, calls / 20); i < calls; ++i) {
+    if (i == 0) start = Clock::now();
+    const Clock::time_point t0 = Clock::now();
+    grpc::ClientContext context;
+    grpc::ByteBuffer response;
+    grpc::Status status;
+    auto call = stub.PrepareUnaryCall(&context, "/grpc.health.v1.Health/Check", request, &cq);
+    call->StartCall();
+    call->Finish(&response, &status, nullptr);
+    void* tag = nullptr;
+    bool ok = false;
+    if (!cq.Next(&tag, &ok) || !ok || !status.ok()) {
+      return Fail(absl::StrCat("health check failed: ", status.error_message()));
+    }
+    if (i >= 0) us.push_back(Seconds(Clock::now() - t0) * 1e6);
+  }
+  cq.Shutdown();
+  PrintLatency("health", us, Seconds(Clock::now() - start));
   return 0;
 }
 
@@ -287,10 +331,11 @@ int main(int argc, char** argv) {
     return Fail("--instances, --substeps and --calls must be ≥ 1");
   }
   if (mode == "bare") return RunBare();
+  if (mode == "health") return RunHealth();
   if (mode == "unary") return RunRoundTrips(false);
   if (mode == "session") return RunRoundTrips(true);
   if (mode == "batch") return RunBatch();
   if (mode == "inprocess") return RunInProcess();
   return Fail(absl::StrFormat(
-      "unknown --mode '%s' (expected bare, unary, session, batch, inprocess)", mode));
+      "unknown --mode '%s' (expected bare, health, unary, session, batch, inprocess)", mode));
 }

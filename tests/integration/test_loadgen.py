@@ -1,0 +1,43 @@
+"""moreau_loadgen (bench/service) against a real moreaud: every mode runs and
+reports what BENCHMARKS.md quotes; a bad mode is a clear error. Counts are
+tiny: this checks that the benchmark still works, not how fast it is."""
+import json
+import os
+import subprocess
+
+import pytest
+
+LOADGEN = os.environ["MOREAU_LOADGEN_BIN"]
+
+
+def loadgen(*args):
+    return subprocess.run([LOADGEN, *args], capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("mode", ["bare", "health", "unary", "session"])
+def test_round_trip_modes_report_latency(address, mode):
+    result = loadgen("--address", address, "--mode", mode, "--calls", "40", "--substeps", "1",
+                     "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["mode"] == mode
+    assert report["calls"] == 40
+    assert 0 < report["p50_us"] <= report["p99_us"]
+    assert report["calls_per_s"] > 0
+
+
+@pytest.mark.parametrize("mode", ["batch", "inprocess"])
+def test_throughput_modes_report_steps(address, mode):
+    result = loadgen("--address", address, "--mode", mode, "--instances", "4", "--substeps", "2",
+                     "--duration_s", "0.3", "--threads", "1", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["mode"] == mode and report["instances"] == 4
+    assert report["steps_per_s"] == pytest.approx(2 * report["env_steps_per_s"], rel=1e-6)
+    assert report["env_steps_per_s"] > 0
+
+
+def test_unknown_mode_is_named(address):
+    result = loadgen("--address", address, "--mode", "warp")
+    assert result.returncode != 0
+    assert "warp" in result.stderr and "health" in result.stderr
