@@ -39,24 +39,11 @@
 //
 // At the largest stable Δt: tracking error, wall time of the run (median of
 // --repeats runs), steps/s; for the trot also the stance-foot slip and the
-// forward distance of the base. A stance is one stance phase of a leg's gait
-// (after the start delay) in which its foot's contact closes at least once
-// (closed: active and carrying a compressive normal force). Per stance:
-//   slip         the tangential travel of the foot while in contact: the
-//                horizontal displacement of its contact point summed over
-//                consecutive steps at which the contact is closed, largest
-//                magnitude over the stance. A contact that opens and closes
-//                again within the stance does not restart it.
-//   displacement the largest horizontal distance of the contact point, at
-//                closed steps, from where the stance first touched down: the
-//                slip plus whatever the foot moved while briefly airborne
-//                (hops) within the stance.
-//   closures     how many times the contact closed within the stance (1: it
-//                stayed planted).
-//   segment slip the largest travel from the point where the contact last
-//                closed, per closed segment (the measure reported before
-//                these; a flickering contact restarts it, which hides slip).
-// Max, median and 90th percentile over stances.
+// forward distance of the base: per stance (one stance phase of a leg's gait
+// after the start delay), the slip (travel while in contact), the
+// displacement from the first touchdown, the contact closures, and the
+// per-segment slip reported before (stance_slip.h); max, median and 90th
+// percentile over stances.
 //
 // --trot_log FILE writes, for the first trot run, a CSV row per step and foot:
 // gait phase, contact state, normal and friction force (and its ratio to
@@ -86,6 +73,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "bench/control/stance_slip.h"
 #include "clients/json/json_writer.h"
 #include "engine/control/controller.h"
 #include "engine/control/gait.h"
@@ -224,64 +212,6 @@ double TiltDegrees(const Eigen::VectorXd& q) {
   const Eigen::Quaterniond quat(q[3], q[4], q[5], q[6]);
   const double c = std::clamp(quat.normalized().toRotationMatrix()(2, 2), -1.0, 1.0);
   return std::acos(c) * 180.0 / std::numbers::pi;
-}
-
-// One foot's current stance (see the top of the file).
-struct StanceTracker {
-  bool in_phase = false;                              // the gait has the leg in stance
-  bool touched = false;                               // the contact closed in this stance
-  bool closed = false;                                // closed at the last step
-  Eigen::Vector2d first = Eigen::Vector2d::Zero();    // first touchdown
-  Eigen::Vector2d last = Eigen::Vector2d::Zero();     // at the last closed step
-  Eigen::Vector2d travel = Eigen::Vector2d::Zero();   // summed over closed steps
-  Eigen::Vector2d segment = Eigen::Vector2d::Zero();  // where the contact last closed
-  double slip = 0.0;
-  double displacement = 0.0;
-  double segment_slip = 0.0;
-  int closures = 0;
-};
-
-struct StanceStats {
-  std::vector<double> slip, displacement, segment_slip;
-  std::vector<int> closures;
-};
-
-// Advances `s` by one step: the leg in its stance phase or not, the contact
-// closed or not at `p` (horizontal contact point).
-void TrackStance(bool stance_phase, bool closed, const Eigen::Vector2d& p, StanceTracker& s,
-                 StanceStats& stats) {
-  if (s.closed && (!closed || !stance_phase)) stats.segment_slip.push_back(s.segment_slip);
-  if (!stance_phase) {
-    if (s.in_phase && s.touched) {
-      stats.slip.push_back(s.slip);
-      stats.displacement.push_back(s.displacement);
-      stats.closures.push_back(s.closures);
-    }
-    s = StanceTracker{};
-    return;
-  }
-  if (!s.in_phase) {
-    s = StanceTracker{};
-    s.in_phase = true;
-  }
-  if (closed) {
-    if (!s.touched) {
-      s.touched = true;
-      s.first = p;
-    }
-    if (s.closed) {
-      s.travel += p - s.last;
-      s.slip = std::max(s.slip, s.travel.norm());
-      s.segment_slip = std::max(s.segment_slip, (p - s.segment).norm());
-    } else {
-      ++s.closures;
-      s.segment = p;
-      s.segment_slip = 0.0;
-    }
-    s.displacement = std::max(s.displacement, (p - s.first).norm());
-    s.last = p;
-  }
-  s.closed = closed;
 }
 
 absl::StatusOr<RunResult> Run(const Scenario& scenario, sim::ControlMode mode, double dt,
