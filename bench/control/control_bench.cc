@@ -38,15 +38,22 @@
 // less than --max_tilt_deg at every step.
 //
 // At the largest stable Δt: tracking error, wall time of the run (median of
-// --repeats runs), steps/s; for the trot also the stance-foot slip (per
-// stance: the largest horizontal travel of a foot from its touchdown point
-// while the gait has its leg in stance, after the start delay, and its contact
-// stays closed — active and carrying a compressive normal
-// force; max, median and 90th percentile over stances) and the forward
-// distance of the base.
+// --repeats runs), steps/s; for the trot also the stance-foot slip and the
+// forward distance of the base: per stance (one stance phase of a leg's gait
+// after the start delay), the slip (travel while in contact), the
+// displacement from the first touchdown, the contact closures, and the
+// per-segment slip reported before (stance_slip.h); max, median and 90th
+// percentile over stances.
+//
+// --trot_log FILE writes, for the first trot run, a CSV row per step and foot:
+// gait phase, contact state, normal and friction force (and its ratio to
+// μ f_N), tangential velocity, stance travel, the leg's joint-row impulses
+// over τ_max Δt (±1: saturated), desired and reached joint velocities, prox
+// sweeps and convergence, contact point and base height.
 //
 // Progress goes to stderr, the JSON report to stdout or --json FILE.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -66,6 +73,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "bench/control/stance_slip.h"
 #include "clients/json/json_writer.h"
 #include "engine/control/controller.h"
 #include "engine/control/gait.h"
@@ -119,6 +127,11 @@ ABSL_FLAG(double, prox_alpha, 1.0,
           "Prox relaxation alpha of every scenario (000: 0.6). The id-constraint joint rows "
           "couple strongly with the stance feet; alpha = 1 converges in far fewer sweeps.");
 ABSL_FLAG(int, prox_max_iterations, 1000, "Prox sweep cap of every scenario.");
+ABSL_FLAG(std::string, trot_log, "",
+          "trot: write a CSV per step and foot of the first trot run to this file (use with one "
+          "dt): gait phase, contact, normal and friction force, tangential velocity, stance "
+          "travel, joint-row impulses over tau_max dt, desired and reached joint velocities, prox "
+          "sweeps and convergence.");
 ABSL_FLAG(std::string, json, "", "Write the JSON report to this file instead of stdout.");
 
 namespace moreau::bench {
@@ -176,10 +189,18 @@ struct RunResult {
   double wall_s = 0.0;
   int64_t steps = 0;
   double simulated_s = 0.0;
-  // trot
+  // trot: per stance (see the top of the file), max / median / 90th percentile
   double slip_max = 0.0;
   double slip_median = 0.0;
   double slip_p90 = 0.0;
+  double displacement_max = 0.0;
+  double displacement_median = 0.0;
+  double displacement_p90 = 0.0;
+  double closures_mean = 0.0;
+  int closures_max = 0;
+  double segment_slip_max = 0.0;
+  double segment_slip_p90 = 0.0;
+  int segments = 0;
   int stances = 0;
   double forward_m = 0.0;
   double min_height = 0.0;
@@ -244,11 +265,27 @@ absl::StatusOr<RunResult> Run(const Scenario& scenario, sim::ControlMode mode, d
       phase_offset[static_cast<size_t>(leg.foot)] = TrotPhaseOffset(leg);
     }
   }
-  std::vector<bool> in_contact(ncontacts, false);
-  std::vector<Vec3> touchdown(ncontacts, Vec3::Zero());
-  std::vector<double> stance_slip(ncontacts, 0.0);
-  std::vector<double> stance_max;  // per finished stance
-  stance_max.reserve(static_cast<size_t>(steps) * ncontacts / 4 + 16);
+  std::vector<StanceTracker> trackers(ncontacts);
+  StanceStats stats;
+  // --trot_log (the first trot run): per foot, its leg's actuators.
+  std::vector<std::array<int, 3>> foot_actuators(ncontacts, {0, 0, 0});
+  std::ofstream log;
+  static bool logged = false;
+  if (scenario.trot && !logged && !absl::GetFlag(FLAGS_trot_log).empty()) {
+    logged = true;
+    absl::StatusOr<LegLayout> layout = FindLegs(model);
+    if (!layout.ok()) return layout.status();
+    for (const Leg& leg : layout->legs)
+      foot_actuators[static_cast<size_t>(leg.foot)] = leg.actuator;
+    log.open(absl::GetFlag(FLAGS_trot_log));
+    if (!log) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--trot_log: cannot write '", absl::GetFlag(FLAGS_trot_log), "'"));
+    }
+    log << "t,foot,psi,gait_stance,closed,active,gap,fn,ft,ft_over_mufn,vt,slip,row0,row1,row2,"
+           "vdes0,vdes1,vdes2,v0,v1,v2,prox_iterations,prox_converged,px,py,pz,base_z,base_vz\n";
+  }
+  Eigen::VectorXd q_before(model.nq);
 
   RunResult result;
   result.stable = true;
@@ -260,6 +297,7 @@ absl::StatusOr<RunResult> Run(const Scenario& scenario, sim::ControlMode mode, d
   for (; k < steps; ++k) {
     const double t = simulation.state().time;
     const double t_next = t + dt;
+    if (log.is_open()) q_before = simulation.state().q;
     if (scenario.trot) {
       // Advance the gait over [t, t + Δt], then read its targets at t + Δt.
       controller->Compute(model, t, dt, simulation.state().q, simulation.state().v,
@@ -288,28 +326,45 @@ absl::StatusOr<RunResult> Run(const Scenario& scenario, sim::ControlMode mode, d
       result.min_height = std::min(result.min_height, q[2]);
       result.max_tilt_deg = std::max(result.max_tilt_deg, TiltDegrees(q));
       const std::vector<contact::Contact>& contacts = simulation.contacts().contacts;
+      const sim::State& state = simulation.state();
       for (size_t c = 0; c < ncontacts && c < contacts.size(); ++c) {
         const contact::Contact& contact = contacts[c];
-        // A stance: the gait has the leg in stance (after the trot's start
-        // delay: the drop from the default pose has landed) and its contact
-        // is closed, touching and carrying a compressive force. A swing foot
-        // that brushes the ground is not in stance.
+        // The gait has the leg in stance, after the trot's start delay (the
+        // drop from the default pose has landed); a swing foot that brushes
+        // the ground is not in stance.
+        const double psi = WrapPhase(controller_state.phase + phase_offset[c]);
         const bool stance_phase =
-            simulation.state().time > scenario.trot_options.start_delay_s &&
-            InStance(GaitParams{}, WrapPhase(controller_state.phase + phase_offset[c]));
-        if (!stance_phase || !contact.active || !(contact.NormalForce() > 0.0)) {
-          if (in_contact[c]) stance_max.push_back(stance_slip[c]);
-          in_contact[c] = false;
-          continue;
+            state.time > scenario.trot_options.start_delay_s && InStance(GaitParams{}, psi);
+        const bool closed = contact.active && contact.NormalForce() > 0.0;
+        TrackStance(stance_phase, closed, contact.position.head<2>(), trackers[c], stats);
+        if (!log.is_open()) continue;
+        const double fn = contact.NormalForce();
+        const double ft = contact.active ? (contact.force - fn * contact.normal).norm() : 0.0;
+        const double mu = settings.hard_contact.mu;
+        log << t << ',' << c << ',' << psi << ',' << stance_phase << ',' << closed << ','
+            << contact.active << ',' << contact.gap << ',' << fn << ',' << ft << ','
+            << (fn > 0.0 ? ft / (mu * fn) : 0.0) << ',' << contact.velocity.head<2>().norm() << ','
+            << trackers[c].slip;
+        const std::array<int, 3>& legs = foot_actuators[c];
+        for (int a : legs) {
+          const double bound = model.actuators[static_cast<size_t>(a)].effort_limit * dt;
+          const size_t row = static_cast<size_t>(a);
+          log << ','
+              << (row < state.bilateral_impulses.size() ? state.bilateral_impulses[row] / bound
+                                                        : 0.0);
         }
-        if (!in_contact[c]) {
-          in_contact[c] = true;
-          touchdown[c] = contact.position;
-          stance_slip[c] = 0.0;
-          continue;
+        for (int a : legs) {
+          const Joint& joint = model.joints[model.actuators[static_cast<size_t>(a)].joint];
+          log << ',' << (target[a] - q_before[joint.q_index]) / dt;
         }
-        const Vec3 travel = contact.position - touchdown[c];
-        stance_slip[c] = std::max(stance_slip[c], std::hypot(travel.x(), travel.y()));
+        for (int a : legs) {
+          log << ','
+              << state.v[model.joints[model.actuators[static_cast<size_t>(a)].joint].v_index];
+        }
+        log << ',' << simulation.last_report().solver_iterations << ','
+            << simulation.last_report().solver_converged << ',' << contact.position.x() << ','
+            << contact.position.y() << ',' << contact.position.z() << ',' << state.q[2] << ','
+            << state.v[2] << '\n';
       }
     }
   }
@@ -318,14 +373,28 @@ absl::StatusOr<RunResult> Run(const Scenario& scenario, sim::ControlMode mode, d
   result.simulated_s = simulation.state().time;
   result.mae = k > 0 ? error_sum / static_cast<double>(k) : 0.0;
   if (scenario.trot) {
-    for (size_t c = 0; c < ncontacts; ++c) {
-      if (in_contact[c]) stance_max.push_back(stance_slip[c]);
+    // Stances still open at the end count as they are.
+    for (StanceTracker& tracker : trackers) {
+      TrackStance(false, false, Eigen::Vector2d::Zero(), tracker, stats);
     }
-    result.stances = static_cast<int>(stance_max.size());
-    result.slip_max =
-        stance_max.empty() ? 0.0 : *std::max_element(stance_max.begin(), stance_max.end());
-    result.slip_median = Median(stance_max);
-    result.slip_p90 = Percentile(stance_max, 0.9);
+    auto max_of = [](const std::vector<double>& v) {
+      return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
+    };
+    result.stances = static_cast<int>(stats.slip.size());
+    result.slip_max = max_of(stats.slip);
+    result.slip_median = Median(stats.slip);
+    result.slip_p90 = Percentile(stats.slip, 0.9);
+    result.displacement_max = max_of(stats.displacement);
+    result.displacement_median = Median(stats.displacement);
+    result.displacement_p90 = Percentile(stats.displacement, 0.9);
+    for (int closures : stats.closures) {
+      result.closures_mean += closures;
+      result.closures_max = std::max(result.closures_max, closures);
+    }
+    if (!stats.closures.empty()) result.closures_mean /= static_cast<double>(stats.closures.size());
+    result.segments = static_cast<int>(stats.segment_slip.size());
+    result.segment_slip_max = max_of(stats.segment_slip);
+    result.segment_slip_p90 = Percentile(stats.segment_slip, 0.9);
     result.forward_m = simulation.state().q[0] - x0;
   }
   const double threshold = absl::GetFlag(FLAGS_error_threshold);
@@ -542,6 +611,22 @@ void WriteScenario(JsonWriter& json, const Scenario& s) {
   json.EndObject();
 }
 
+void WriteSlip(JsonWriter& json, const RunResult& r) {
+  json.Key("stances").Int(r.stances);
+  json.Key("slip_max_m").Number(r.slip_max);
+  json.Key("slip_median_m").Number(r.slip_median);
+  json.Key("slip_p90_m").Number(r.slip_p90);
+  json.Key("stance_displacement_max_m").Number(r.displacement_max);
+  json.Key("stance_displacement_median_m").Number(r.displacement_median);
+  json.Key("stance_displacement_p90_m").Number(r.displacement_p90);
+  json.Key("contact_closures_per_stance_mean").Number(r.closures_mean);
+  json.Key("contact_closures_per_stance_max").Int(r.closures_max);
+  json.Key("closed_segments").Int(r.segments);
+  json.Key("segment_slip_max_m").Number(r.segment_slip_max);
+  json.Key("segment_slip_p90_m").Number(r.segment_slip_p90);
+  json.Key("forward_distance_m").Number(r.forward_m);
+}
+
 void WriteRun(JsonWriter& json, const RunResult& r, bool trot) {
   json.Key("stable").Bool(r.stable);
   if (!r.stable) json.Key("reason").String(r.reason);
@@ -550,11 +635,7 @@ void WriteRun(JsonWriter& json, const RunResult& r, bool trot) {
   json.Key("simulated_s").Number(r.simulated_s);
   json.Key("wall_s").Number(r.wall_s);
   if (trot) {
-    json.Key("slip_max_m").Number(r.slip_max);
-    json.Key("slip_median_m").Number(r.slip_median);
-    json.Key("slip_p90_m").Number(r.slip_p90);
-    json.Key("stances").Int(r.stances);
-    json.Key("forward_distance_m").Number(r.forward_m);
+    WriteSlip(json, r);
     json.Key("min_base_height_m").Number(r.min_height);
     json.Key("max_tilt_deg").Number(r.max_tilt_deg);
   }
@@ -577,13 +658,7 @@ void WriteEntry(JsonWriter& json, const Entry& e, bool trot) {
     json.Key("steps").Int(r.steps);
     json.Key("steps_per_s").Number(static_cast<double>(r.steps) / std::max(wall, 1e-9));
     json.Key("realtime_factor").Number(r.simulated_s / std::max(wall, 1e-9));
-    if (trot) {
-      json.Key("slip_max_m").Number(r.slip_max);
-      json.Key("slip_median_m").Number(r.slip_median);
-      json.Key("slip_p90_m").Number(r.slip_p90);
-      json.Key("stances").Int(r.stances);
-      json.Key("forward_distance_m").Number(r.forward_m);
-    }
+    if (trot) WriteSlip(json, r);
   }
   json.Key("search").BeginArray();
   for (const SearchStep& s : e.search) {
