@@ -23,11 +23,14 @@ const char* const kJointRole[3] = {"abduction", "hip", "knee"};
 // Angle of an (x, z) vector about +y: ang(R(φ) w) = ang(w) + φ.
 double AngleY(const Eigen::Vector2d& w) { return std::atan2(w.x(), w.y()); }
 
-// R(φ) w: rotation about +y acting on (x, z).
-Eigen::Vector2d RotateY(double phi, const Eigen::Vector2d& w) {
-  const double c = std::cos(phi);
-  const double s = std::sin(phi);
+// R(φ) w: rotation about +y acting on (x, z), given c = cos φ, s = sin φ.
+Eigen::Vector2d RotateY(double c, double s, const Eigen::Vector2d& w) {
   return {c * w.x() + s * w.y(), -s * w.x() + c * w.y()};
+}
+
+// R(φ) w.
+Eigen::Vector2d RotateY(double phi, const Eigen::Vector2d& w) {
+  return RotateY(std::cos(phi), std::sin(phi), w);
 }
 
 std::string FormatVec(const Vec3& v) {
@@ -155,6 +158,8 @@ absl::StatusOr<LegLayout> FindLegs(const Model& model) {
     leg.shank = Eigen::Vector2d(foot.x() - origin[2].x(), foot.z() - origin[2].z());
     leg.thigh_length = leg.thigh.norm();
     leg.shank_length = leg.shank.norm();
+    leg.thigh_angle = AngleY(leg.thigh);
+    leg.shank_angle = AngleY(leg.shank);
     if (leg.thigh_length < kMinLinkLength || leg.shank_length < kMinLinkLength) {
       return LegError(model, k,
                       absl::StrFormat("degenerate thigh or shank (lengths %g m and %g m in the "
@@ -169,7 +174,7 @@ absl::StatusOr<LegLayout> FindLegs(const Model& model) {
     if (std::isfinite(leg.lower[2]) && std::isfinite(leg.upper[2])) {
       // The branch the knee's range lies on (relative shank angle δ at mid-range).
       const double phi_k = leg.axis_sign[2] * 0.5 * (leg.lower[2] + leg.upper[2]);
-      const double delta = WrapAngle(AngleY(leg.shank) + phi_k - AngleY(leg.thigh));
+      const double delta = WrapAngle(leg.shank_angle + phi_k - leg.thigh_angle);
       if (delta > 1e-9) leg.knee_bend = 1.0;
     }
     leg.front = a.x() > 0.0;
@@ -190,7 +195,9 @@ IkResult LegIk(const Leg& leg, const Vec3& foot, Vec3& angles) {
   } else {
     result = IkResult::kInsideOffset;
   }
-  const double phi_a = std::atan2(foot.z(), foot.y()) - std::atan2(z_abducted, d);
+  // φ_a = ang(y, z) − ang(d, Z), as one atan2 of the cross and dot products.
+  const double phi_a =
+      std::atan2(foot.z() * d - foot.y() * z_abducted, foot.y() * d + foot.z() * z_abducted);
 
   // Planar 2-link problem in the abducted x-z plane, relative to the hip joint.
   Eigen::Vector2d p(foot.x() - leg.hip_pitch.x(), z_abducted - leg.hip_pitch.z());
@@ -214,11 +221,23 @@ IkResult LegIk(const Leg& leg, const Vec3& foot, Vec3& angles) {
   // Knee first: when its limits clamp it, the hip below still aims the
   // (shorter or longer) leg at the target.
   bool clamped = false;
-  double theta_k = WrapAngle(leg.axis_sign[2] * (delta - AngleY(leg.shank) + AngleY(leg.thigh)));
-  clamped |= FitToLimits(leg.lower[2], leg.upper[2], theta_k);
-  const double phi_k = leg.axis_sign[2] * theta_k;
-  const Eigen::Vector2d w = leg.thigh + RotateY(phi_k, leg.shank);
-  double theta_h = WrapAngle(leg.axis_sign[1] * (AngleY(p) - AngleY(w)));
+  double theta_k = WrapAngle(leg.axis_sign[2] * (delta - leg.shank_angle + leg.thigh_angle));
+  const bool knee_clamped = FitToLimits(leg.lower[2], leg.upper[2], theta_k);
+  clamped |= knee_clamped;
+  // The leg from the hip to the foot, w = l₁ + R(φ_k) l₂. Unclamped,
+  // ang(R(φ_k) l₂) = ang(l₁) + δ, so w = l₁ + |l₂|/|l₁| R(δ) l₁ with
+  // cos δ from above and sin δ = ±√(1 − cos²δ) (no sincos).
+  Eigen::Vector2d w;
+  if (!knee_clamped) {
+    const double sin_delta = leg.knee_bend * std::sqrt((1.0 - cos_delta) * (1.0 + cos_delta));
+    w = leg.thigh + (l2 / l1) * RotateY(cos_delta, sin_delta, leg.thigh);
+  } else {
+    const double phi_k = leg.axis_sign[2] * theta_k;
+    w = leg.thigh + RotateY(phi_k, leg.shank);
+  }
+  // θ_h from ang(p) − ang(w), one atan2 of the cross and dot products.
+  const double phi_h = std::atan2(p.x() * w.y() - p.y() * w.x(), p.x() * w.x() + p.y() * w.y());
+  double theta_h = WrapAngle(leg.axis_sign[1] * phi_h);
   clamped |= FitToLimits(leg.lower[1], leg.upper[1], theta_h);
   double theta_a = WrapAngle(leg.axis_sign[0] * phi_a);
   clamped |= FitToLimits(leg.lower[0], leg.upper[0], theta_a);

@@ -58,6 +58,10 @@ struct Leg {
   Eigen::Vector2d shank = Eigen::Vector2d::Zero();  // l₂ = (F − K)_xz, (x, z)
   double thigh_length = 0.0;                        // |l₁|
   double shank_length = 0.0;                        // |l₂|
+  // ang(l₁), ang(l₂): the links' angles about +y, atan2(x, z) (LegIk's
+  // constants, computed once).
+  double thigh_angle = 0.0;
+  double shank_angle = 0.0;
   double hip_offset = 0.0;        // d = (F − A)·y, signed lateral offset of the leg plane
   double foot_radius = 0.0;       // contact sphere radius
   Vec3 foot_zero = Vec3::Zero();  // F − A: the foot in the hip frame at q = 0

@@ -17,7 +17,10 @@ void ComputeJointAxesWorld(const Model& model, Data& data) {
     }
     // The body axis a in world coordinates, R a = Eᵀ a, through the body
     // origin p: revolute (R a, p × R a), prismatic (0, R a).
-    const Vec3 axis_world = X.E.transpose() * model.joint_axis[i];
+    const int axis = data.joint_axis_index[i];
+    // About ±e_a: R a = ±(row a of E).
+    const Vec3 axis_world = axis >= 0 ? Vec3(model.joint_axis[i][axis] * X.E.row(axis).transpose())
+                                      : Vec3(X.E.transpose() * model.joint_axis[i]);
     auto col = data.S_world.col(vi);
     if (model.joint_type[i] == JointType::kRevolute) {
       col.head<3>() = axis_world;

@@ -27,11 +27,14 @@ int SupportDofs(const Model& model, const Data& data, int body, int* dofs);
 // each, W = Jᵀ [n t1 t2] from data.contact_J at the factor's q):
 // Y (nv × n, zero off each column's support) = L⁻ᵀ W and G (n × n) = Yᵀ D⁻¹ Y.
 // `support` holds each active contact's SupportDofs (nv ints per contact) and
-// `support_len` their counts. Needs FactorMassMatrix.
+// `support_len` their counts. Y_path (nv × n, scratch) receives D^-½ Y's
+// columns on their support paths (entry s of contact a's columns ↔ DOF
+// support[a nv + s]); rows past a path's length are left as they were.
+// Needs FactorMassMatrix.
 void AssembleDelassus(const Data& data, const contact::ContactSet& contacts,
                       std::span<const int> active, std::span<const int> support,
                       std::span<const int> support_len, Eigen::Ref<Eigen::MatrixXd> Y,
-                      Eigen::Ref<Eigen::MatrixXd> G);
+                      Eigen::Ref<Eigen::MatrixXd> Y_path, Eigen::Ref<Eigen::MatrixXd> G);
 
 // out (n) = Wᵀ u: per active contact, [n t1 t2]ᵀ J u over the support.
 void ContactSpaceVelocity(const Data& data, const contact::ContactSet& contacts,

@@ -222,7 +222,7 @@ absl::Status LeastConstraintStep(const Model& model, const contact::Terrain& ter
     const std::span<const int> support_len(w.support_len.data(), nc);
     // A = J M⁻¹ Jᵀ in the contact frames (004 eq. 5, 17, 23).
     AssembleDelassus(data, w.contacts, active, support, support_len, w.Y.leftCols(n),
-                     w.G.topLeftCorner(n, n));
+                     w.Y_path.leftCols(n), w.G.topLeftCorner(n, n));
     if (approaching) {
       // 004 eq. 22–24: F = argmin ½ Fᵀ H F + Fᵀ g, H = J M⁻¹ Jᵀ, g = J ν⁻,
       // over the closed contacts with the friction constraints; then

@@ -146,7 +146,7 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
     // 000 eq. 12: γ_E = Wᵀ u_E = c + G Λ with G = Wᵀ M⁻¹ W, c = Wᵀ u_free.
     if (nc > 0) {
       AssembleDelassus(data, w.contacts, active, support, support_len, w.Y.leftCols(n),
-                       w.G.topLeftCorner(n, n));
+                       w.Y_path.leftCols(n), w.G.topLeftCorner(n, n));
       ContactSpaceVelocity(data, w.contacts, active, support, support_len, w.u_free, w.c.head(n));
     }
     if (nb > 0) {
@@ -190,15 +190,11 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
       w.last_prox = w.prox.Solve(prox, laws, G, w.c.head(nt), w.gamma_S.head(n), w.Lambda.head(nt),
                                  w.row_lo.head(nb), w.row_hi.head(nb));
     }
-    // 000 eq. 11: u_E = u_free + M⁻¹ (W Λ + B Λ_B).
-    GeneralizedImpulse(data, w.contacts, active, support, support_len, w.Lambda.head(n),
-                       w.W_Lambda);
-    if (nb > 0) {
-      AddBilateralImpulse(w.B.leftCols(nb), row_support, row_support_len, w.Lambda.segment(n, nb),
-                          w.W_Lambda);
-      bilateral_impulses = w.Lambda.segment(n, nb);
-    }
-    SolveMassMatrix(data, w.W_Lambda);
+    // 000 eq. 11: u_E = u_free + M⁻¹ (W Λ + B Λ_B), where
+    // M⁻¹ [W B] Λ = L⁻¹ D⁻¹ (Y Λ) with the assembly's Y = L⁻ᵀ [W B].
+    w.W_Lambda.noalias() = w.Y.leftCols(nt) * w.Lambda.head(nt);
+    if (nb > 0) bilateral_impulses = w.Lambda.segment(n, nb);
+    SolveMassMatrixFromHalf(data, w.W_Lambda);
     w.u_free += w.W_Lambda;
     RecordContactImpulses(active, w.Lambda.head(n), dt, w.contacts, impulses);
   }

@@ -287,6 +287,22 @@ TEST(LegIk, A1JointLimitsClampAndReport) {
   EXPECT_DOUBLE_EQ(std::abs(angles[0]), leg.upper[0]);
 }
 
+TEST(FindLegs, LinkAnglesAboutY) {
+  for (const auto& [label, model] : testing::Quadrupeds()) {
+    SCOPED_TRACE(label);
+    ASSERT_NE(model, nullptr);
+    auto layout = FindLegs(*model);
+    ASSERT_TRUE(layout.ok());
+    for (const Leg& leg : layout->legs) {
+      // ang(w) = atan2(x, z): the unit vectors at these angles are l₁/|l₁|, l₂/|l₂|.
+      EXPECT_NEAR(std::sin(leg.thigh_angle) * leg.thigh_length, leg.thigh.x(), 1e-12);
+      EXPECT_NEAR(std::cos(leg.thigh_angle) * leg.thigh_length, leg.thigh.y(), 1e-12);
+      EXPECT_NEAR(std::sin(leg.shank_angle) * leg.shank_length, leg.shank.x(), 1e-12);
+      EXPECT_NEAR(std::cos(leg.shank_angle) * leg.shank_length, leg.shank.y(), 1e-12);
+    }
+  }
+}
+
 TEST(IkResultName, EveryValueNamed) {
   for (IkResult r : {IkResult::kOk, IkResult::kTooFar, IkResult::kTooClose, IkResult::kInsideOffset,
                      IkResult::kJointLimit}) {
