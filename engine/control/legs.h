@@ -110,6 +110,14 @@ const char* IkResultName(IkResult result);
 // several apply). Allocation-free.
 IkResult LegIk(const Leg& leg, const Vec3& foot, Vec3& angles);
 
+// LegIk at `foot` (the returned result and `angles`) and at a nearby target
+// `foot_near` (`angles_near`, e.g. for a finite difference): the second
+// solution's angles are the first's plus small differences (one division and
+// a short series instead of two atan2 and an acos), equal to a second LegIk
+// up to rounding. Allocation-free.
+IkResult LegIkPair(const Leg& leg, const Vec3& foot, const Vec3& foot_near, Vec3& angles,
+                   Vec3& angles_near);
+
 // LegIk with a Status: OutOfRange naming the foot, the target and the reason
 // when the target had to be clamped; `angles` holds the clamped solution in
 // every case.

@@ -1,8 +1,8 @@
 // The identities of ../shared/PHYSICS.md § Rigid-body dynamics, over every
 // test model and 100 random states each: M symmetric positive definite,
 // ABA = M⁻¹(τ − c − g), RNEA(ABA(τ)) = τ, c + g = nonlinear effects, the sparse
-// LTDL factor solves like a dense one (also from its half solve L⁻ᵀ b), and ½vᵀMv = Σ body kinetic
-// energies.
+// LTDL factor solves like a dense one (also from its half solve L⁻ᵀ b), and
+// ½vᵀMv = Σ body kinetic energies.
 #include <gtest/gtest.h>
 
 #include <Eigen/Cholesky>
