@@ -36,7 +36,11 @@ inline void ProjectOntoDisc(double radius, double& x, double& y) {
 
 // True when every entry of x is finite: x·0 is ±0 for a finite x and NaN for
 // ±∞ or NaN, and the (vectorized) sum of ±0s is 0.
-bool AllFinite(Eigen::Ref<const Eigen::MatrixXd> x) { return (x.array() * 0.0).sum() == 0.0; }
+bool AllFinite(Eigen::Ref<const Eigen::MatrixXd> x) {
+  double sum = 0.0;
+  for (Eigen::Index j = 0; j < x.cols(); ++j) sum += (x.col(j).array() * 0.0).sum();
+  return sum == 0.0;
+}
 
 // γ = c + G Λ, four rows at a time (one 4-vector accumulator against a
 // column slice of G, Λ_j broadcast), then the remaining rows.
