@@ -159,7 +159,14 @@ class TrotController final : public Controller {
         state.heading = yaw;
         state.heading_set = true;
       }
-      const Mat3 heading = Eigen::AngleAxisd(yaw, Vec3::UnitZ()).toRotationMatrix();
+      // The rotation by the yaw about z: (cos ψ, sin ψ) is the base x axis's
+      // horizontal direction, normalized (no sincos).
+      const double horizontal =
+          std::sqrt(rotation(0, 0) * rotation(0, 0) + rotation(1, 0) * rotation(1, 0));
+      const double cos_yaw = horizontal > 0.0 ? rotation(0, 0) / horizontal : 1.0;
+      const double sin_yaw = horizontal > 0.0 ? rotation(1, 0) / horizontal : 0.0;
+      Mat3 heading;
+      heading << cos_yaw, -sin_yaw, 0.0, sin_yaw, cos_yaw, 0.0, 0.0, 0.0, 1.0;
       // 1. Attitude: the hips' height error and vertical velocity.
       const Vec3 omega = rotation * v.segment<3>(3);  // world
       for (int i = 0; i < static_cast<int>(layout_.legs.size()) && i < kMaxLegs; ++i) {
