@@ -30,8 +30,10 @@ __attribute__((optimize("no-tree-vectorize"))) void AssembleDelassus(
     const Data& data, const contact::ContactSet& contacts, std::span<const int> active,
     std::span<const int> support, std::span<const int> support_len, Eigen::Ref<Eigen::MatrixXd> Y,
     Eigen::Ref<Eigen::MatrixXd> Y_path, Eigen::Ref<Eigen::MatrixXd> G) {
-  const int nv = static_cast<int>(Y.rows());
+  const int nv = static_cast<int>(Y_path.rows());
   const int nc = static_cast<int>(active.size());
+  const int n = 3 * nc;
+  const bool full = Y.cols() > 0;
   const double* L = data.L_values.data();
   const int* adr = data.L_row_adr.data();
   const double* D = data.L_diag.data();
@@ -39,7 +41,7 @@ __attribute__((optimize("no-tree-vectorize"))) void AssembleDelassus(
   // from a DOF to the root is a chain, so the ancestors of dofs[s] are
   // dofs[s+1..m−1] (L's row dofs[s] holds exactly them, nearest first) and
   // the solve runs on the path's own m entries, in Y_path (entry s ↔ DOF
-  // dofs[s]).
+  // dofs[s]); D⁻¹ Y next to it (columns n + 3a + l).
   for (int a = 0; a < nc; ++a) {
     const contact::Contact& ct = contacts.contacts[active[a]];
     const Matrix3Xd& J = data.contact_J[active[a]];
@@ -66,24 +68,28 @@ __attribute__((optimize("no-tree-vectorize"))) void AssembleDelassus(
         y2[t] -= l_t * v2;
       }
     }
-    // Y's full columns (zero off the support), then Y_path scaled by D^-½.
+    double* __restrict d0 = Y_path.col(n + 3 * a).data();
+    double* __restrict d1 = Y_path.col(n + 3 * a + 1).data();
+    double* __restrict d2 = Y_path.col(n + 3 * a + 2).data();
+    for (int s = 0; s < m; ++s) {
+      const double inv_d = 1.0 / D[dofs[s]];
+      d0[s] = y0[s] * inv_d;
+      d1[s] = y1[s] * inv_d;
+      d2[s] = y2[s] * inv_d;
+    }
+    if (!full) continue;
+    // Y's full columns (zero off the support).
     for (int l = 0; l < 3; ++l) {
       auto y = Y.col(3 * a + l);
       y.setZero();
       const double* yp = Y_path.col(3 * a + l).data();
       for (int s = 0; s < m; ++s) y[dofs[s]] = yp[s];
     }
-    for (int s = 0; s < m; ++s) {
-      const double scale = 1.0 / std::sqrt(D[dofs[s]]);
-      y0[s] *= scale;
-      y1[s] *= scale;
-      y2[s] *= scale;
-    }
   }
-  // G = Yᵀ D⁻¹ Y = (D^-½ Y)ᵀ (D^-½ Y). Two contacts' paths share their root
-  // ends up to the deepest common DOF (for two feet of a quadruped: the
-  // base's six), so each 3 × 3 block is a dot product over that common tail
-  // of the two paths; one triangle of blocks, mirrored.
+  // G = Yᵀ D⁻¹ Y. Two contacts' paths share their root ends up to the
+  // deepest common DOF (for two feet of a quadruped: the base's six), so each
+  // 3 × 3 block is a dot product over that common tail of the two paths; one
+  // triangle of blocks, mirrored.
   for (int a = 0; a < nc; ++a) {
     const int* dofs_a = support.data() + a * nv;
     const int m_a = support_len[a];
@@ -93,9 +99,10 @@ __attribute__((optimize("no-tree-vectorize"))) void AssembleDelassus(
       int common = 0;
       const int m_min = std::min(m_a, m_b);
       while (common < m_min && dofs_a[m_a - 1 - common] == dofs_b[m_b - 1 - common]) ++common;
-      const double* a0 = Y_path.col(3 * a).data() + (m_a - common);
-      const double* a1 = Y_path.col(3 * a + 1).data() + (m_a - common);
-      const double* a2 = Y_path.col(3 * a + 2).data() + (m_a - common);
+      // D⁻¹ Y of contact a against Y of contact b.
+      const double* a0 = Y_path.col(n + 3 * a).data() + (m_a - common);
+      const double* a1 = Y_path.col(n + 3 * a + 1).data() + (m_a - common);
+      const double* a2 = Y_path.col(n + 3 * a + 2).data() + (m_a - common);
       const double* b0 = Y_path.col(3 * b).data() + (m_b - common);
       const double* b1 = Y_path.col(3 * b + 1).data() + (m_b - common);
       const double* b2 = Y_path.col(3 * b + 2).data() + (m_b - common);
@@ -127,6 +134,22 @@ __attribute__((optimize("no-tree-vectorize"))) void AssembleDelassus(
         }
       }
     }
+  }
+}
+
+void PathImpulse(std::span<const int> support, std::span<const int> support_len,
+                 Eigen::Ref<const Eigen::MatrixXd> Y_path, Eigen::Ref<const Eigen::VectorXd> Lambda,
+                 Eigen::Ref<Eigen::VectorXd> out) {
+  const int nv = static_cast<int>(out.size());
+  out.setZero();
+  for (size_t a = 0; a < support_len.size(); ++a) {
+    const int* dofs = support.data() + a * nv;
+    const auto i = static_cast<Eigen::Index>(3 * a);
+    const double* y0 = Y_path.col(i).data();
+    const double* y1 = Y_path.col(i + 1).data();
+    const double* y2 = Y_path.col(i + 2).data();
+    const double l0 = Lambda[i], l1 = Lambda[i + 1], l2 = Lambda[i + 2];
+    for (int s = 0; s < support_len[a]; ++s) out[dofs[s]] += y0[s] * l0 + y1[s] * l1 + y2[s] * l2;
   }
 }
 

@@ -145,8 +145,9 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
     auto G = w.G.topLeftCorner(nt, nt);
     // 000 eq. 12: γ_E = Wᵀ u_E = c + G Λ with G = Wᵀ M⁻¹ W, c = Wᵀ u_free.
     if (nc > 0) {
-      AssembleDelassus(data, w.contacts, active, support, support_len, w.Y.leftCols(n),
-                       w.Y_path.leftCols(n), w.G.topLeftCorner(n, n));
+      // Y's full columns only for the bilateral rows' assembly.
+      AssembleDelassus(data, w.contacts, active, support, support_len, w.Y.leftCols(nb > 0 ? n : 0),
+                       w.Y_path.leftCols(2 * n), w.G.topLeftCorner(n, n));
       ContactSpaceVelocity(data, w.contacts, active, support, support_len, w.u_free, w.c.head(n));
     }
     if (nb > 0) {
@@ -192,8 +193,12 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
     }
     // 000 eq. 11: u_E = u_free + M⁻¹ (W Λ + B Λ_B), where
     // M⁻¹ [W B] Λ = L⁻¹ D⁻¹ (Y Λ) with the assembly's Y = L⁻ᵀ [W B].
-    w.W_Lambda.noalias() = w.Y.leftCols(nt) * w.Lambda.head(nt);
-    if (nb > 0) bilateral_impulses = w.Lambda.segment(n, nb);
+    if (nb > 0) {
+      w.W_Lambda.noalias() = w.Y.leftCols(nt) * w.Lambda.head(nt);
+      bilateral_impulses = w.Lambda.segment(n, nb);
+    } else {
+      PathImpulse(support, support_len, w.Y_path.leftCols(n), w.Lambda.head(n), w.W_Lambda);
+    }
     SolveMassMatrixFromHalf(data, w.W_Lambda);
     w.u_free += w.W_Lambda;
     RecordContactImpulses(active, w.Lambda.head(n), dt, w.contacts, impulses);

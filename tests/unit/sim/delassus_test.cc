@@ -1,8 +1,9 @@
 // The contact-space assembly of Moreau's step (engine/step/delassus.h) against
 // dense linear algebra: G = Wᵀ M⁻¹ W with W = Jᵀ [n t1 t2] per contact
-// (000 eq. 12), Y_path = D^-½ L⁻ᵀ W on each support path, and the half solve
-// L⁻¹ D⁻¹ (L⁻ᵀ W Λ) = M⁻¹ W Λ (SolveMassMatrixFromHalf), on robots whose
-// contacts sit on different legs (mini_cheetah, biped) and on one body (box).
+// (000 eq. 12), Y = L⁻ᵀ W in full and on each support path, and the half
+// solve L⁻¹ D⁻¹ (L⁻ᵀ W Λ) = M⁻¹ W Λ (SolveMassMatrixFromHalf, PathImpulse),
+// on robots whose contacts sit on different legs (mini_cheetah, biped) and on
+// one body (box).
 #include "engine/step/delassus.h"
 
 #include <gtest/gtest.h>
@@ -72,10 +73,17 @@ TEST_P(DelassusTest, MatchesDenseAssembly) {
     const std::span<const int> slots(active);
     const std::span<const int> support(w.support.data(), static_cast<size_t>(na) * nv);
     const std::span<const int> support_len(w.support_len.data(), na);
+    // Without Y's full columns first: the same G.
+    w.G.setConstant(7.0);
+    AssembleDelassus(data, w.contacts, slots, support, support_len, w.Y.leftCols(0),
+                     w.Y_path.leftCols(2 * n), w.G.topLeftCorner(n, n));
+    const Eigen::MatrixXd G_without_Y = w.G.topLeftCorner(n, n);
     w.Y.setConstant(7.0);  // stale values must not leak into the result
+    w.Y_path.setConstant(7.0);
     w.G.setConstant(7.0);
     AssembleDelassus(data, w.contacts, slots, support, support_len, w.Y.leftCols(n),
-                     w.Y_path.leftCols(n), w.G.topLeftCorner(n, n));
+                     w.Y_path.leftCols(2 * n), w.G.topLeftCorner(n, n));
+    EXPECT_EQ(G_without_Y, w.G.topLeftCorner(n, n));
 
     const Eigen::LLT<Eigen::MatrixXd> llt(M);
     const Eigen::MatrixXd G_dense = W.transpose() * llt.solve(W);
@@ -93,24 +101,35 @@ TEST_P(DelassusTest, MatchesDenseAssembly) {
     ASSERT_LT((L.transpose() * data.L_diag.asDiagonal() * L - M).norm(), 1e-10 * M.norm());
     const Eigen::MatrixXd Y_dense = L.transpose().triangularView<Eigen::Upper>().solve(W);
     EXPECT_LT((w.Y.leftCols(n) - Y_dense).norm(), 1e-10 * (1.0 + Y_dense.norm()));
-    // Y_path: D^-½ Y on each support path, entry s at DOF support[a nv + s].
+    // Y_path: Y, then D⁻¹ Y, on each support path, entry s at DOF
+    // support[a nv + s]; Y is zero off the paths.
+    Eigen::MatrixXd on_paths = Eigen::MatrixXd::Zero(nv, n);
     for (int a = 0; a < na; ++a) {
       for (int s = 0; s < w.support_len[a]; ++s) {
         const int dof = w.support[a * nv + s];
         for (int l = 0; l < 3; ++l) {
-          EXPECT_NEAR(w.Y_path(s, 3 * a + l), Y_dense(dof, 3 * a + l) / std::sqrt(data.L_diag[dof]),
-                      1e-10 * (1.0 + Y_dense.norm()));
+          const double y = Y_dense(dof, 3 * a + l);
+          on_paths(dof, 3 * a + l) = y;
+          EXPECT_NEAR(w.Y_path(s, 3 * a + l), y, 1e-10 * (1.0 + Y_dense.norm()));
+          EXPECT_NEAR(w.Y_path(s, n + 3 * a + l), y / data.L_diag[dof],
+                      1e-10 * (1.0 + Y_dense.norm() / data.L_diag.minCoeff()));
         }
       }
     }
+    EXPECT_LT((on_paths - Y_dense).norm(), 1e-10 * (1.0 + Y_dense.norm()));
 
-    // M⁻¹ W Λ from the half-solved Y Λ.
+    // M⁻¹ W Λ from the half-solved Y Λ, with Y's full columns and from the
+    // paths (PathImpulse).
     Eigen::VectorXd Lambda(n);
     for (int i = 0; i < n; ++i) Lambda[i] = normal(rng);
+    const Eigen::VectorXd expected = llt.solve(W * Lambda);
     Eigen::VectorXd x = w.Y.leftCols(n) * Lambda;
     SolveMassMatrixFromHalf(data, x);
-    const Eigen::VectorXd expected = llt.solve(W * Lambda);
     EXPECT_LT((x - expected).norm(), 1e-9 * (1.0 + expected.norm()));
+    Eigen::VectorXd x_path = Eigen::VectorXd::Constant(nv, 7.0);
+    PathImpulse(support, support_len, w.Y_path.leftCols(n), Lambda, x_path);
+    SolveMassMatrixFromHalf(data, x_path);
+    EXPECT_LT((x_path - expected).norm(), 1e-9 * (1.0 + expected.norm()));
   }
 }
 
