@@ -67,4 +67,17 @@ void ComputeContactVelocities(const Model& model, const Data& data, const Eigen:
   }
 }
 
+void ComputeContactVelocitiesFromTwists(const Model& model, const Data& data, ContactSet& set) {
+  const int nc = set.capacity();
+  for (int k = 0; k < nc; ++k) {
+    Contact& c = set.contacts[k];
+    const ContactPoint& cp = model.contact_points[k];
+    const Motion& twist = data.v[cp.body];
+    const Vec3 velocity_body = twist.linear + twist.angular.cross(cp.position);
+    c.velocity.noalias() = data.X_0[cp.body].E.transpose() * velocity_body;
+    c.gamma_N = c.normal.dot(c.velocity);
+    c.gamma_T = Eigen::Vector2d(c.t1.dot(c.velocity), c.t2.dot(c.velocity));
+  }
+}
+
 }  // namespace moreau::contact

@@ -77,6 +77,13 @@ void ContactJacobiansFromKinematics(const Model& model, Data& data) {
   }
 }
 
+void ContactPositions(const Model& model, Data& data) {
+  for (size_t k = 0; k < model.contact_points.size(); ++k) {
+    const ContactPoint& cp = model.contact_points[k];
+    data.contact_position[k] = data.X_0[cp.body].InverseTransformPoint(cp.position);
+  }
+}
+
 void ContactJdotV(const Model& model, Data& data, const Eigen::VectorXd& q,
                   const Eigen::VectorXd& v) {
   ForwardKinematics(model, data, q, v);

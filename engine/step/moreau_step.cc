@@ -50,9 +50,12 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
   // those the motion would carry through the surface by the step's end,
   // g_N(q_M) + ½Δt γ_N ≤ 0: an impact then stops at the surface instead of
   // up to v Δt inside it (the midpoint rule alone leaves that penetration).
-  ContactJacobiansFromKinematics(model, data);
+  // The velocities from the body twists, so that the Jacobians (data.contact_J)
+  // are formed only for the closed contacts.
+  ComputeJointAxesWorld(model, data);
+  ContactPositions(model, data);
   contact::DetectContacts(model, data, terrain, w.contacts);
-  contact::ComputeContactVelocities(model, data, v, w.contacts);
+  contact::ComputeContactVelocitiesFromTwists(model, data, w.contacts);
   const int nv = model.nv;
   int nc = 0;
   for (int k = 0; k < w.contacts.capacity(); ++k) {
@@ -64,10 +67,11 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
       continue;
     }
     w.active[nc] = k;
+    const ContactPoint& cp = model.contact_points[k];
+    PointJacobian(model, data, cp.body, cp.position, data.contact_J[k]);
     // W columns (000 eq. 2): w = Jᵀ n, Jᵀ t1, Jᵀ t2 at the midpoint, nonzero
     // only on the support path of the contact's body.
-    w.support_len[nc] =
-        SupportDofs(model, data, model.contact_points[k].body, w.support.data() + nc * nv);
+    w.support_len[nc] = SupportDofs(model, data, cp.body, w.support.data() + nc * nv);
     // γ_S = Wᵀ u_S: the contact-point velocity J v in the contact frame.
     w.gamma_S[3 * nc] = ct.normal.dot(ct.velocity);
     w.gamma_S[3 * nc + 1] = ct.t1.dot(ct.velocity);
