@@ -46,7 +46,7 @@ std::vector<ContactState> MakeContactStates(const Model& model) {
   return std::vector<ContactState>(model.contact_points.size());
 }
 
-void ContactForces(const Model& /*model*/, const Data& data, const ContactForceParams& params,
+void ContactForces(const Model& model, const Data& data, const ContactForceParams& params,
                    double dt, ContactSet& set, std::span<ContactState> states,
                    Eigen::Ref<Eigen::VectorXd> h) {
   assert(states.size() == set.contacts.size());
@@ -72,8 +72,14 @@ void ContactForces(const Model& /*model*/, const Data& data, const ContactForceP
         break;
     }
     // 000 eq. 1: W_k λ_k with W_k = J_kᵀ (J_k: 3 × nv, world linear velocity
-    // of the sphere centre, at which the force is applied).
-    h.noalias() += data.contact_J[k].transpose() * c.force;
+    // of the sphere centre, at which the force is applied), over the columns
+    // of the body's support path, the only nonzero ones (001 Alg. 6).
+    const Matrix3Xd& J = data.contact_J[k];
+    for (int j = model.contact_points[k].body; j > 0; j = model.parent[j]) {
+      const int vj = model.v_index[j];
+      const int nvj = model.joint_type[j] == JointType::kFree ? 6 : 1;
+      for (int d = vj; d < vj + nvj; ++d) h[d] += J.col(d).dot(c.force);
+    }
   }
 }
 

@@ -46,14 +46,35 @@ void DetectContacts(const Model& model, const Data& data, const Terrain& terrain
   set.max_penetration = min_gap < 0.0 ? -min_gap : 0.0;
 }
 
-void ComputeContactVelocities(const Model& /*model*/, const Data& data, const Eigen::VectorXd& v,
+void ComputeContactVelocities(const Model& model, const Data& data, const Eigen::VectorXd& v,
                               ContactSet& set) {
   const int nc = set.capacity();
   for (int k = 0; k < nc; ++k) {
     Contact& c = set.contacts[k];
     // γ_U = W_Uᵀ u (000 eq. 1) with W = Jᵀ of the sphere centre; 001 eq. 36:
-    // δ̇ = ẑ_Cᵀ v_f. A 3 × nv by nv product into a fixed 3-vector: no heap.
-    c.velocity.noalias() = data.contact_J[k] * v;
+    // δ̇ = ẑ_Cᵀ v_f. J v over the columns of the body's support path, the
+    // only nonzero ones (PointJacobian, 001 Alg. 6).
+    const Matrix3Xd& J = data.contact_J[k];
+    Vec3 velocity = Vec3::Zero();
+    for (int j = model.contact_points[k].body; j > 0; j = model.parent[j]) {
+      const int vj = model.v_index[j];
+      const int nvj = model.joint_type[j] == JointType::kFree ? 6 : 1;
+      for (int d = vj; d < vj + nvj; ++d) velocity += J.col(d) * v[d];
+    }
+    c.velocity = velocity;
+    c.gamma_N = c.normal.dot(c.velocity);
+    c.gamma_T = Eigen::Vector2d(c.t1.dot(c.velocity), c.t2.dot(c.velocity));
+  }
+}
+
+void ComputeContactVelocitiesFromTwists(const Model& model, const Data& data, ContactSet& set) {
+  const int nc = set.capacity();
+  for (int k = 0; k < nc; ++k) {
+    Contact& c = set.contacts[k];
+    const ContactPoint& cp = model.contact_points[k];
+    const Motion& twist = data.v[cp.body];
+    const Vec3 velocity_body = twist.linear + twist.angular.cross(cp.position);
+    c.velocity.noalias() = data.X_0[cp.body].E.transpose() * velocity_body;
     c.gamma_N = c.normal.dot(c.velocity);
     c.gamma_T = Eigen::Vector2d(c.t1.dot(c.velocity), c.t2.dot(c.velocity));
   }

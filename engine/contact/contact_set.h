@@ -93,6 +93,12 @@ void DetectContacts(const Model& model, const Data& data, const Terrain& terrain
 void ComputeContactVelocities(const Model& model, const Data& data, const Eigen::VectorXd& v,
                               ContactSet& set);
 
+// Stage 2 without the Jacobians: the sphere centre's world velocity from its
+// body's twist (data.v, data.X_0 of ForwardKinematics with v),
+// Eᵀ (v_O + ω × r) for the centre r in body coordinates (001 Alg. 1), the
+// same J_k v as ComputeContactVelocities up to rounding. Allocation-free.
+void ComputeContactVelocitiesFromTwists(const Model& model, const Data& data, ContactSet& set);
+
 }  // namespace moreau::contact
 
 #endif  // MOREAU_ENGINE_CONTACT_CONTACT_SET_H_

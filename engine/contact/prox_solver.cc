@@ -34,6 +34,54 @@ inline void ProjectOntoDisc(double radius, double& x, double& y) {
   y *= scale;
 }
 
+// True when every entry of x is finite: x·0 is ±0 for a finite x and NaN for
+// ±∞ or NaN, and the (vectorized) sum of ±0s is 0.
+bool AllFinite(Eigen::Ref<const Eigen::MatrixXd> x) {
+  double sum = 0.0;
+  for (Eigen::Index j = 0; j < x.cols(); ++j) sum += (x.col(j).array() * 0.0).sum();
+  return sum == 0.0;
+}
+
+// γ = c + G Λ, four rows at a time (one 4-vector accumulator against a
+// column slice of G, Λ_j broadcast), then the remaining rows.
+void ContactVelocity(Eigen::Ref<const Eigen::MatrixXd> G, Eigen::Ref<const Eigen::VectorXd> c,
+                     Eigen::Ref<const Eigen::VectorXd> Lambda, Eigen::Ref<Eigen::VectorXd> gamma) {
+  const Eigen::Index n = Lambda.size();
+  const Eigen::Index stride = G.outerStride();
+  const double* __restrict g = G.data();
+  const double* __restrict l = Lambda.data();
+  double* __restrict out = gamma.data();
+  Eigen::Index i = 0;
+  for (; i + 4 <= n; i += 4) {
+    Eigen::Vector4d acc = Eigen::Map<const Eigen::Vector4d>(c.data() + i);
+    for (Eigen::Index j = 0; j < n; ++j) {
+      acc += Eigen::Map<const Eigen::Vector4d>(g + j * stride + i) * l[j];
+    }
+    Eigen::Map<Eigen::Vector4d>(out + i) = acc;
+  }
+  for (; i < n; ++i) {
+    double acc = c[i];
+    for (Eigen::Index j = 0; j < n; ++j) acc += g[j * stride + i] * l[j];
+    out[i] = acc;
+  }
+}
+
+// The abort test of 000 after eq. 16, component by component, over a sweep.
+struct AbortTest {
+  double T_rel;
+  double T_abs;
+  bool converged = true;
+  bool finite = true;
+  double residual = 0.0;
+
+  [[gnu::always_inline]] void Check(double old_value, double new_value) {
+    const double change = std::abs(new_value - old_value);
+    finite = finite && change < kInf;  // false for ±∞ and NaN
+    residual = std::max(residual, change);
+    converged = converged && change <= std::abs(old_value) * T_rel + T_abs;
+  }
+};
+
 }  // namespace
 
 absl::Status Validate(const ProxParams& p) {
@@ -121,8 +169,8 @@ ProxResult ProxSolver::Solve(const ProxParams& params, std::span<const ContactLa
   for (const ContactLaw& law : laws) laws_ok = laws_ok && LawOk(law);
   bool boxes_ok = true;
   for (Eigen::Index j = 0; j < m; ++j) boxes_ok = boxes_ok && lo[j] <= hi[j];  // NaN fails
-  if (!ParamsOk(params) || !laws_ok || !boxes_ok || !G.allFinite() || !c.allFinite() ||
-      !gamma_S.allFinite()) {
+  if (!ParamsOk(params) || !laws_ok || !boxes_ok || !AllFinite(G) || !AllFinite(c) ||
+      !AllFinite(gamma_S)) {
     Lambda.setZero();
     return rejected;
   }
@@ -154,27 +202,12 @@ ProxResult ProxSolver::Solve(const ProxParams& params, std::span<const ContactLa
 
   // --- JOR / SOR prox iteration (000 eq. 16) ---
   const bool sor = params.method == ProxMethod::kSor;
-  if (sor) {
-    gamma.noalias() = G * Lambda;
-    gamma += c;
-  }
+  if (sor) ContactVelocity(G, c, Lambda, gamma);
   ProxResult result;
   for (int it = 1; it <= params.max_iterations; ++it) {
-    if (!sor) {
-      // Jacobi: every projection of this sweep sees γ_E(Λᵏ).
-      gamma.noalias() = G * Lambda;
-      gamma += c;
-    }
-    bool converged = true;
-    bool finite = true;
-    double residual = 0.0;
-    // Abort test of 000 after eq. 16 for one component.
-    const auto check = [&](double old_value, double new_value) {
-      const double change = std::abs(new_value - old_value);
-      finite = finite && change < kInf;  // false for ±∞ and NaN
-      residual = std::max(residual, change);
-      converged = converged && change <= std::abs(old_value) * params.T_rel + params.T_abs;
-    };
+    // Jacobi: every projection of this sweep sees γ_E(Λᵏ).
+    if (!sor) ContactVelocity(G, c, Lambda, gamma);
+    AbortTest test{params.T_rel, params.T_abs};
     for (Eigen::Index i = 0; i < nc; ++i) {
       if (r_N_[i] == 0.0) continue;
       const Eigen::Index k = 3 * i;
@@ -185,7 +218,7 @@ ProxResult ProxSolver::Solve(const ProxParams& params, std::span<const ContactLa
       const double xi_N = gamma[k] + law.eps_N * gamma_S[k];
       const double new_N = std::max(0.0, old_N - r_N_[i] * xi_N);
       Lambda[k] = new_N;
-      check(old_N, new_N);
+      test.Check(old_N, new_N);
       // SOR: the tangential step sees the new normal percussion (000 after eq. 19).
       if (sor && new_N != old_N) gamma += G.col(k) * (new_N - old_N);
 
@@ -199,8 +232,8 @@ ProxResult ProxSolver::Solve(const ProxParams& params, std::span<const ContactLa
       ProjectOntoDisc(law.mu * new_N, new_T1, new_T2);
       Lambda[k + 1] = new_T1;
       Lambda[k + 2] = new_T2;
-      check(old_T1, new_T1);
-      check(old_T2, new_T2);
+      test.Check(old_T1, new_T1);
+      test.Check(old_T2, new_T2);
       if (sor && (new_T1 != old_T1 || new_T2 != old_T2)) {
         gamma += G.col(k + 1) * (new_T1 - old_T1) + G.col(k + 2) * (new_T2 - old_T2);
       }
@@ -213,28 +246,25 @@ ProxResult ProxSolver::Solve(const ProxParams& params, std::span<const ContactLa
       const double old_value = Lambda[k];
       const double new_value = std::clamp(old_value - r_B_[j] * gamma[k], lo[j], hi[j]);
       Lambda[k] = new_value;
-      check(old_value, new_value);
+      test.Check(old_value, new_value);
       if (sor && new_value != old_value) gamma += G.col(k) * (new_value - old_value);
     }
     result.iterations = it;
-    result.residual = residual;
-    if (!finite) {
+    result.residual = test.residual;
+    if (!test.finite) {
       // Overflow (α far too aggressive for this G): no usable iterate.
       Lambda.setZero();
       gamma.setZero();
       return ProxResult{it, false, kInf};
     }
-    if (converged) {
+    if (test.converged) {
       result.converged = !degenerate;
       break;
     }
   }
-  if (!sor) {
-    // γ_E at the returned Λᵏ⁺¹ (the sweep used Λᵏ).
-    gamma.noalias() = G * Lambda;
-    gamma += c;
-  }
-  if (!gamma.allFinite()) {
+  // JOR: γ_E at the returned Λᵏ⁺¹ (the sweep used Λᵏ).
+  if (!sor) ContactVelocity(G, c, Lambda, gamma);
+  if (!AllFinite(gamma)) {
     // G Λ overflowed although Λ stayed finite (a projection can absorb ∞).
     Lambda.setZero();
     gamma.setZero();

@@ -162,7 +162,14 @@ class TrotController final : public Controller {
         state.heading = yaw;
         state.heading_set = true;
       }
-      const Mat3 heading = Eigen::AngleAxisd(yaw, Vec3::UnitZ()).toRotationMatrix();
+      // The rotation by the yaw about z: (cos ψ, sin ψ) is the base x axis's
+      // horizontal direction, normalized (no sincos).
+      const double horizontal =
+          std::sqrt(rotation(0, 0) * rotation(0, 0) + rotation(1, 0) * rotation(1, 0));
+      const double cos_yaw = horizontal > 0.0 ? rotation(0, 0) / horizontal : 1.0;
+      const double sin_yaw = horizontal > 0.0 ? rotation(1, 0) / horizontal : 0.0;
+      Mat3 heading;
+      heading << cos_yaw, -sin_yaw, 0.0, sin_yaw, cos_yaw, 0.0, 0.0, 0.0, 1.0;
       // 1. Attitude: the hips' height error and vertical velocity.
       const Vec3 omega = rotation * v.segment<3>(3);  // world
       for (int i = 0; i < static_cast<int>(layout_.legs.size()) && i < kMaxLegs; ++i) {
@@ -200,17 +207,22 @@ class TrotController final : public Controller {
       // The leg's step: T_stance (v_cmd + ω × r).
       const Eigen::Vector2d step =
           stance_s * (v_cmd + yaw_rate * Eigen::Vector2d(-lever_[i].y(), lever_[i].x()));
+      const Vec3 target = FootTarget(gait, step, lift[i], state, i, psi, !stance);
       Vec3 angles;
-      if (LegIk(leg, FootTarget(gait, step, lift[i], state, i, psi, !stance), angles) !=
-          IkResult::kOk) {
-        ++state.ik_clamped;
-      }
       Vec3 rates = Vec3::Zero();
+      IkResult result;
       if (velocity_feedforward_) {
+        // q̇_d by a forward difference over the phase step; the IK at the
+        // step's end reuses the first solution's angles (LegIkPair).
         Vec3 ahead;
-        LegIk(leg, FootTarget(gait, step, lift[i], state, i, psi + kPhaseStep, !stance), ahead);
+        result = LegIkPair(leg, target,
+                           FootTarget(gait, step, lift[i], state, i, psi + kPhaseStep, !stance),
+                           angles, ahead);
         for (int j = 0; j < 3; ++j) rates[j] = WrapAngle(ahead[j] - angles[j]) * (f / kPhaseStep);
+      } else {
+        result = LegIk(leg, target, angles);
       }
+      if (result != IkResult::kOk) ++state.ik_clamped;
       for (int j = 0; j < 3; ++j) {
         q_des_[leg.actuator[j]] = angles[j];
         qd_des_[leg.actuator[j]] = rates[j];

@@ -40,9 +40,11 @@ Eigen::Vector2d FootTrajectory(const GaitParams& gait, double leg_phase) {
   const double s = (psi - beta) / (1.0 - beta);
   const double r = (1.0 - beta) / beta;
   const double x[4] = {-0.5 * l, -0.5 * l - l * r / 3.0, 0.5 * l + l * r / 3.0, 0.5 * l};
+  // z: the Bézier curve of degree 6 with control points {0, 0, 0, 3.2 h, 0,
+  // 0, 0}, i.e. its one Bernstein term 3.2 h C(6,3) s³ (1 − s)³.
   const double h = gait.step_height;
-  const double z[7] = {0.0, 0.0, 0.0, 3.2 * h, 0.0, 0.0, 0.0};
-  return {Bezier(x, 4, s), Bezier(z, 7, s)};
+  const double s_1ms = s * (1.0 - s);
+  return {Bezier(x, 4, s), 3.2 * h * 20.0 * s_1ms * s_1ms * s_1ms};
 }
 
 double TrotPhaseOffset(const Leg& leg) { return leg.front != leg.left ? 0.0 : 0.5; }

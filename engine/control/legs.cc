@@ -23,11 +23,14 @@ const char* const kJointRole[3] = {"abduction", "hip", "knee"};
 // Angle of an (x, z) vector about +y: ang(R(φ) w) = ang(w) + φ.
 double AngleY(const Eigen::Vector2d& w) { return std::atan2(w.x(), w.y()); }
 
-// R(φ) w: rotation about +y acting on (x, z).
-Eigen::Vector2d RotateY(double phi, const Eigen::Vector2d& w) {
-  const double c = std::cos(phi);
-  const double s = std::sin(phi);
+// R(φ) w: rotation about +y acting on (x, z), given c = cos φ, s = sin φ.
+Eigen::Vector2d RotateY(double c, double s, const Eigen::Vector2d& w) {
   return {c * w.x() + s * w.y(), -s * w.x() + c * w.y()};
+}
+
+// R(φ) w.
+Eigen::Vector2d RotateY(double phi, const Eigen::Vector2d& w) {
+  return RotateY(std::cos(phi), std::sin(phi), w);
 }
 
 std::string FormatVec(const Vec3& v) {
@@ -155,6 +158,8 @@ absl::StatusOr<LegLayout> FindLegs(const Model& model) {
     leg.shank = Eigen::Vector2d(foot.x() - origin[2].x(), foot.z() - origin[2].z());
     leg.thigh_length = leg.thigh.norm();
     leg.shank_length = leg.shank.norm();
+    leg.thigh_angle = AngleY(leg.thigh);
+    leg.shank_angle = AngleY(leg.shank);
     if (leg.thigh_length < kMinLinkLength || leg.shank_length < kMinLinkLength) {
       return LegError(model, k,
                       absl::StrFormat("degenerate thigh or shank (lengths %g m and %g m in the "
@@ -169,7 +174,7 @@ absl::StatusOr<LegLayout> FindLegs(const Model& model) {
     if (std::isfinite(leg.lower[2]) && std::isfinite(leg.upper[2])) {
       // The branch the knee's range lies on (relative shank angle δ at mid-range).
       const double phi_k = leg.axis_sign[2] * 0.5 * (leg.lower[2] + leg.upper[2]);
-      const double delta = WrapAngle(AngleY(leg.shank) + phi_k - AngleY(leg.thigh));
+      const double delta = WrapAngle(leg.shank_angle + phi_k - leg.thigh_angle);
       if (delta > 1e-9) leg.knee_bend = 1.0;
     }
     leg.front = a.x() > 0.0;
@@ -179,7 +184,40 @@ absl::StatusOr<LegLayout> FindLegs(const Model& model) {
   return layout;
 }
 
-IkResult LegIk(const Leg& leg, const Vec3& foot, Vec3& angles) {
+namespace {
+
+// A plane angle as the argument of (re, im), with its value.
+struct Arg {
+  double re = 1.0;
+  double im = 0.0;
+  double angle = 0.0;
+};
+
+// The angles LegIk takes from atan2/acos: φ_a, the knee's |δ| and φ_h.
+struct IkAngles {
+  Arg abduction, knee, hip;
+};
+
+// arg(z) given a nearby solved `near`: near's angle plus arg(z z̄_near),
+// which is small, by the series of atan when it is (|t| ≤ 1e-3: the t⁹/9
+// term is below 1e-27), else by atan2. Without `near`: atan2.
+double ArgFrom(double re, double im, const Arg* near) {
+  if (near == nullptr) return std::atan2(im, re);
+  const double x = re * near->re + im * near->im;
+  const double y = im * near->re - re * near->im;
+  if (x > 0.0 && std::abs(y) <= 1e-3 * x) {
+    const double t = y / x;
+    const double t2 = t * t;
+    return near->angle + t * (1.0 - t2 * (1.0 / 3.0 - t2 * (1.0 / 5.0 - t2 / 7.0)));
+  }
+  return near->angle + std::atan2(y, x);
+}
+
+// LegIk (see legs.h), recording the arguments it took in `out`. With `near`
+// (a solution of a nearby target), each argument is near's plus a small
+// difference (ArgFrom), which saves the atan2 and acos calls.
+IkResult SolveLeg(const Leg& leg, const Vec3& foot, const IkAngles* near, IkAngles& out,
+                  Vec3& angles) {
   IkResult result = IkResult::kOk;
   // Abduction: R_x(φ_a) (d, Z) = (y, z) with Z on the leg's branch.
   const double d = leg.hip_offset;
@@ -190,7 +228,12 @@ IkResult LegIk(const Leg& leg, const Vec3& foot, Vec3& angles) {
   } else {
     result = IkResult::kInsideOffset;
   }
-  const double phi_a = std::atan2(foot.z(), foot.y()) - std::atan2(z_abducted, d);
+  // φ_a = ang(y, z) − ang(d, Z) = arg((y + iz)(d − iZ)).
+  out.abduction.re = foot.y() * d + foot.z() * z_abducted;
+  out.abduction.im = foot.z() * d - foot.y() * z_abducted;
+  out.abduction.angle =
+      ArgFrom(out.abduction.re, out.abduction.im, near != nullptr ? &near->abduction : nullptr);
+  const double phi_a = out.abduction.angle;
 
   // Planar 2-link problem in the abducted x-z plane, relative to the hip joint.
   Eigen::Vector2d p(foot.x() - leg.hip_pitch.x(), z_abducted - leg.hip_pitch.z());
@@ -207,23 +250,65 @@ IkResult LegIk(const Leg& leg, const Vec3& foot, Vec3& angles) {
     if (result == IkResult::kOk) result = IkResult::kTooClose;
     p = r > 0.0 ? Eigen::Vector2d(p * (r_min / r)) : Eigen::Vector2d(0.0, -r_min);
   }
-  // Law of cosines for the relative shank angle δ = ang(R(φ_k) l₂) − ang(l₁).
+  // Law of cosines for the relative shank angle δ = ang(R(φ_k) l₂) − ang(l₁):
+  // |δ| = acos(cos δ) = arg(cos δ + i |sin δ|) ∈ [0, π].
   const double cos_delta =
       std::clamp((p.squaredNorm() - l1 * l1 - l2 * l2) / (2.0 * l1 * l2), -1.0, 1.0);
-  const double delta = leg.knee_bend * std::acos(cos_delta);
+  const double abs_sin_delta = std::sqrt((1.0 - cos_delta) * (1.0 + cos_delta));
+  out.knee.re = cos_delta;
+  out.knee.im = abs_sin_delta;
+  if (near == nullptr) {
+    out.knee.angle = std::acos(cos_delta);
+  } else {
+    // Keep acos's range: a step through 0 or π folds back.
+    double alpha = ArgFrom(cos_delta, abs_sin_delta, &near->knee);
+    if (alpha < 0.0) alpha = -alpha;
+    if (alpha > std::numbers::pi) alpha = 2.0 * std::numbers::pi - alpha;
+    out.knee.angle = alpha;
+  }
+  const double delta = leg.knee_bend * out.knee.angle;
   // Knee first: when its limits clamp it, the hip below still aims the
   // (shorter or longer) leg at the target.
   bool clamped = false;
-  double theta_k = WrapAngle(leg.axis_sign[2] * (delta - AngleY(leg.shank) + AngleY(leg.thigh)));
-  clamped |= FitToLimits(leg.lower[2], leg.upper[2], theta_k);
-  const double phi_k = leg.axis_sign[2] * theta_k;
-  const Eigen::Vector2d w = leg.thigh + RotateY(phi_k, leg.shank);
-  double theta_h = WrapAngle(leg.axis_sign[1] * (AngleY(p) - AngleY(w)));
+  double theta_k = WrapAngle(leg.axis_sign[2] * (delta - leg.shank_angle + leg.thigh_angle));
+  const bool knee_clamped = FitToLimits(leg.lower[2], leg.upper[2], theta_k);
+  clamped |= knee_clamped;
+  // The leg from the hip to the foot, w = l₁ + R(φ_k) l₂. Unclamped,
+  // ang(R(φ_k) l₂) = ang(l₁) + δ, so w = l₁ + |l₂|/|l₁| R(δ) l₁ with
+  // cos δ from above and sin δ = ±√(1 − cos²δ) (no sincos).
+  Eigen::Vector2d w;
+  if (!knee_clamped) {
+    const double sin_delta = leg.knee_bend * abs_sin_delta;
+    w = leg.thigh + (l2 / l1) * RotateY(cos_delta, sin_delta, leg.thigh);
+  } else {
+    const double phi_k = leg.axis_sign[2] * theta_k;
+    w = leg.thigh + RotateY(phi_k, leg.shank);
+  }
+  // φ_h = ang(p) − ang(w), with ang(x, z) = arg(z + ix): arg((p_z + i p_x)(w_z − i w_x)).
+  out.hip.re = p.x() * w.x() + p.y() * w.y();
+  out.hip.im = p.x() * w.y() - p.y() * w.x();
+  out.hip.angle = ArgFrom(out.hip.re, out.hip.im, near != nullptr ? &near->hip : nullptr);
+  double theta_h = WrapAngle(leg.axis_sign[1] * out.hip.angle);
   clamped |= FitToLimits(leg.lower[1], leg.upper[1], theta_h);
   double theta_a = WrapAngle(leg.axis_sign[0] * phi_a);
   clamped |= FitToLimits(leg.lower[0], leg.upper[0], theta_a);
   angles = Vec3(theta_a, theta_h, theta_k);
   if (clamped && result == IkResult::kOk) result = IkResult::kJointLimit;
+  return result;
+}
+
+}  // namespace
+
+IkResult LegIk(const Leg& leg, const Vec3& foot, Vec3& angles) {
+  IkAngles unused;
+  return SolveLeg(leg, foot, nullptr, unused, angles);
+}
+
+IkResult LegIkPair(const Leg& leg, const Vec3& foot, const Vec3& foot_near, Vec3& angles,
+                   Vec3& angles_near) {
+  IkAngles at_foot, at_near;
+  const IkResult result = SolveLeg(leg, foot, nullptr, at_foot, angles);
+  SolveLeg(leg, foot_near, &at_foot, at_near, angles_near);
   return result;
 }
 

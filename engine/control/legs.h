@@ -58,6 +58,10 @@ struct Leg {
   Eigen::Vector2d shank = Eigen::Vector2d::Zero();  // l₂ = (F − K)_xz, (x, z)
   double thigh_length = 0.0;                        // |l₁|
   double shank_length = 0.0;                        // |l₂|
+  // ang(l₁), ang(l₂): the links' angles about +y, atan2(x, z) (LegIk's
+  // constants, computed once).
+  double thigh_angle = 0.0;
+  double shank_angle = 0.0;
   double hip_offset = 0.0;        // d = (F − A)·y, signed lateral offset of the leg plane
   double foot_radius = 0.0;       // contact sphere radius
   Vec3 foot_zero = Vec3::Zero();  // F − A: the foot in the hip frame at q = 0
@@ -105,6 +109,14 @@ const char* IkResultName(IkResult result);
 // leg at the target. The result says what happened (the first reason when
 // several apply). Allocation-free.
 IkResult LegIk(const Leg& leg, const Vec3& foot, Vec3& angles);
+
+// LegIk at `foot` (the returned result and `angles`) and at a nearby target
+// `foot_near` (`angles_near`, e.g. for a finite difference): the second
+// solution's angles are the first's plus small differences (one division and
+// a short series instead of two atan2 and an acos), equal to a second LegIk
+// up to rounding. Allocation-free.
+IkResult LegIkPair(const Leg& leg, const Vec3& foot, const Vec3& foot_near, Vec3& angles,
+                   Vec3& angles_near);
 
 // LegIk with a Status: OutOfRange naming the foot, the target and the reason
 // when the target had to be clamped; `angles` holds the clamped solution in

@@ -12,7 +12,7 @@
 
 namespace moreau {
 
-double WrapAngle(double angle) {
+double WrapAngleOutside(double angle) {
   constexpr double kPi = std::numbers::pi;
   if (angle > -kPi && angle <= kPi) return angle;
   double wrapped = std::remainder(angle, 2.0 * kPi);  // [−π, π]

@@ -12,6 +12,7 @@
 #define MOREAU_ENGINE_CONTROL_PD_H_
 
 #include <Eigen/Core>
+#include <numbers>
 
 #include "engine/model/model.h"
 
@@ -73,8 +74,15 @@ void ActuatorPositions(const Model& model, const Eigen::VectorXd& q,
 void ActuatorVelocities(const Model& model, const Eigen::VectorXd& v,
                         Eigen::Ref<Eigen::VectorXd> out);
 
-// Angle wrapped to (−π, π].
-double WrapAngle(double angle);
+// WrapAngle for an angle outside (−π, π].
+double WrapAngleOutside(double angle);
+
+// Angle wrapped to (−π, π]; inline for the common case of an angle already
+// in range (the controllers call it per joint and step).
+inline double WrapAngle(double angle) {
+  if (angle > -std::numbers::pi && angle <= std::numbers::pi) return angle;
+  return WrapAngleOutside(angle);
+}
 
 }  // namespace moreau
 

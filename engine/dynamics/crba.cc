@@ -2,6 +2,7 @@
 
 #include "engine/dynamics/joint.h"
 #include "engine/dynamics/kinematics.h"
+#include "engine/dynamics/plane_transform.h"
 
 namespace moreau {
 
@@ -10,6 +11,48 @@ const Eigen::MatrixXd& Crba(const Model& model, Data& data, const Eigen::VectorX
   return CrbaFromKinematics(model, data);
 }
 
+namespace {
+
+using plane::PlaneTransform;
+
+// parent += Xᵀ I X (RBDA Table 2.8, Inertia::ExpressedInParent) for a
+// PlaneTransform: Eᵀ Ī E touches only rows and columns j, k; then the
+// translation by r: h' = Eᵀh + m r, Ī' = EᵀĪE − (Eᵀh) rᵀ − r h'ᵀ
+// + (r·Eᵀh + h'·r) 1.
+void AddInParent(const PlaneTransform& x, const Inertia& I, Inertia& parent) {
+  const int j = x.j, k = x.k;
+  const double c = x.c, s = x.s;
+  const Vec3& r = *x.r;
+  Mat3 A = I.Ibar;
+  for (int row = 0; row < 3; ++row) {  // Ī E: columns j, k
+    const double mj = A(row, j), mk = A(row, k);
+    A(row, j) = mj * c - mk * s;
+    A(row, k) = mj * s + mk * c;
+  }
+  for (int col = 0; col < 3; ++col) {  // Eᵀ (Ī E): rows j, k
+    const double mj = A(j, col), mk = A(k, col);
+    A(j, col) = c * mj - s * mk;
+    A(k, col) = s * mj + c * mk;
+  }
+  const Vec3 h_rot = plane::RotateTranspose(x, I.h);
+  const Vec3 h_new = h_rot + I.mass * r;
+  A.noalias() -= h_rot * r.transpose();
+  A.noalias() -= r * h_new.transpose();
+  A.diagonal().array() += r.dot(h_rot) + h_new.dot(r);
+  parent.mass += I.mass;
+  parent.h += h_new;
+  parent.Ibar += A;
+}
+
+// Xᵀ f (Transform::ApplyTranspose) for a PlaneTransform: f' = Eᵀ f,
+// n' = Eᵀ n + r × f'.
+inline Force ApplyTranspose(const PlaneTransform& x, const Force& f) {
+  const Vec3 lin = plane::RotateTranspose(x, f.linear);
+  return {plane::RotateTranspose(x, f.angular) + x.r->cross(lin), lin};
+}
+
+}  // namespace
+
 const Eigen::MatrixXd& CrbaFromKinematics(const Model& model, Data& data) {
   Eigen::MatrixXd& M = data.M;
   const int nb = model.nbodies;
@@ -17,7 +60,13 @@ const Eigen::MatrixXd& CrbaFromKinematics(const Model& model, Data& data) {
   for (int i = 1; i < nb; ++i) data.Ic[i] = model.inertia[i];
   for (int i = nb - 1; i >= 1; --i) {
     const int p = model.parent[i];
-    if (p > 0) data.Ic[p] += data.Ic[i].ExpressedInParent(data.X_up[i]);
+    if (p <= 0) continue;
+    PlaneTransform x;
+    if (plane::FromJoint(model, data, i, x)) {
+      AddInParent(x, data.Ic[i], data.Ic[p]);
+    } else {
+      data.Ic[p] += data.Ic[i].ExpressedInParent(data.X_up[i]);
+    }
   }
   for (int i = nb - 1; i >= 1; --i) {
     const int vi = model.v_index[i];
@@ -40,7 +89,9 @@ const Eigen::MatrixXd& CrbaFromKinematics(const Model& model, Data& data) {
     M(vi, vi) = S_i.Dot(F) + ArmatureOf(model, vi);
     int j = i;
     while (model.parent[j] > 0) {
-      F = data.X_up[j].ApplyTranspose(F);
+      PlaneTransform x;
+      F = plane::FromJoint(model, data, j, x) ? ApplyTranspose(x, F)
+                                              : data.X_up[j].ApplyTranspose(F);
       j = model.parent[j];
       const int vj = model.v_index[j];
       if (model.joint_type[j] == JointType::kFree) {
@@ -112,6 +163,16 @@ void SolveMassMatrix(const Data& data, Eigen::Ref<Eigen::VectorXd> x) {
   // M = Lᵀ D L: solve Lᵀ y = x (leaves to root), D z = y, L x = z.
   for (int i = n - 1; i >= 0; --i)
     for (int t = 0; t < len[i]; ++t) x[cols[adr[i] + t]] -= L[adr[i] + t] * x[i];
+  SolveMassMatrixFromHalf(data, x);
+}
+
+void SolveMassMatrixFromHalf(const Data& data, Eigen::Ref<Eigen::VectorXd> x) {
+  const int n = static_cast<int>(data.L_diag.size());
+  const double* L = data.L_values.data();
+  const int* cols = data.L_cols.data();
+  const int* adr = data.L_row_adr.data();
+  const int* len = data.L_row_len.data();
+  // D z = y, then L x = z (root to leaves).
   for (int i = 0; i < n; ++i) x[i] /= data.L_diag[i];
   for (int i = 0; i < n; ++i)
     for (int t = 0; t < len[i]; ++t) x[i] -= L[adr[i] + t] * x[cols[adr[i] + t]];

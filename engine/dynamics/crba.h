@@ -26,6 +26,11 @@ bool FactorMassMatrix(const Model& model, Data& data);
 // x ← M⁻¹ x with the factor from FactorMassMatrix.
 void SolveMassMatrix(const Data& data, Eigen::Ref<Eigen::VectorXd> x);
 
+// x ← L⁻¹ D⁻¹ x: the second half of SolveMassMatrix (M⁻¹ b = L⁻¹ D⁻¹ L⁻ᵀ b)
+// for an x that already is L⁻ᵀ b, e.g. Y Λ with Y = L⁻ᵀ W from the contact
+// assembly (engine/step/delassus.h), which saves the L⁻ᵀ half.
+void SolveMassMatrixFromHalf(const Data& data, Eigen::Ref<Eigen::VectorXd> x);
+
 }  // namespace moreau
 
 #endif  // MOREAU_ENGINE_DYNAMICS_CRBA_H_

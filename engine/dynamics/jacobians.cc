@@ -1,5 +1,7 @@
 #include "engine/dynamics/jacobians.h"
 
+#include <algorithm>
+
 #include "engine/dynamics/joint.h"
 #include "engine/dynamics/kinematics.h"
 
@@ -10,14 +12,26 @@ void ComputeJointAxesWorld(const Model& model, Data& data) {
     const int vi = model.v_index[i];
     const Transform& X = data.X_0[i];
     if (model.joint_type[i] == JointType::kFree) {
-      for (int k = 0; k < 6; ++k)
-        data.S_world.col(vi + k) =
-            X.ApplyInverse(joint::FreeMotionSubspace(data.R_base, k)).ToVector();
+      // X⁻¹ of the base's S columns (joint::FreeMotionSubspace): [0; Rᵀ e_k]
+      // → (0, Eᵀ Rᵀ e_k) and [e_k; 0] → (Eᵀ e_k, r × Eᵀ e_k).
+      const Mat3 lin = X.E.transpose() * data.R_base.transpose();
+      for (int k = 0; k < 3; ++k) {
+        auto col = data.S_world.col(vi + k);
+        col.head<3>().setZero();
+        col.tail<3>() = lin.col(k);
+        const Vec3 w = X.E.row(k).transpose();
+        auto col_w = data.S_world.col(vi + 3 + k);
+        col_w.head<3>() = w;
+        col_w.tail<3>() = X.r.cross(w);
+      }
       continue;
     }
     // The body axis a in world coordinates, R a = Eᵀ a, through the body
     // origin p: revolute (R a, p × R a), prismatic (0, R a).
-    const Vec3 axis_world = X.E.transpose() * model.joint_axis[i];
+    const int axis = data.joint_axis_index[i];
+    // About ±e_a: R a = ±(row a of E).
+    const Vec3 axis_world = axis >= 0 ? Vec3(model.joint_axis[i][axis] * X.E.row(axis).transpose())
+                                      : Vec3(X.E.transpose() * model.joint_axis[i]);
     auto col = data.S_world.col(vi);
     if (model.joint_type[i] == JointType::kRevolute) {
       col.head<3>() = axis_world;
@@ -31,7 +45,11 @@ void ComputeJointAxesWorld(const Model& model, Data& data) {
 
 void PointJacobian(const Model& model, const Data& data, int body, const Vec3& point_body,
                    Eigen::Ref<Matrix3Xd> J) {
-  J.setZero();
+  if (J.outerStride() == 3) {
+    std::fill_n(J.data(), 3 * J.cols(), 0.0);  // contiguous: one vectorized fill
+  } else {
+    J.setZero();
+  }
   const Vec3 p = data.X_0[body].InverseTransformPoint(point_body);
   // 001 Alg. 6: only the joints on the support path from `body` to the root
   // move the point; column = v_O + ω × p for each world-frame axis (ω, v_O).
@@ -56,6 +74,13 @@ void ContactJacobiansFromKinematics(const Model& model, Data& data) {
     const ContactPoint& cp = model.contact_points[k];
     data.contact_position[k] = data.X_0[cp.body].InverseTransformPoint(cp.position);
     PointJacobian(model, data, cp.body, cp.position, data.contact_J[k]);
+  }
+}
+
+void ContactPositions(const Model& model, Data& data) {
+  for (size_t k = 0; k < model.contact_points.size(); ++k) {
+    const ContactPoint& cp = model.contact_points[k];
+    data.contact_position[k] = data.X_0[cp.body].InverseTransformPoint(cp.position);
   }
 }
 

@@ -19,6 +19,12 @@ void ContactJacobians(const Model& model, Data& data, const Eigen::VectorXd& q);
 // The same at the q of the last ForwardKinematics (uses X_0 and R_base).
 void ContactJacobiansFromKinematics(const Model& model, Data& data);
 
+// Only the world positions of the contact points (data.contact_position), at
+// the q of the last ForwardKinematics: ContactJacobiansFromKinematics without
+// the Jacobians, for a step that forms them only for the touching contacts
+// (PointJacobian into data.contact_J[k]).
+void ContactPositions(const Model& model, Data& data);
+
 // The world linear velocity Jacobian (3 × nv) of a point fixed on `body` at
 // `point_body` (body coordinates). Needs ComputeJointAxesWorld.
 void PointJacobian(const Model& model, const Data& data, int body, const Vec3& point_body,

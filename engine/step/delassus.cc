@@ -1,11 +1,10 @@
 #include "engine/step/delassus.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace moreau::step {
 namespace {
-
-// Bound on a support path's DOF count for the stack buffer of AssembleDelassus;
-// longer paths fall back to the unscaled loop.
-constexpr int kMaxSupport = 64;
 
 // The contact frame direction l (0: n, 1: t1, 2: t2).
 const Vec3& Direction(const contact::Contact& ct, int l) {
@@ -25,61 +24,132 @@ int SupportDofs(const Model& model, const Data& data, int body, int* dofs) {
   return len + 1;
 }
 
-void AssembleDelassus(const Data& data, const contact::ContactSet& contacts,
-                      std::span<const int> active, std::span<const int> support,
-                      std::span<const int> support_len, Eigen::Ref<Eigen::MatrixXd> Y,
-                      Eigen::Ref<Eigen::MatrixXd> G) {
-  const int nv = static_cast<int>(Y.rows());
+// The tiny per-path loops (a few DOFs) run faster scalar than with the
+// vectorizer's set-up and alias checks.
+__attribute__((optimize("no-tree-vectorize"))) void AssembleDelassus(
+    const Data& data, const contact::ContactSet& contacts, std::span<const int> active,
+    std::span<const int> support, std::span<const int> support_len, Eigen::Ref<Eigen::MatrixXd> Y,
+    Eigen::Ref<Eigen::MatrixXd> Y_path, Eigen::Ref<Eigen::MatrixXd> G) {
+  const int nv = static_cast<int>(Y_path.rows());
   const int nc = static_cast<int>(active.size());
+  const int n = 3 * nc;
+  const bool full = Y.cols() > 0;
   const double* L = data.L_values.data();
-  const int* cols = data.L_cols.data();
   const int* adr = data.L_row_adr.data();
-  const int* len = data.L_row_len.data();
-  // Y = L⁻ᵀ W column by column: w = Jᵀ d on the support, then Lᵀ y = w from
-  // the leaves to the root (RBDA §6.5), which only touches the path.
+  const double* D = data.L_diag.data();
+  // Y = L⁻ᵀ W, three columns per contact, on the support path only: a path
+  // from a DOF to the root is a chain, so the ancestors of dofs[s] are
+  // dofs[s+1..m−1] (L's row dofs[s] holds exactly them, nearest first) and
+  // the solve runs on the path's own m entries, in Y_path (entry s ↔ DOF
+  // dofs[s]); D⁻¹ Y next to it (columns n + 3a + l).
   for (int a = 0; a < nc; ++a) {
     const contact::Contact& ct = contacts.contacts[active[a]];
     const Matrix3Xd& J = data.contact_J[active[a]];
     const int* dofs = support.data() + a * nv;
     const int m = support_len[a];
+    double* __restrict y0 = Y_path.col(3 * a).data();
+    double* __restrict y1 = Y_path.col(3 * a + 1).data();
+    double* __restrict y2 = Y_path.col(3 * a + 2).data();
+    // w = Jᵀ [n t1 t2] on the path (000 eq. 2).
+    for (int s = 0; s < m; ++s) {
+      const auto Jc = J.col(dofs[s]);
+      y0[s] = Jc.dot(ct.normal);
+      y1[s] = Jc.dot(ct.t1);
+      y2[s] = Jc.dot(ct.t2);
+    }
+    // Lᵀ y = w from the leaves to the root (RBDA §6.5).
+    for (int s = 0; s + 1 < m; ++s) {
+      const double* __restrict l = L + adr[dofs[s]];
+      const double v0 = y0[s], v1 = y1[s], v2 = y2[s];
+      for (int t = s + 1; t < m; ++t) {
+        const double l_t = l[t - s - 1];
+        y0[t] -= l_t * v0;
+        y1[t] -= l_t * v1;
+        y2[t] -= l_t * v2;
+      }
+    }
+    double* __restrict d0 = Y_path.col(n + 3 * a).data();
+    double* __restrict d1 = Y_path.col(n + 3 * a + 1).data();
+    double* __restrict d2 = Y_path.col(n + 3 * a + 2).data();
+    for (int s = 0; s < m; ++s) {
+      const double inv_d = 1.0 / D[dofs[s]];
+      d0[s] = y0[s] * inv_d;
+      d1[s] = y1[s] * inv_d;
+      d2[s] = y2[s] * inv_d;
+    }
+    if (!full) continue;
+    // Y's full columns (zero off the support).
     for (int l = 0; l < 3; ++l) {
-      const Vec3& d = Direction(ct, l);
-      double* y = Y.col(3 * a + l).data();
-      for (int i = 0; i < nv; ++i) y[i] = 0.0;
-      for (int s = 0; s < m; ++s) y[dofs[s]] = J.col(dofs[s]).dot(d);
-      for (int s = 0; s < m; ++s) {
-        const int i = dofs[s];
-        const double yi = y[i];
-        for (int t = 0; t < len[i]; ++t) y[cols[adr[i] + t]] -= L[adr[i] + t] * yi;
+      auto y = Y.col(3 * a + l);
+      y.setZero();
+      const double* yp = Y_path.col(3 * a + l).data();
+      for (int s = 0; s < m; ++s) y[dofs[s]] = yp[s];
+    }
+  }
+  // G = Yᵀ D⁻¹ Y. Two contacts' paths share their root ends up to the
+  // deepest common DOF (for two feet of a quadruped: the base's six), so each
+  // 3 × 3 block is a dot product over that common tail of the two paths; one
+  // triangle of blocks, mirrored.
+  for (int a = 0; a < nc; ++a) {
+    const int* dofs_a = support.data() + a * nv;
+    const int m_a = support_len[a];
+    for (int b = 0; b <= a; ++b) {
+      const int* dofs_b = support.data() + b * nv;
+      const int m_b = support_len[b];
+      int common = 0;
+      const int m_min = std::min(m_a, m_b);
+      while (common < m_min && dofs_a[m_a - 1 - common] == dofs_b[m_b - 1 - common]) ++common;
+      // D⁻¹ Y of contact a against Y of contact b.
+      const double* a0 = Y_path.col(n + 3 * a).data() + (m_a - common);
+      const double* a1 = Y_path.col(n + 3 * a + 1).data() + (m_a - common);
+      const double* a2 = Y_path.col(n + 3 * a + 2).data() + (m_a - common);
+      const double* b0 = Y_path.col(3 * b).data() + (m_b - common);
+      const double* b1 = Y_path.col(3 * b + 1).data() + (m_b - common);
+      const double* b2 = Y_path.col(3 * b + 2).data() + (m_b - common);
+      double g00 = 0.0, g01 = 0.0, g02 = 0.0, g10 = 0.0, g11 = 0.0, g12 = 0.0, g20 = 0.0, g21 = 0.0,
+             g22 = 0.0;
+      for (int s = 0; s < common; ++s) {
+        g00 += a0[s] * b0[s];
+        g01 += a0[s] * b1[s];
+        g02 += a0[s] * b2[s];
+        g10 += a1[s] * b0[s];
+        g11 += a1[s] * b1[s];
+        g12 += a1[s] * b2[s];
+        g20 += a2[s] * b0[s];
+        g21 += a2[s] * b1[s];
+        g22 += a2[s] * b2[s];
+      }
+      if (a == b) {
+        // The diagonal block is symmetric (g01 = g10 etc. up to rounding):
+        // one of each pair keeps G exactly symmetric.
+        g10 = g01;
+        g20 = g02;
+        g21 = g12;
+      }
+      const double block[3][3] = {{g00, g01, g02}, {g10, g11, g12}, {g20, g21, g22}};
+      for (int l = 0; l < 3; ++l) {
+        for (int k = 0; k < 3; ++k) {
+          G(3 * a + l, 3 * b + k) = block[l][k];
+          G(3 * b + k, 3 * a + l) = block[l][k];
+        }
       }
     }
   }
-  // G = Yᵀ D⁻¹ Y, lower triangle over column p's support (y_p D⁻¹ gathered
-  // once per column), mirrored.
-  const double* D = data.L_diag.data();
-  double yp_scaled[kMaxSupport];
-  for (int a = 0; a < nc; ++a) {
+}
+
+void PathImpulse(std::span<const int> support, std::span<const int> support_len,
+                 Eigen::Ref<const Eigen::MatrixXd> Y_path, Eigen::Ref<const Eigen::VectorXd> Lambda,
+                 Eigen::Ref<Eigen::VectorXd> out) {
+  const int nv = static_cast<int>(out.size());
+  out.setZero();
+  for (size_t a = 0; a < support_len.size(); ++a) {
     const int* dofs = support.data() + a * nv;
-    const int m = support_len[a];
-    for (int l = 0; l < 3; ++l) {
-      const int p = 3 * a + l;
-      const double* yp = Y.col(p).data();
-      const bool gathered = m <= kMaxSupport;
-      if (gathered) {
-        for (int s = 0; s < m; ++s) yp_scaled[s] = yp[dofs[s]] / D[dofs[s]];
-      }
-      for (int q = 0; q <= p; ++q) {
-        const double* yq = Y.col(q).data();
-        double sum = 0.0;
-        if (gathered) {
-          for (int s = 0; s < m; ++s) sum += yp_scaled[s] * yq[dofs[s]];
-        } else {
-          for (int s = 0; s < m; ++s) sum += yp[dofs[s]] * yq[dofs[s]] / D[dofs[s]];
-        }
-        G(p, q) = sum;
-        G(q, p) = sum;
-      }
-    }
+    const auto i = static_cast<Eigen::Index>(3 * a);
+    const double* y0 = Y_path.col(i).data();
+    const double* y1 = Y_path.col(i + 1).data();
+    const double* y2 = Y_path.col(i + 2).data();
+    const double l0 = Lambda[i], l1 = Lambda[i + 1], l2 = Lambda[i + 2];
+    for (int s = 0; s < support_len[a]; ++s) out[dofs[s]] += y0[s] * l0 + y1[s] * l1 + y2[s] * l2;
   }
 }
 

@@ -25,13 +25,24 @@ int SupportDofs(const Model& model, const Data& data, int body, int* dofs);
 
 // For the active contacts (slots `active`, n = 3 n_c directions [n, t1, t2]
 // each, W = Jᵀ [n t1 t2] from data.contact_J at the factor's q):
-// Y (nv × n, zero off each column's support) = L⁻ᵀ W and G (n × n) = Yᵀ D⁻¹ Y.
-// `support` holds each active contact's SupportDofs (nv ints per contact) and
-// `support_len` their counts. Needs FactorMassMatrix.
+// Y = L⁻ᵀ W and G (n × n) = Yᵀ D⁻¹ Y. `support` holds each active contact's
+// SupportDofs (nv ints per contact) and `support_len` their counts.
+// Y_path (nv × 2n) receives Y's columns on their support paths (entry s of
+// contact a's columns ↔ DOF support[a nv + s]; rows past a path's length are
+// left as they were), then D⁻¹ Y the same way in columns n..2n−1. Y (nv × n,
+// zero off each column's support) gets the full columns, which
+// AssembleBilateralRows needs; pass nv × 0 to skip them. Needs
+// FactorMassMatrix.
 void AssembleDelassus(const Data& data, const contact::ContactSet& contacts,
                       std::span<const int> active, std::span<const int> support,
                       std::span<const int> support_len, Eigen::Ref<Eigen::MatrixXd> Y,
-                      Eigen::Ref<Eigen::MatrixXd> G);
+                      Eigen::Ref<Eigen::MatrixXd> Y_path, Eigen::Ref<Eigen::MatrixXd> G);
+
+// out (nv) = Y Λ from AssembleDelassus's Y_path: L⁻ᵀ W Λ, whose
+// SolveMassMatrixFromHalf is M⁻¹ W Λ.
+void PathImpulse(std::span<const int> support, std::span<const int> support_len,
+                 Eigen::Ref<const Eigen::MatrixXd> Y_path, Eigen::Ref<const Eigen::VectorXd> Lambda,
+                 Eigen::Ref<Eigen::VectorXd> out);
 
 // out (n) = Wᵀ u: per active contact, [n t1 t2]ᵀ J u over the support.
 void ContactSpaceVelocity(const Data& data, const contact::ContactSet& contacts,

@@ -221,8 +221,8 @@ absl::Status LeastConstraintStep(const Model& model, const contact::Terrain& ter
     const std::span<const int> support(w.support.data(), nc * nv);
     const std::span<const int> support_len(w.support_len.data(), nc);
     // A = J M⁻¹ Jᵀ in the contact frames (004 eq. 5, 17, 23).
-    AssembleDelassus(data, w.contacts, active, support, support_len, w.Y.leftCols(n),
-                     w.G.topLeftCorner(n, n));
+    AssembleDelassus(data, w.contacts, active, support, support_len, w.Y.leftCols(0),
+                     w.Y_path.leftCols(2 * n), w.G.topLeftCorner(n, n));
     if (approaching) {
       // 004 eq. 22–24: F = argmin ½ Fᵀ H F + Fᵀ g, H = J M⁻¹ Jᵀ, g = J ν⁻,
       // over the closed contacts with the friction constraints; then

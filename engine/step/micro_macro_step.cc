@@ -117,8 +117,8 @@ absl::Status MicroMacroStep(const Model& model, const contact::Terrain& terrain,
     const std::span<const int> support(w.support.data(), nc * nv);
     const std::span<const int> support_len(w.support_len.data(), nc);
     // K_iᵀ H⁻¹ K_j blocks in the contact frames, and Wᵀ u_free.
-    AssembleDelassus(data, w.contacts, active, support, support_len, w.Y.leftCols(n),
-                     w.G.topLeftCorner(n, n));
+    AssembleDelassus(data, w.contacts, active, support, support_len, w.Y.leftCols(0),
+                     w.Y_path.leftCols(2 * n), w.G.topLeftCorner(n, n));
     ContactSpaceVelocity(data, w.contacts, active, support, support_len, w.u_free, w.c.head(n));
     // Eq. 30–32: A (m × m, in w.qp_P2) and v (m, in w.qp_target). Rows of a
     // static point: its three velocity components; of a kinetic point: the

@@ -50,9 +50,12 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
   // those the motion would carry through the surface by the step's end,
   // g_N(q_M) + ½Δt γ_N ≤ 0: an impact then stops at the surface instead of
   // up to v Δt inside it (the midpoint rule alone leaves that penetration).
-  ContactJacobiansFromKinematics(model, data);
+  // The velocities from the body twists, so that the Jacobians (data.contact_J)
+  // are formed only for the closed contacts.
+  ComputeJointAxesWorld(model, data);
+  ContactPositions(model, data);
   contact::DetectContacts(model, data, terrain, w.contacts);
-  contact::ComputeContactVelocities(model, data, v, w.contacts);
+  contact::ComputeContactVelocitiesFromTwists(model, data, w.contacts);
   const int nv = model.nv;
   int nc = 0;
   for (int k = 0; k < w.contacts.capacity(); ++k) {
@@ -64,10 +67,11 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
       continue;
     }
     w.active[nc] = k;
+    const ContactPoint& cp = model.contact_points[k];
+    PointJacobian(model, data, cp.body, cp.position, data.contact_J[k]);
     // W columns (000 eq. 2): w = Jᵀ n, Jᵀ t1, Jᵀ t2 at the midpoint, nonzero
     // only on the support path of the contact's body.
-    w.support_len[nc] =
-        SupportDofs(model, data, model.contact_points[k].body, w.support.data() + nc * nv);
+    w.support_len[nc] = SupportDofs(model, data, cp.body, w.support.data() + nc * nv);
     // γ_S = Wᵀ u_S: the contact-point velocity J v in the contact frame.
     w.gamma_S[3 * nc] = ct.normal.dot(ct.velocity);
     w.gamma_S[3 * nc + 1] = ct.t1.dot(ct.velocity);
@@ -145,8 +149,9 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
     auto G = w.G.topLeftCorner(nt, nt);
     // 000 eq. 12: γ_E = Wᵀ u_E = c + G Λ with G = Wᵀ M⁻¹ W, c = Wᵀ u_free.
     if (nc > 0) {
-      AssembleDelassus(data, w.contacts, active, support, support_len, w.Y.leftCols(n),
-                       w.G.topLeftCorner(n, n));
+      // Y's full columns only for the bilateral rows' assembly.
+      AssembleDelassus(data, w.contacts, active, support, support_len, w.Y.leftCols(nb > 0 ? n : 0),
+                       w.Y_path.leftCols(2 * n), w.G.topLeftCorner(n, n));
       ContactSpaceVelocity(data, w.contacts, active, support, support_len, w.u_free, w.c.head(n));
     }
     if (nb > 0) {
@@ -190,15 +195,15 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
       w.last_prox = w.prox.Solve(prox, laws, G, w.c.head(nt), w.gamma_S.head(n), w.Lambda.head(nt),
                                  w.row_lo.head(nb), w.row_hi.head(nb));
     }
-    // 000 eq. 11: u_E = u_free + M⁻¹ (W Λ + B Λ_B).
-    GeneralizedImpulse(data, w.contacts, active, support, support_len, w.Lambda.head(n),
-                       w.W_Lambda);
+    // 000 eq. 11: u_E = u_free + M⁻¹ (W Λ + B Λ_B), where
+    // M⁻¹ [W B] Λ = L⁻¹ D⁻¹ (Y Λ) with the assembly's Y = L⁻ᵀ [W B].
     if (nb > 0) {
-      AddBilateralImpulse(w.B.leftCols(nb), row_support, row_support_len, w.Lambda.segment(n, nb),
-                          w.W_Lambda);
+      w.W_Lambda.noalias() = w.Y.leftCols(nt) * w.Lambda.head(nt);
       bilateral_impulses = w.Lambda.segment(n, nb);
+    } else {
+      PathImpulse(support, support_len, w.Y_path.leftCols(n), w.Lambda.head(n), w.W_Lambda);
     }
-    SolveMassMatrix(data, w.W_Lambda);
+    SolveMassMatrixFromHalf(data, w.W_Lambda);
     w.u_free += w.W_Lambda;
     RecordContactImpulses(active, w.Lambda.head(n), dt, w.contacts, impulses);
   }

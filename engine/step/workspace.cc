@@ -24,6 +24,7 @@ StepWorkspace MakeStepWorkspace(const Model& model) {
   w.max_contacts = nc;
   w.max_bilateral = nb;
   w.Y = Eigen::MatrixXd::Zero(nv, nt);
+  w.Y_path = Eigen::MatrixXd::Zero(nv, 6 * nc);
   w.W_Lambda = Eigen::VectorXd::Zero(nv);
   w.support.assign(static_cast<size_t>(nc) * nv, 0);
   w.support_len.assign(nc, 0);

@@ -10,6 +10,7 @@
 #include <random>
 #include <string>
 
+#include "engine/control/pd.h"
 #include "engine/dynamics/data.h"
 #include "engine/model/loader.h"
 #include "tests/unit/control/control_test_util.h"
@@ -311,6 +312,57 @@ TEST(LegIk, A1JointLimitsClampAndReport) {
     EXPECT_LE(angles[j], leg.upper[j]);
   }
   EXPECT_DOUBLE_EQ(std::abs(angles[0]), leg.upper[0]);
+}
+
+// LegIkPair's second solution (the first's angles plus small differences)
+// equals a second LegIk up to rounding: for nearby targets (the trot's
+// finite-difference step, and farther), reachable or not, within the joint
+// limits or clamped to them (the A1's), on every leg.
+TEST(LegIkPair, MatchesTwoLegIkCalls) {
+  for (const auto& [label, model] : testing::Quadrupeds()) {
+    SCOPED_TRACE(label);
+    ASSERT_NE(model, nullptr);
+    auto layout = FindLegs(*model);
+    ASSERT_TRUE(layout.ok());
+    std::mt19937_64 rng(9);
+    std::uniform_real_distribution<double> ux(-0.4, 0.4), uy(-0.4, 0.4), uz(-0.6, 0.1);
+    std::uniform_real_distribution<double> step(-1.0, 1.0);
+    int clamped = 0;
+    for (int trial = 0; trial < 4000; ++trial) {
+      const Leg& leg = layout->legs[trial % 4];
+      const Vec3 target(ux(rng), uy(rng), uz(rng));
+      const double size = trial % 3 == 0 ? 1e-6 : (trial % 3 == 1 ? 1e-3 : 0.05);
+      const Vec3 near = target + size * Vec3(step(rng), step(rng), step(rng));
+      Vec3 angles, angles_near, expected, expected_near;
+      const IkResult result = LegIkPair(leg, target, near, angles, angles_near);
+      EXPECT_EQ(result, LegIk(leg, target, expected));
+      const IkResult result_near = LegIk(leg, near, expected_near);
+      clamped += result_near != IkResult::kOk;
+      EXPECT_EQ(angles, expected);
+      for (int j = 0; j < 3; ++j) {
+        // Up to rounding, or a whole turn apart (equal as joint angles).
+        EXPECT_NEAR(WrapAngle(angles_near[j] - expected_near[j]), 0.0, 1e-12)
+            << "joint " << j << " target " << target.transpose() << " near " << near.transpose();
+      }
+    }
+    EXPECT_GT(clamped, 100);  // the clamped branches were exercised
+  }
+}
+
+TEST(FindLegs, LinkAnglesAboutY) {
+  for (const auto& [label, model] : testing::Quadrupeds()) {
+    SCOPED_TRACE(label);
+    ASSERT_NE(model, nullptr);
+    auto layout = FindLegs(*model);
+    ASSERT_TRUE(layout.ok());
+    for (const Leg& leg : layout->legs) {
+      // ang(w) = atan2(x, z): the unit vectors at these angles are l₁/|l₁|, l₂/|l₂|.
+      EXPECT_NEAR(std::sin(leg.thigh_angle) * leg.thigh_length, leg.thigh.x(), 1e-12);
+      EXPECT_NEAR(std::cos(leg.thigh_angle) * leg.thigh_length, leg.thigh.y(), 1e-12);
+      EXPECT_NEAR(std::sin(leg.shank_angle) * leg.shank_length, leg.shank.x(), 1e-12);
+      EXPECT_NEAR(std::cos(leg.shank_angle) * leg.shank_length, leg.shank.y(), 1e-12);
+    }
+  }
 }
 
 TEST(IkResultName, EveryValueNamed) {

@@ -1,7 +1,8 @@
 // The identities of ../shared/PHYSICS.md § Rigid-body dynamics, over every
 // test model and 100 random states each: M symmetric positive definite,
 // ABA = M⁻¹(τ − c − g), RNEA(ABA(τ)) = τ, c + g = nonlinear effects, the sparse
-// LTDL factor solves like a dense one, and ½vᵀMv = Σ body kinetic energies.
+// LTDL factor solves like a dense one (also from its half solve L⁻ᵀ b), and
+// ½vᵀMv = Σ body kinetic energies.
 #include <gtest/gtest.h>
 
 #include <Eigen/Cholesky>
@@ -78,6 +79,17 @@ void CheckIdentities(const Model& model, std::mt19937_64& rng, int states) {
       Eigen::VectorXd x = tau;
       SolveMassMatrix(data, x);
       EXPECT_LT(RelativeError(x, M.llt().solve(tau)), 1e-9);
+      // The second half alone, from y = L⁻ᵀ τ (M = Lᵀ D L, L unit lower
+      // triangular with row k's entries at k's ancestor DOFs).
+      Eigen::MatrixXd L = Eigen::MatrixXd::Identity(model.nv, model.nv);
+      for (int k = 0; k < model.nv; ++k) {
+        for (int t = 0; t < data.L_row_len[k]; ++t) {
+          L(k, data.L_cols[data.L_row_adr[k] + t]) = data.L_values[data.L_row_adr[k] + t];
+        }
+      }
+      Eigen::VectorXd y = L.transpose().triangularView<Eigen::Upper>().solve(tau);
+      SolveMassMatrixFromHalf(data, y);
+      EXPECT_LT(RelativeError(y, M.llt().solve(tau)), 1e-9);
 
       // ½ vᵀ M v = Σ ½ v_iᵀ I_i v_i.
       ForwardKinematics(model, data, q, v);
