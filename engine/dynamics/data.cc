@@ -53,7 +53,7 @@ Data MakeData(const Model& model) {
       }
     }
   }
-  d.IA.assign(nb, Mat6::Zero());
+  d.IA.assign(nb, spatial::ArticulatedInertia());
   d.pA.assign(nb, Force::Zero());
   d.U.assign(nb, Vec6::Zero());
   d.D.assign(nb, 0.0);
