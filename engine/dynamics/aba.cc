@@ -11,11 +11,8 @@ namespace {
 using spatial::ArticulatedInertia;
 namespace axis = spatial::axis;
 
-// K for a revolute joint about ±e_K whose tree transform is a pure
-// translation (X_up = rot(E_J) xlt(r) with E_J a rotation about e_K: the
-// axis_transform.h fast path), −1 otherwise.
 inline int AxisOf(const Model& model, const Data& data, int i) {
-  return model.X_tree_pure_translation[i] ? data.joint_axis_index[i] : -1;
+  return joint::RotationAxis(model, data.joint_axis_index, i);
 }
 
 // Pass 1 for body i (RBDA Table 7.1): I^A_i = I_i, p^A_i = v_i ×* I_i v_i − f^x_i.
@@ -37,11 +34,7 @@ void ForwardVelocityAxis(const Model& model, Data& data, int i, const double* q,
   Transform& X = data.X_up[i];
   double c, s;
   if (q != nullptr) {
-    // E_J = R(σ e_K, q)ᵀ: c = cos q, s = σ sin q (joint.h's E_J in the plane).
-    const double angle = q[model.q_index[i]];
-    c = std::cos(angle);
-    s = sigma * std::sin(angle);
-    axis::Write<K>(c, s, model.X_tree[i].r, X);
+    joint::AxisJointTransformUp<K>(model, i, q, X, c, s);
   } else {
     c = axis::Cos<K>(X);
     s = axis::Sin<K>(X);

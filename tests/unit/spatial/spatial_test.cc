@@ -5,12 +5,14 @@
 #include <Eigen/Cholesky>
 #include <cmath>
 #include <random>
+#include <vector>
 
 #include "engine/spatial/articulated_inertia.h"
 #include "engine/spatial/axis_transform.h"
 #include "engine/spatial/inertia.h"
 #include "engine/spatial/motion.h"
 #include "engine/spatial/quaternion.h"
+#include "engine/spatial/sincos.h"
 #include "engine/spatial/transform.h"
 
 namespace moreau::spatial {
@@ -208,6 +210,24 @@ TEST_F(SpatialTest, AxisTransformsMatchGeneralForms) {
   CheckAxisTransform<0>(rng_);
   CheckAxisTransform<1>(rng_);
   CheckAxisTransform<2>(rng_);
+}
+
+TEST_F(SpatialTest, SinCosMatchesLibm) {
+  std::uniform_real_distribution<double> wide(-1e5, 1e5);
+  std::vector<double> angles = {0.0,       -0.0,         M_PI / 4, M_PI / 2, M_PI,
+                                -M_PI,     3 * M_PI / 2, 2 * M_PI, 1e-300,   -1e-8,
+                                12345.678, -99999.0,     1e6,      -3e7};
+  for (int n = 0; n < 2000; ++n) angles.push_back(4.0 * u_(rng_));
+  for (int n = 0; n < 2000; ++n) angles.push_back(wide(rng_));
+  for (const double x : angles) {
+    double s, c;
+    SinCos(x, s, c);
+    EXPECT_NEAR(s, std::sin(x), 4e-16) << x;
+    EXPECT_NEAR(c, std::cos(x), 4e-16) << x;
+  }
+  double s, c;
+  SinCos(std::nan(""), s, c);
+  EXPECT_TRUE(std::isnan(s) && std::isnan(c));
 }
 
 }  // namespace
