@@ -121,27 +121,38 @@ inline Force ArticulatedBias(Data& data, int i) {
 }
 
 // Pass 2 for a revolute joint about σ e_K: U = I^A S = σ × column K of I^A,
-// D = I^A_KK + armature, u = τ − σ p^A_K; then I^A_λ += Xᵀ I^a X by the
-// rotation in the (J, L) plane and the translation r, p^A_λ += Xᵀ p^a.
+// D = I^A_KK + armature, u = τ − σ p^A_K; I^a and p^a as in ArticulatedBias,
+// with c_K = 0 (c = v × w e_K); then I^A_λ += Xᵀ I^a X by the rotation in the
+// (J, L) plane and the translation r, p^A_λ += Xᵀ p^a.
 template <int K>
 void BackwardAxis(const Model& model, Data& data, int i, const Eigen::VectorXd& tau) {
   const int vi = model.v_index[i];
   const double sigma = model.joint_axis[i][K];
-  const ArticulatedInertia& IA = data.IA[i];
-  Vec6& U = data.U[i];
+  const ArticulatedInertia& Ia = data.IA[i];
+  Vec6 U;
   for (int r = 0; r < 3; ++r) {
-    U[r] = sigma * IA.a(r, K);
-    U[r + 3] = sigma * IA.b(K, r);  // (Bᵀ)(r, K)
+    U[r] = sigma * Ia.a(r, K);
+    U[r + 3] = sigma * Ia.b(K, r);  // (Bᵀ)(r, K)
   }
-  data.D[i] = IA.a(K, K) + ArmatureOf(model, vi);
-  data.u[i] = tau[vi] - sigma * data.pA[i].angular[K];
+  data.U[i] = U;
+  const double D = Ia.a(K, K) + ArmatureOf(model, vi);
+  data.D[i] = D;
+  const double u = tau[vi] - sigma * data.pA[i].angular[K];
+  data.u[i] = u;
   const int p = model.parent[i];
   if (p == 0) return;
-  const Force pa = ArticulatedBias(data, i);
+  const double Dinv = 1.0 / D;
+  const Motion& cb = data.c_bias[i];
+  constexpr int J = axis::kJ<K>, L = axis::kL<K>;
+  const double coeff = (u - U[J] * cb.angular[J] - U[L] * cb.angular[L] - U[3 + J] * cb.linear[J] -
+                        U[3 + L] * cb.linear[L]) *
+                       Dinv;
+  Force pa = spatial::MultiplyPlane<K>(Ia, cb);
+  pa.angular += data.pA[i].angular + U.head<3>() * coeff;
+  pa.linear += data.pA[i].linear + U.tail<3>() * coeff;
   const Transform& X = data.X_up[i];
   const double c = axis::Cos<K>(X), s = axis::Sin<K>(X);
-  spatial::RotateAboutAxis<K>(c, s, data.IA[i]);
-  spatial::AddTranslated(X.r, data.IA[i], data.IA[p]);
+  spatial::AddArticulatedAboutAxis<K>(Ia, U, Dinv, c, s, X.r, data.IA[p]);
   data.pA[p] += axis::ApplyTranspose<K>(c, s, X.r, pa);
 }
 

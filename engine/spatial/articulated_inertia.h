@@ -93,6 +93,21 @@ struct ArticulatedInertia {
   }
 };
 
+// I m for a motion m with m_ang[K] = m_lin[K] = 0 (a velocity product
+// v × w e_K): only the columns J, L and 3 + J, 3 + L of I.
+template <int K>
+inline Force MultiplyPlane(const ArticulatedInertia& I, const Motion& m) {
+  constexpr int J = axis::kJ<K>, L = axis::kL<K>;
+  const Vec3& w = m.angular;
+  const Vec3& v = m.linear;
+  Force f;
+  for (int r = 0; r < 3; ++r) {
+    f.angular[r] = I.a(r, J) * w[J] + I.a(r, L) * w[L] + I.b(r, J) * v[J] + I.b(r, L) * v[L];
+    f.linear[r] = I.b(J, r) * w[J] + I.b(L, r) * w[L] + I.c(r, J) * v[J] + I.c(r, L) * v[L];
+  }
+  return f;
+}
+
 // parent += Tᵀ [A B; Bᵀ C] T for T = xlt(r) = [1 0; −r× 1] (RBDA eq. 7.43
 // with E = 1): with B⁺ = B + r×C,
 //   Tᵀ I T = [A + r×Bᵀ − B⁺ r×, B⁺; B⁺ᵀ, C],
@@ -166,31 +181,69 @@ inline void RotateAboutAxis(double c, double s, ArticulatedInertia& I) {
   }
 }
 
+// parent += Xᵀ (I − U D⁻¹ Uᵀ) X for X = rot(E) xlt(r), E the rotation about
+// e_K of axis_transform.h (RBDA Table 7.1's I^a and I^A_λ update for a
+// revolute joint about e_K): SubtractOuter, RotateAboutAxis<K>, AddTranslated
+// on a local I^a, so no store of it aliases the parent's.
+template <int K>
+inline void AddArticulatedAboutAxis(const ArticulatedInertia& I, const Vec6& U, double Dinv,
+                                    double c, double s, const Vec3& r, ArticulatedInertia& parent) {
+  ArticulatedInertia Ia;
+  for (int row = 0; row < 3; ++row) {
+    const double ur = U[row] * Dinv, lr = U[row + 3] * Dinv;
+    for (int col = row; col < 3; ++col) {
+      Ia.A[Sym(row, col)] = I.A[Sym(row, col)] - ur * U[col];
+      Ia.C[Sym(row, col)] = I.C[Sym(row, col)] - lr * U[col + 3];
+    }
+    for (int col = 0; col < 3; ++col) Ia.B[3 * row + col] = I.B[3 * row + col] - ur * U[col + 3];
+  }
+  RotateAboutAxis<K>(c, s, Ia);
+  AddTranslated(r, Ia, parent);
+}
+
 // x = (I^A)⁻¹ b for a positive definite I^A by Cholesky, I^A = L Lᵀ (the
-// floating base's 6×6 system of RBDA §9.3), fully unrolled at size 6.
+// floating base's 6×6 system of RBDA §9.3), fully unrolled at size 6
+// (GCC does not unroll the triangular loops by itself).
 inline Vec6 Solve(const ArticulatedInertia& I, const Vec6& b) {
-  const Mat6 M = I.Matrix();
+  // L overwrites the lower triangle of I^A = [A B; Bᵀ C].
   double L[6][6];
+#pragma GCC unroll 6
+  for (int i = 0; i < 3; ++i) {
+#pragma GCC unroll 6
+    for (int j = 0; j <= i; ++j) L[i][j] = I.a(i, j);
+#pragma GCC unroll 6
+    for (int j = 0; j < 3; ++j) L[i + 3][j] = I.b(j, i);
+#pragma GCC unroll 6
+    for (int j = 0; j <= i; ++j) L[i + 3][j + 3] = I.c(i, j);
+  }
+#pragma GCC unroll 6
   for (int j = 0; j < 6; ++j) {
-    double d = M(j, j);
+    double d = L[j][j];
+#pragma GCC unroll 6
     for (int k = 0; k < j; ++k) d -= L[j][k] * L[j][k];
     const double ljj = std::sqrt(d);
     L[j][j] = ljj;
     const double inv = 1.0 / ljj;
+#pragma GCC unroll 6
     for (int i = j + 1; i < 6; ++i) {
-      double x = M(i, j);
+      double x = L[i][j];
+#pragma GCC unroll 6
       for (int k = 0; k < j; ++k) x -= L[i][k] * L[j][k];
       L[i][j] = x * inv;
     }
   }
   Vec6 y;
+#pragma GCC unroll 6
   for (int i = 0; i < 6; ++i) {  // L y = b
     double x = b[i];
+#pragma GCC unroll 6
     for (int k = 0; k < i; ++k) x -= L[i][k] * y[k];
     y[i] = x / L[i][i];
   }
+#pragma GCC unroll 6
   for (int i = 5; i >= 0; --i) {  // Lᵀ x = y
     double x = y[i];
+#pragma GCC unroll 6
     for (int k = i + 1; k < 6; ++k) x -= L[k][i] * y[k];
     y[i] = x / L[i][i];
   }
