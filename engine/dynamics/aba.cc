@@ -19,7 +19,7 @@ inline int AxisOf(const Model& model, const Data& data, int i) {
 inline void InitArticulated(const Model& model, Data& data, int i,
                             const std::vector<Force>* f_ext) {
   const Inertia& I = model.inertia[i];
-  data.IA[i].SetRigid(I);
+  data.IA[i] = data.I_rigid[i];  // I.SetRigid at MakeData
   const Motion& vel = data.v[i];
   data.pA[i] = vel.CrossForce(I * vel);
   if (f_ext != nullptr) data.pA[i] -= (*f_ext)[i];

@@ -54,6 +54,8 @@ Data MakeData(const Model& model) {
     }
   }
   d.IA.assign(nb, spatial::ArticulatedInertia());
+  d.I_rigid.assign(nb, spatial::ArticulatedInertia());
+  for (int i = 0; i < nb; ++i) d.I_rigid[i].SetRigid(model.inertia[i]);
   d.pA.assign(nb, Force::Zero());
   d.U.assign(nb, Vec6::Zero());
   d.D.assign(nb, 0.0);

@@ -64,8 +64,10 @@ struct Data {
   std::vector<double> D;              // Sᵀ U
   std::vector<double> u;              // τ − Sᵀ p^A
   Eigen::VectorXd qacc;               // nv, ABA output
-  // Articulated inertias I^A_i (body i coordinates) in symmetric block form.
+  // Articulated inertias I^A_i (body i coordinates) in symmetric block form,
+  // and the body inertias I_i in that form (MakeData; pass 1 starts from them).
   std::vector<spatial::ArticulatedInertia> IA;
+  std::vector<spatial::ArticulatedInertia> I_rigid;
 
   // --- Jacobians (001 Alg. 6) ---
   Matrix6Xd S_world;                   // 6 × nv: joint motion axes in world coordinates
