@@ -103,13 +103,13 @@ void ForwardPassVelocities(const Model& model, Data& data, const double* q,
   }
 }
 
-// Pass 2 for body i with U_i = I^A_i S_i, D_i (with the rotor's reflected
-// inertia N²·I_rotor, 002 §IV-C) and u_i already stored: I^a = I^A − U D⁻¹ Uᵀ
+// Pass 2 for body i with U_i = I^A_i S_i, D_i⁻¹ (D_i with the rotor's
+// reflected inertia N²·I_rotor, 002 §IV-C) and u_i already stored: I^a = I^A − U D⁻¹ Uᵀ
 // and p^a = p^A + I^a c + U D⁻¹ u = p^A + I^A c + U D⁻¹ (u − Uᵀ c), left in
 // data.IA[i] and returned.
 inline Force ArticulatedBias(Data& data, int i) {
   const Vec6& U = data.U[i];
-  const double Dinv = 1.0 / data.D[i];
+  const double Dinv = data.Dinv[i];
   const Motion& c = data.c_bias[i];
   ArticulatedInertia& IA = data.IA[i];
   const double coeff = (data.u[i] - U.head<3>().dot(c.angular) - U.tail<3>().dot(c.linear)) * Dinv;
@@ -121,39 +121,44 @@ inline Force ArticulatedBias(Data& data, int i) {
 }
 
 // Pass 2 for a revolute joint about σ e_K: U = I^A S = σ × column K of I^A,
-// D = I^A_KK + armature, u = τ − σ p^A_K; I^a and p^a as in ArticulatedBias,
-// with c_K = 0 (c = v × w e_K); then I^A_λ += Xᵀ I^a X by the rotation in the
-// (J, L) plane and the translation r, p^A_λ += Xᵀ p^a.
+// D = I^A_KK + armature, u = τ − σ p^A_K, and with X = ^iX_λ
+//   I^A_λ += Xᵀ I^a X = Xᵀ I^A X − (XᵀU) D⁻¹ (XᵀU)ᵀ,
+//   p^A_λ += Xᵀ p^a = Xᵀ (p^A + I^A c) + (XᵀU) D⁻¹ (u − Uᵀ c),
+// (c_K = 0 for c = v × w e_K), X by the rotation in the (J, L) plane and the
+// translation r. Moving I^A and p^A + I^A c first and the rank-one terms
+// last keeps the division off the path from a body to its parent.
 template <int K>
 void BackwardAxis(const Model& model, Data& data, int i, const Eigen::VectorXd& tau) {
   const int vi = model.v_index[i];
   const double sigma = model.joint_axis[i][K];
-  const ArticulatedInertia& Ia = data.IA[i];
+  const ArticulatedInertia& IA = data.IA[i];
   Vec6 U;
   for (int r = 0; r < 3; ++r) {
-    U[r] = sigma * Ia.a(r, K);
-    U[r + 3] = sigma * Ia.b(K, r);  // (Bᵀ)(r, K)
+    U[r] = sigma * IA.a(r, K);
+    U[r + 3] = sigma * IA.b(K, r);  // (Bᵀ)(r, K)
   }
   data.U[i] = U;
-  const double D = Ia.a(K, K) + ArmatureOf(model, vi);
-  data.D[i] = D;
+  const double Dinv = 1.0 / (IA.a(K, K) + ArmatureOf(model, vi));
+  data.Dinv[i] = Dinv;
   const double u = tau[vi] - sigma * data.pA[i].angular[K];
   data.u[i] = u;
   const int p = model.parent[i];
   if (p == 0) return;
-  const double Dinv = 1.0 / D;
+  const Transform& X = data.X_up[i];
+  const double c = axis::Cos<K>(X), s = axis::Sin<K>(X);
   const Motion& cb = data.c_bias[i];
+  Force pc = spatial::MultiplyPlane<K>(IA, cb);  // p^A + I^A c
+  pc += data.pA[i];
+  const Force W = axis::ApplyTranspose<K>(c, s, X.r, Force(U.head<3>(), U.tail<3>()));
   constexpr int J = axis::kJ<K>, L = axis::kL<K>;
   const double coeff = (u - U[J] * cb.angular[J] - U[L] * cb.angular[L] - U[3 + J] * cb.linear[J] -
                         U[3 + L] * cb.linear[L]) *
                        Dinv;
-  Force pa = spatial::MultiplyPlane<K>(Ia, cb);
-  pa.angular += data.pA[i].angular + U.head<3>() * coeff;
-  pa.linear += data.pA[i].linear + U.tail<3>() * coeff;
-  const Transform& X = data.X_up[i];
-  const double c = axis::Cos<K>(X), s = axis::Sin<K>(X);
-  spatial::AddArticulatedAboutAxis<K>(Ia, U, Dinv, c, s, X.r, data.IA[p]);
-  data.pA[p] += axis::ApplyTranspose<K>(c, s, X.r, pa);
+  spatial::AddArticulatedAboutAxis<K>(IA, W, Dinv, c, s, X.r, data.IA[p]);
+  Force& pA_parent = data.pA[p];
+  pA_parent += axis::ApplyTranspose<K>(c, s, X.r, pc);
+  pA_parent.angular += W.angular * coeff;
+  pA_parent.linear += W.linear * coeff;
 }
 
 // Pass 2 for any other 1-DOF joint, with S in body coordinates.
@@ -162,7 +167,7 @@ void BackwardGeneral(const Model& model, Data& data, int i, const Eigen::VectorX
   const Motion S = joint::MotionSubspace(model, i);
   const Force U = data.IA[i] * S;
   data.U[i] << U.angular, U.linear;
-  data.D[i] = S.Dot(U) + ArmatureOf(model, vi);
+  data.Dinv[i] = 1.0 / (S.Dot(U) + ArmatureOf(model, vi));
   data.u[i] = tau[vi] - S.Dot(data.pA[i]);
   const int p = model.parent[i];
   if (p == 0) return;
@@ -210,7 +215,7 @@ inline void ForwardAccelerationOneDof(const Model& model, Data& data, int i,
   a += data.c_bias[i];
   const Vec6& U = data.U[i];
   const double qdd =
-      (data.u[i] - U.head<3>().dot(a.angular) - U.tail<3>().dot(a.linear)) / data.D[i];
+      (data.u[i] - U.head<3>().dot(a.angular) - U.tail<3>().dot(a.linear)) * data.Dinv[i];
   data.qacc[model.v_index[i]] = qdd;
   if constexpr (K >= 0) {
     a.angular[K] += model.joint_axis[i][K] * qdd;

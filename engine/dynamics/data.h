@@ -61,7 +61,7 @@ struct Data {
   std::vector<Motion> c_bias;         // c_i = c_J + v_i × v_J, velocity-product acceleration
   std::vector<Force> pA;              // articulated bias forces p^A_i (body i coordinates)
   std::vector<Vec6> U;                // I^A S (1-DOF joints)
-  std::vector<double> D;              // Sᵀ U
+  std::vector<double> Dinv;           // D⁻¹, D = Sᵀ U + armature
   std::vector<double> u;              // τ − Sᵀ p^A
   Eigen::VectorXd qacc;               // nv, ABA output
   // Articulated inertias I^A_i (body i coordinates) in symmetric block form,

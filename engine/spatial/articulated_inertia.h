@@ -112,8 +112,10 @@ inline Force MultiplyPlane(const ArticulatedInertia& I, const Motion& m) {
 // with E = 1): with B⁺ = B + r×C,
 //   Tᵀ I T = [A + r×Bᵀ − B⁺ r×, B⁺; B⁺ᵀ, C],
 // and (r×Bᵀ)(a, b) = (r × B_b)_a, (B⁺ r×)(a, b) = −(r × B⁺_a)_b for the rows
-// B_b, B⁺_a.
-inline void AddTranslated(const Vec3& r, const ArticulatedInertia& I, ArticulatedInertia& parent) {
+// B_b, B⁺_a. With W and D⁻¹ given, also parent −= W D⁻¹ Wᵀ (the rank-one
+// term of AddArticulatedAboutAxis) in the same sweep over parent.
+inline void AddTranslated(const Vec3& r, const ArticulatedInertia& I, ArticulatedInertia& parent,
+                          const Force& W = Force::Zero(), double Dinv = 0.0) {
   double Bp[9];
   for (int col = 0; col < 3; ++col) {
     // B⁺(:, col) = B(:, col) + r × C(:, col).
@@ -127,12 +129,15 @@ inline void AddTranslated(const Vec3& r, const ArticulatedInertia& I, Articulate
     rBp[k] = r.cross(Vec3(Bp[3 * k], Bp[3 * k + 1], Bp[3 * k + 2]));
   }
   for (int row = 0; row < 3; ++row) {
+    const double wr = W.angular[row] * Dinv, lr = W.linear[row] * Dinv;
     for (int col = row; col < 3; ++col) {
-      parent.A[Sym(row, col)] += I.A[Sym(row, col)] + rB[col][row] + rBp[row][col];
+      parent.A[Sym(row, col)] +=
+          I.A[Sym(row, col)] + rB[col][row] + rBp[row][col] - wr * W.angular[col];
+      parent.C[Sym(row, col)] += I.C[Sym(row, col)] - lr * W.linear[col];
     }
+    for (int col = 0; col < 3; ++col)
+      parent.B[3 * row + col] += Bp[3 * row + col] - wr * W.linear[col];
   }
-  for (int k = 0; k < 9; ++k) parent.B[k] += Bp[k];
-  for (int k = 0; k < 6; ++k) parent.C[k] += I.C[k];
 }
 
 // parent += Xᵀ I X for a general X = (E, r) = rot(E) xlt(r): rotate each block
@@ -181,24 +186,16 @@ inline void RotateAboutAxis(double c, double s, ArticulatedInertia& I) {
   }
 }
 
-// parent += Xᵀ (I − U D⁻¹ Uᵀ) X for X = rot(E) xlt(r), E the rotation about
-// e_K of axis_transform.h (RBDA Table 7.1's I^a and I^A_λ update for a
-// revolute joint about e_K): SubtractOuter, RotateAboutAxis<K>, AddTranslated
-// on a local I^a, so no store of it aliases the parent's.
+// parent += Xᵀ I X − W D⁻¹ Wᵀ for X = rot(E) xlt(r), E the rotation about
+// e_K of axis_transform.h and W = Xᵀ U: RBDA Table 7.1's I^A_λ += Xᵀ I^a X
+// for a revolute joint about e_K, with I^a = I − U D⁻¹ Uᵀ. Rotation on a
+// local copy, then AddTranslated with the rank-one term.
 template <int K>
-inline void AddArticulatedAboutAxis(const ArticulatedInertia& I, const Vec6& U, double Dinv,
+inline void AddArticulatedAboutAxis(const ArticulatedInertia& I, const Force& W, double Dinv,
                                     double c, double s, const Vec3& r, ArticulatedInertia& parent) {
-  ArticulatedInertia Ia;
-  for (int row = 0; row < 3; ++row) {
-    const double ur = U[row] * Dinv, lr = U[row + 3] * Dinv;
-    for (int col = row; col < 3; ++col) {
-      Ia.A[Sym(row, col)] = I.A[Sym(row, col)] - ur * U[col];
-      Ia.C[Sym(row, col)] = I.C[Sym(row, col)] - lr * U[col + 3];
-    }
-    for (int col = 0; col < 3; ++col) Ia.B[3 * row + col] = I.B[3 * row + col] - ur * U[col + 3];
-  }
-  RotateAboutAxis<K>(c, s, Ia);
-  AddTranslated(r, Ia, parent);
+  ArticulatedInertia Ir = I;
+  RotateAboutAxis<K>(c, s, Ir);
+  AddTranslated(r, Ir, parent, W, Dinv);
 }
 
 // x = (I^A)⁻¹ b for a positive definite I^A by Cholesky, I^A = L Lᵀ (the
