@@ -161,29 +161,45 @@ inline void AddTransformed(const Transform& X, const ArticulatedInertia& I,
 //   M'_JL = cs (M_JJ − M_LL) + (c² − s²) M_JL;
 // B: its columns, then its rows, rotated in the (J, L) plane.
 template <int K>
-inline void RotateAboutAxis(double c, double s, ArticulatedInertia& I) {
+inline void RotateAboutAxis(double c, double s, const ArticulatedInertia& I,
+                            ArticulatedInertia& out) {
   constexpr int J = axis::kJ<K>, L = axis::kL<K>;
   const double cc = c * c, ss = s * s, cs = c * s;
-  for (double* M : {I.A, I.C}) {
+  for (int m = 0; m < 2; ++m) {
+    const double* M = m == 0 ? I.A : I.C;
+    double* R = m == 0 ? out.A : out.C;
     const double kj = M[Sym(K, J)], kl = M[Sym(K, L)];
     const double jj = M[Sym(J, J)], ll = M[Sym(L, L)], jl = M[Sym(J, L)];
-    M[Sym(K, J)] = c * kj - s * kl;
-    M[Sym(K, L)] = s * kj + c * kl;
-    M[Sym(J, J)] = cc * jj - 2.0 * cs * jl + ss * ll;
-    M[Sym(L, L)] = ss * jj + 2.0 * cs * jl + cc * ll;
-    M[Sym(J, L)] = cs * (jj - ll) + (cc - ss) * jl;
+    R[Sym(K, K)] = M[Sym(K, K)];
+    R[Sym(K, J)] = c * kj - s * kl;
+    R[Sym(K, L)] = s * kj + c * kl;
+    R[Sym(J, J)] = cc * jj - 2.0 * cs * jl + ss * ll;
+    R[Sym(L, L)] = ss * jj + 2.0 * cs * jl + cc * ll;
+    R[Sym(J, L)] = cs * (jj - ll) + (cc - ss) * jl;
   }
-  double* B = I.B;
-  for (int row = 0; row < 3; ++row) {  // B E: columns J, L
-    const double bj = B[3 * row + J], bl = B[3 * row + L];
-    B[3 * row + J] = c * bj - s * bl;
-    B[3 * row + L] = s * bj + c * bl;
-  }
-  for (int col = 0; col < 3; ++col) {  // Eᵀ (B E): rows J, L
-    const double bj = B[3 * J + col], bl = B[3 * L + col];
-    B[3 * J + col] = c * bj - s * bl;
-    B[3 * L + col] = s * bj + c * bl;
-  }
+  // B' = Eᵀ B E: row K and column K turn as vectors, the (J, L) block as
+  // Eᵀ B E in the plane.
+  const double* B = I.B;
+  double* R = out.B;
+  R[3 * K + K] = B[3 * K + K];
+  R[3 * K + J] = c * B[3 * K + J] - s * B[3 * K + L];
+  R[3 * K + L] = s * B[3 * K + J] + c * B[3 * K + L];
+  R[3 * J + K] = c * B[3 * J + K] - s * B[3 * L + K];
+  R[3 * L + K] = s * B[3 * J + K] + c * B[3 * L + K];
+  // (B E) in rows J, L, then Eᵀ (B E).
+  const double tJJ = c * B[3 * J + J] - s * B[3 * J + L], tJL = s * B[3 * J + J] + c * B[3 * J + L];
+  const double tLJ = c * B[3 * L + J] - s * B[3 * L + L], tLL = s * B[3 * L + J] + c * B[3 * L + L];
+  R[3 * J + J] = c * tJJ - s * tLJ;
+  R[3 * L + J] = s * tJJ + c * tLJ;
+  R[3 * J + L] = c * tJL - s * tLL;
+  R[3 * L + L] = s * tJL + c * tLL;
+}
+
+// In place.
+template <int K>
+inline void RotateAboutAxis(double c, double s, ArticulatedInertia& I) {
+  const ArticulatedInertia copy = I;
+  RotateAboutAxis<K>(c, s, copy, I);
 }
 
 // parent += Xᵀ I X − W D⁻¹ Wᵀ for X = rot(E) xlt(r), E the rotation about
@@ -193,16 +209,17 @@ inline void RotateAboutAxis(double c, double s, ArticulatedInertia& I) {
 template <int K>
 inline void AddArticulatedAboutAxis(const ArticulatedInertia& I, const Force& W, double Dinv,
                                     double c, double s, const Vec3& r, ArticulatedInertia& parent) {
-  ArticulatedInertia Ir = I;
-  RotateAboutAxis<K>(c, s, Ir);
+  ArticulatedInertia Ir;
+  RotateAboutAxis<K>(c, s, I, Ir);
   AddTranslated(r, Ir, parent, W, Dinv);
 }
 
-// x = (I^A)⁻¹ b for a positive definite I^A by Cholesky, I^A = L Lᵀ (the
-// floating base's 6×6 system of RBDA §9.3), fully unrolled at size 6
-// (GCC does not unroll the triangular loops by itself).
+// x = (I^A)⁻¹ b for a positive definite I^A by I^A = L D Lᵀ (L unit lower
+// triangular; the floating base's 6×6 system of RBDA §9.3): no square roots,
+// one division per column, fully unrolled at size 6 (GCC does not unroll the
+// triangular loops by itself).
 inline Vec6 Solve(const ArticulatedInertia& I, const Vec6& b) {
-  // L overwrites the lower triangle of I^A = [A B; Bᵀ C].
+  // L overwrites the strict lower triangle of I^A = [A B; Bᵀ C].
   double L[6][6];
 #pragma GCC unroll 6
   for (int i = 0; i < 3; ++i) {
@@ -213,20 +230,20 @@ inline Vec6 Solve(const ArticulatedInertia& I, const Vec6& b) {
 #pragma GCC unroll 6
     for (int j = 0; j <= i; ++j) L[i + 3][j + 3] = I.c(i, j);
   }
+  double d[6], dinv[6];
 #pragma GCC unroll 6
   for (int j = 0; j < 6; ++j) {
-    double d = L[j][j];
+    double dj = L[j][j];
 #pragma GCC unroll 6
-    for (int k = 0; k < j; ++k) d -= L[j][k] * L[j][k];
-    const double ljj = std::sqrt(d);
-    L[j][j] = ljj;
-    const double inv = 1.0 / ljj;
+    for (int k = 0; k < j; ++k) dj -= L[j][k] * L[j][k] * d[k];
+    d[j] = dj;
+    dinv[j] = 1.0 / dj;
 #pragma GCC unroll 6
     for (int i = j + 1; i < 6; ++i) {
       double x = L[i][j];
 #pragma GCC unroll 6
-      for (int k = 0; k < j; ++k) x -= L[i][k] * L[j][k];
-      L[i][j] = x * inv;
+      for (int k = 0; k < j; ++k) x -= L[i][k] * L[j][k] * d[k];
+      L[i][j] = x * dinv[j];
     }
   }
   Vec6 y;
@@ -235,14 +252,14 @@ inline Vec6 Solve(const ArticulatedInertia& I, const Vec6& b) {
     double x = b[i];
 #pragma GCC unroll 6
     for (int k = 0; k < i; ++k) x -= L[i][k] * y[k];
-    y[i] = x / L[i][i];
+    y[i] = x;
   }
 #pragma GCC unroll 6
-  for (int i = 5; i >= 0; --i) {  // Lᵀ x = y
-    double x = y[i];
+  for (int i = 5; i >= 0; --i) {  // D Lᵀ x = y
+    double x = y[i] * dinv[i];
 #pragma GCC unroll 6
     for (int k = i + 1; k < 6; ++k) x -= L[k][i] * y[k];
-    y[i] = x / L[i][i];
+    y[i] = x;
   }
   return y;
 }
