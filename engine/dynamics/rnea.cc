@@ -121,37 +121,56 @@ void ForwardPass(const Model& model, Data& data, const double* qacc, bool with_v
 // Rnea's forward pass in one sweep (001 Alg. 1–2): for each body the joint
 // transform, v_i = X v_λ + v_J and a_i, f_i as in ForwardPass, so every
 // body's data is used while in cache. A revolute joint about σ e_K uses the
-// rotation-about-e_K forms; the others the general ones of joint.h.
-template <int K>
+// rotation-about-e_K forms (RneaBodyAxis); the others the general ones of
+// joint.h (KinematicsBody, ForwardBody<-1>, BodyForce).
 inline void KinematicsBody(const Model& model, Data& data, int i, const double* q,
                            const double* v) {
   const int vi = model.v_index[i];
   const int p = model.parent[i];
   Transform& X = data.X_up[i];
-  if constexpr (K >= 0) {
-    double c, s;
-    joint::AxisJointTransformUp<K>(model, i, q, X, c, s);
-    const double w = model.joint_axis[i][K] * v[vi];
-    Motion& vJ = data.vJ[i];
-    vJ.angular.setZero();
-    vJ.angular[K] = w;
-    vJ.linear.setZero();
-    if (p == 0) {
-      data.v[i] = vJ;
-    } else {
-      data.v[i] = axis::Apply<K>(c, s, X.r, data.v[p]);
-      data.v[i].angular[K] += w;
-    }
+  joint::JointTransformUp(model, i, q, X, data.R_base);
+  if (model.joint_type[i] == JointType::kFree) {
+    data.vJ[i] = joint::FreeJointVelocity(data.R_base, v + vi);
+    data.cJ[i] = joint::FreeJointBias(data.vJ[i]);
   } else {
-    joint::JointTransformUp(model, i, q, X, data.R_base);
-    if (model.joint_type[i] == JointType::kFree) {
-      data.vJ[i] = joint::FreeJointVelocity(data.R_base, v + vi);
-      data.cJ[i] = joint::FreeJointBias(data.vJ[i]);
-    } else {
-      data.vJ[i] = joint::MotionSubspace(model, i) * v[vi];
-    }
-    data.v[i] = p == 0 ? data.vJ[i] : X.Apply(data.v[p]) + data.vJ[i];
+    data.vJ[i] = joint::MotionSubspace(model, i) * v[vi];
   }
+  data.v[i] = p == 0 ? data.vJ[i] : X.Apply(data.v[p]) + data.vJ[i];
+}
+
+// The fused forward step for a revolute joint about σ e_K (001 Alg. 1–2):
+// X = rot(E_J(q)) xlt(r), v = X v_λ + w e_K, a = X a_λ + σ q̈ e_K + v × w e_K,
+// f = I a + v ×* I v − f_ext, with c, s, w and v kept in registers between
+// the steps rather than read back from data.
+template <int K>
+inline void RneaBodyAxis(const Model& model, Data& data, int i, const double* q, const double* v,
+                         const double* qacc, const Motion& a_parent,
+                         const std::vector<Force>* f_ext) {
+  const int vi = model.v_index[i];
+  const int p = model.parent[i];
+  const double sigma = model.joint_axis[i][K];
+  const Vec3& r = model.X_tree[i].r;
+  double c, s;
+  spatial::SinCos(q[model.q_index[i]], s, c);
+  s *= sigma;  // E_J = R(σ e_K, q)ᵀ: c = cos q, s = σ sin q
+  const double w = sigma * v[vi];
+  Motion vel = p == 0 ? Motion::Zero() : axis::Apply<K>(c, s, r, data.v[p]);
+  vel.angular[K] += w;
+  Motion acc = axis::Apply<K>(c, s, r, a_parent);
+  acc.angular[K] += sigma * qacc[vi];
+  acc.angular += axis::CrossAxis<K>(vel.angular, w);
+  acc.linear += axis::CrossAxis<K>(vel.linear, w);
+  const Inertia& I = model.inertia[i];
+  Force f = I * acc + vel.CrossForce(I * vel);
+  if (f_ext != nullptr) f -= (*f_ext)[i];
+  axis::Write<K>(c, s, r, data.X_up[i]);
+  Motion& vJ = data.vJ[i];
+  vJ.angular.setZero();
+  vJ.angular[K] = w;
+  vJ.linear.setZero();
+  data.v[i] = vel;
+  data.a[i] = acc;
+  data.f[i] = f;
 }
 
 void FusedForwardPass(const Model& model, Data& data, const double* q, const double* v,
@@ -162,22 +181,19 @@ void FusedForwardPass(const Model& model, Data& data, const double* q, const dou
     const Motion& a_parent = p == 0 ? a0 : data.a[p];
     switch (joint::RotationAxis(model, data.joint_axis_index, i)) {
       case 0:
-        KinematicsBody<0>(model, data, i, q, v);
-        ForwardBody<0>(model, data, i, a_parent, qacc, true);
+        RneaBodyAxis<0>(model, data, i, q, v, qacc, a_parent, f_ext);
         break;
       case 1:
-        KinematicsBody<1>(model, data, i, q, v);
-        ForwardBody<1>(model, data, i, a_parent, qacc, true);
+        RneaBodyAxis<1>(model, data, i, q, v, qacc, a_parent, f_ext);
         break;
       case 2:
-        KinematicsBody<2>(model, data, i, q, v);
-        ForwardBody<2>(model, data, i, a_parent, qacc, true);
+        RneaBodyAxis<2>(model, data, i, q, v, qacc, a_parent, f_ext);
         break;
       default:
-        KinematicsBody<-1>(model, data, i, q, v);
+        KinematicsBody(model, data, i, q, v);
         ForwardBody<-1>(model, data, i, a_parent, qacc, true);
+        BodyForce(model, data, i, true, f_ext);
     }
-    BodyForce(model, data, i, true, f_ext);
   }
 }
 
