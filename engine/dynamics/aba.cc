@@ -26,10 +26,12 @@ inline void InitArticulated(const Model& model, Data& data, int i,
 }
 
 // Pass 1 for a revolute joint about σ e_K (S = σ e_K, X_tree = xlt(r)):
-// X_i = rot(E_J(q)) xlt(r), v_i = X_i v_λ + S q̇, c_i = v_i × S q̇ (c_J = 0).
+// X_i = rot(E_J(q)) xlt(r), v_i = X_i v_λ + S q̇, c_i = v_i × S q̇ (c_J = 0),
+// I^A_i = I_i, p^A_i = v_i ×* I_i v_i − f^x_i, with c, s, w and v_i kept in
+// registers between the steps.
 template <int K>
 void ForwardVelocityAxis(const Model& model, Data& data, int i, const double* q,
-                         const Eigen::VectorXd& v) {
+                         const Eigen::VectorXd& v, const std::vector<Force>* f_ext) {
   const double sigma = model.joint_axis[i][K];
   Transform& X = data.X_up[i];
   double c, s;
@@ -40,21 +42,21 @@ void ForwardVelocityAxis(const Model& model, Data& data, int i, const double* q,
     s = axis::Sin<K>(X);
   }
   const double w = sigma * v[model.v_index[i]];  // S q̇ = w e_K
+  const int p = model.parent[i];
+  Motion vel = p == 0 ? Motion::Zero() : axis::Apply<K>(c, s, X.r, data.v[p]);
+  vel.angular[K] += w;
+  const Inertia& I = model.inertia[i];
+  Force pA = vel.CrossForce(I * vel);
+  if (f_ext != nullptr) pA -= (*f_ext)[i];
+  // v × (w e_K) = [ω × w e_K; v_lin × w e_K] (zero at a root: v = v_J).
+  data.c_bias[i] = Motion(axis::CrossAxis<K>(vel.angular, w), axis::CrossAxis<K>(vel.linear, w));
   Motion& vJ = data.vJ[i];
   vJ.angular.setZero();
   vJ.angular[K] = w;
   vJ.linear.setZero();
-  const int p = model.parent[i];
-  Motion& vel = data.v[i];
-  if (p == 0) {
-    vel = vJ;  // v × v_J = 0
-    data.c_bias[i] = Motion::Zero();
-  } else {
-    vel = axis::Apply<K>(c, s, X.r, data.v[p]);
-    vel.angular[K] += w;
-    // v × (w e_K) = [ω × w e_K; v_lin × w e_K].
-    data.c_bias[i] = Motion(axis::CrossAxis<K>(vel.angular, w), axis::CrossAxis<K>(vel.linear, w));
-  }
+  data.v[i] = vel;
+  data.pA[i] = pA;
+  data.IA[i] = data.I_rigid[i];  // I.SetRigid at MakeData
 }
 
 // Pass 1 for any other joint: X_i, v_i = X_i v_λ + v_J, c_i = c_J + v_i × v_J.
@@ -88,18 +90,18 @@ void ForwardPassVelocities(const Model& model, Data& data, const double* q,
   for (int i = 1; i < model.nbodies; ++i) {
     switch (AxisOf(model, data, i)) {
       case 0:
-        ForwardVelocityAxis<0>(model, data, i, q, v);
+        ForwardVelocityAxis<0>(model, data, i, q, v, f_ext);
         break;
       case 1:
-        ForwardVelocityAxis<1>(model, data, i, q, v);
+        ForwardVelocityAxis<1>(model, data, i, q, v, f_ext);
         break;
       case 2:
-        ForwardVelocityAxis<2>(model, data, i, q, v);
+        ForwardVelocityAxis<2>(model, data, i, q, v, f_ext);
         break;
       default:
         ForwardVelocityGeneral(model, data, i, q, v);
+        InitArticulated(model, data, i, f_ext);
     }
-    InitArticulated(model, data, i, f_ext);
   }
 }
 
