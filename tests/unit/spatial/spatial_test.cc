@@ -156,6 +156,13 @@ TEST_F(SpatialTest, ArticulatedInertiaBlockFormMatchesDense) {
     P = P0;
     AddTranslated(T.r, IA, P);
     EXPECT_TRUE(P.Matrix().isApprox(P0.Matrix() + TransformArticulated(T, M), 1e-12));
+    // With the rank-one term: parent += Tᵀ I T − W D⁻¹ Wᵀ.
+    const Force W = RandomForce();
+    P = P0;
+    AddTranslated(T.r, IA, P, W, 1.0 / D);
+    EXPECT_TRUE(P.Matrix().isApprox(
+        P0.Matrix() + TransformArticulated(T, M) - W.ToVector() * W.ToVector().transpose() / D,
+        1e-12));
 
     // (I^A)⁻¹ b.
     Vec6 b;
@@ -203,6 +210,25 @@ void CheckAxisTransform(std::mt19937& rng) {
     RotateAboutAxis<K>(c, s, I);
     const Transform rot(E, Vec3::Zero());
     EXPECT_TRUE(I.Matrix().isApprox(TransformArticulated(rot, M), 1e-12));
+
+    // I m with m_K = 0 in both parts.
+    Motion m_plane(vec(), vec());
+    m_plane.angular[K] = 0.0;
+    m_plane.linear[K] = 0.0;
+    const ArticulatedInertia IM = ArticulatedInertia::FromMatrix(M);
+    EXPECT_TRUE(MultiplyPlane<K>(IM, m_plane).ToVector().isApprox(M * m_plane.ToVector(), kTol));
+
+    // parent += Xᵀ (I − U D⁻¹ Uᵀ) X with W = Xᵀ U (ABA's I^A_λ update).
+    Vec6 U;
+    for (int k = 0; k < 6; ++k) U[k] = u(rng);
+    const double D = 0.5 + std::abs(u(rng));
+    const Force W = axis::ApplyTranspose<K>(c, s, r, Force::FromVector(U));
+    const ArticulatedInertia P0 = ArticulatedInertia::FromMatrix(G.transpose() * G);
+    ArticulatedInertia P = P0;
+    AddArticulatedAboutAxis<K>(IM, W, 1.0 / D, c, s, r, P);
+    const Mat6 Xm = X.MotionMatrix();
+    EXPECT_TRUE(P.Matrix().isApprox(P0.Matrix() + Xm.transpose() * (M - U * U.transpose() / D) * Xm,
+                                    1e-12));
   }
 }
 
