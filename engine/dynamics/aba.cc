@@ -1,201 +1,268 @@
 #include "engine/dynamics/aba.h"
 
-#include <Eigen/Cholesky>
+#include <cmath>
 
 #include "engine/dynamics/joint.h"
+#include "engine/spatial/articulated_inertia.h"
 
 namespace moreau {
 namespace {
 
-// IA = I as a 6×6 matrix [Ī h×; h×ᵀ m1] (RBDA Table 7.1, pass 1: I^A_i = I_i).
-inline void InitArticulated(const Inertia& I, Mat6& IA) { I.WriteMatrix(IA); }
+using spatial::ArticulatedInertia;
+namespace axis = spatial::axis;
 
-// U = IA S for a 1-DOF axis S = [s_ang; s_lin] in body coordinates.
-inline Vec6 ArticulatedTimesAxis(const Mat6& IA, const Motion& S) {
-  Vec6 U;
-  U.head<3>().noalias() =
-      IA.topLeftCorner<3, 3>() * S.angular + IA.topRightCorner<3, 3>() * S.linear;
-  U.tail<3>().noalias() =
-      IA.bottomLeftCorner<3, 3>() * S.angular + IA.bottomRightCorner<3, 3>() * S.linear;
-  return U;
+inline int AxisOf(const Model& model, const Data& data, int i) {
+  return joint::RotationAxis(model, data.joint_axis_index, i);
 }
 
-// IA_λ += Xᵀ Ia X for X = ^iX_λ(i) = (E, r) and the symmetric Ia = [A B; Bᵀ C]
-// of body i (RBDA eq. 7.43's transform, block form of TransformArticulated):
-// with A' = EᵀAE, B' = EᵀBE, C' = EᵀCE and B⁺ = B' + r×C',
-//   Xᵀ Ia X = [A' + r×B'ᵀ − B⁺ r×, B⁺; B⁺ᵀ, C'].
-// Only 3×3 products: no 6×6 dense product.
-inline void AddTransformedArticulated(const Transform& X, const Mat6& Ia, Mat6& IA_parent) {
-  const Mat3& E = X.E;
-  Mat3 tmp;
-  tmp.noalias() = Ia.topLeftCorner<3, 3>() * E;
-  Mat3 A;
-  A.noalias() = E.transpose() * tmp;
-  tmp.noalias() = Ia.topRightCorner<3, 3>() * E;
-  Mat3 B;
-  B.noalias() = E.transpose() * tmp;
-  tmp.noalias() = Ia.bottomRightCorner<3, 3>() * E;
-  Mat3 C;
-  C.noalias() = E.transpose() * tmp;
-  const Vec3& r = X.r;
-  // B⁺ = B' + r×C' column by column; r×B'ᵀ and B⁺ r× = −(r×B⁺ᵀ)ᵀ likewise.
-  Mat3 B_plus;
-  Mat3 rx_Bt;
-  Mat3 rx_Bpt;
-  for (int k = 0; k < 3; ++k) B_plus.col(k) = B.col(k) + r.cross(C.col(k));
-  for (int k = 0; k < 3; ++k) {
-    rx_Bt.col(k) = r.cross(B.row(k).transpose());
-    rx_Bpt.col(k) = r.cross(B_plus.row(k).transpose());
-  }
-  IA_parent.topLeftCorner<3, 3>() += A + rx_Bt + rx_Bpt.transpose();
-  IA_parent.topRightCorner<3, 3>() += B_plus;
-  IA_parent.bottomLeftCorner<3, 3>() += B_plus.transpose();
-  IA_parent.bottomRightCorner<3, 3>() += C;
+// Pass 1 for body i (RBDA Table 7.1): I^A_i = I_i, p^A_i = v_i ×* I_i v_i − f^x_i.
+inline void InitArticulated(const Model& model, Data& data, int i,
+                            const std::vector<Force>* f_ext) {
+  const Inertia& I = model.inertia[i];
+  data.IA[i] = data.I_rigid[i];  // I.SetRigid at MakeData
+  const Motion& vel = data.v[i];
+  data.pA[i] = vel.CrossForce(I * vel);
+  if (f_ext != nullptr) data.pA[i] -= (*f_ext)[i];
 }
 
-// Ia ← X_Rᵀ Ia X_R for X_R = diag(E, E) with E a rotation in the (j, k)
-// plane of the body's coordinates: E_jj = E_kk = c, E_jk = −E_kj = s. The
-// joint rotation of a revolute joint about a coordinate axis; 96 multiplies
-// instead of the 162 of three general EᵀME.
-inline void RotateArticulatedInPlane(Mat6& Ia, int j, int k, double c, double s) {
-  for (int b = 0; b < 6; b += 3) {
-    for (int row = 0; row < 6; ++row) {  // Ia X_R: columns j, k of each block
-      const double mj = Ia(row, b + j), mk = Ia(row, b + k);
-      Ia(row, b + j) = mj * c - mk * s;
-      Ia(row, b + k) = mj * s + mk * c;
-    }
+// Pass 1 for a revolute joint about σ e_K (S = σ e_K, X_tree = xlt(r)):
+// X_i = rot(E_J(q)) xlt(r), v_i = X_i v_λ + S q̇, c_i = v_i × S q̇ (c_J = 0),
+// I^A_i = I_i, p^A_i = v_i ×* I_i v_i − f^x_i, with c, s, w and v_i kept in
+// registers between the steps.
+template <int K>
+void ForwardVelocityAxis(const Model& model, Data& data, int i, const double* q,
+                         const Eigen::VectorXd& v, const std::vector<Force>* f_ext) {
+  const double sigma = model.joint_axis[i][K];
+  Transform& X = data.X_up[i];
+  double c, s;
+  if (q != nullptr) {
+    joint::AxisJointTransformUp<K>(model, i, q, X, c, s);
+  } else {
+    c = axis::Cos<K>(X);
+    s = axis::Sin<K>(X);
   }
-  for (int b = 0; b < 6; b += 3) {
-    for (int col = 0; col < 6; ++col) {  // X_Rᵀ (Ia X_R): rows j, k
-      const double mj = Ia(b + j, col), mk = Ia(b + k, col);
-      Ia(b + j, col) = c * mj - s * mk;
-      Ia(b + k, col) = s * mj + c * mk;
-    }
-  }
+  const double w = sigma * v[model.v_index[i]];  // S q̇ = w e_K
+  const int p = model.parent[i];
+  Motion vel = p == 0 ? Motion::Zero() : axis::Apply<K>(c, s, X.r, data.v[p]);
+  vel.angular[K] += w;
+  const Inertia& I = model.inertia[i];
+  Force pA = vel.CrossForce(I * vel);
+  if (f_ext != nullptr) pA -= (*f_ext)[i];
+  // v × (w e_K) = [ω × w e_K; v_lin × w e_K] (zero at a root: v = v_J).
+  data.c_bias[i] = Motion(axis::CrossAxis<K>(vel.angular, w), axis::CrossAxis<K>(vel.linear, w));
+  Motion& vJ = data.vJ[i];
+  vJ.angular.setZero();
+  vJ.angular[K] = w;
+  vJ.linear.setZero();
+  data.v[i] = vel;
+  data.pA[i] = pA;
+  data.IA[i] = data.I_rigid[i];  // I.SetRigid at MakeData
 }
 
-// IA_λ += Xᵀ Ia X for a pure translation X = (1, r): the block formula of
-// AddTransformedArticulated with E = 1.
-inline void AddTranslatedArticulated(const Vec3& r, const Mat6& Ia, Mat6& IA_parent) {
-  const auto B = Ia.topRightCorner<3, 3>();
-  const auto C = Ia.bottomRightCorner<3, 3>();
-  Mat3 B_plus;
-  Mat3 rx_Bt;
-  Mat3 rx_Bpt;
-  for (int k = 0; k < 3; ++k) B_plus.col(k) = B.col(k) + r.cross(C.col(k));
-  for (int k = 0; k < 3; ++k) {
-    rx_Bt.col(k) = r.cross(B.row(k).transpose());
-    rx_Bpt.col(k) = r.cross(B_plus.row(k).transpose());
-  }
-  IA_parent.topLeftCorner<3, 3>() += Ia.topLeftCorner<3, 3>() + rx_Bt + rx_Bpt.transpose();
-  IA_parent.topRightCorner<3, 3>() += B_plus;
-  IA_parent.bottomLeftCorner<3, 3>() += B_plus.transpose();
-  IA_parent.bottomRightCorner<3, 3>() += C;
-}
-
-// Pass 1 (root to leaves), RBDA Table 7.1: X_i, v_i = X_i v_λ + v_J,
-// c_i = c_J + v_i × v_J, I^A_i = I_i, p^A_i = v_i ×* I_i v_i − f^x_i.
+// Pass 1 for any other joint: X_i, v_i = X_i v_λ + v_J, c_i = c_J + v_i × v_J.
 // q == nullptr: X_up and R_base are already those of the current q.
+void ForwardVelocityGeneral(const Model& model, Data& data, int i, const double* q,
+                            const Eigen::VectorXd& v) {
+  const int vi = model.v_index[i];
+  const int p = model.parent[i];
+  Transform& X = data.X_up[i];
+  if (q != nullptr) joint::JointTransformUp(model, i, q, X, data.R_base);
+  const bool free = model.joint_type[i] == JointType::kFree;
+  Motion vJ;
+  if (free) {
+    vJ = joint::FreeJointVelocity(data.R_base, v.data() + vi);
+    data.c_bias[i] = joint::FreeJointBias(vJ);
+  } else {
+    vJ = joint::MotionSubspace(model, i) * v[vi];
+    data.c_bias[i] = Motion::Zero();
+  }
+  data.vJ[i] = vJ;
+  if (p == 0) {
+    data.v[i] = vJ;  // v × v_J = 0
+  } else {
+    data.v[i] = X.Apply(data.v[p]) + vJ;
+    data.c_bias[i] += data.v[i].Cross(vJ);
+  }
+}
+
 void ForwardPassVelocities(const Model& model, Data& data, const double* q,
                            const Eigen::VectorXd& v, const std::vector<Force>* f_ext) {
   for (int i = 1; i < model.nbodies; ++i) {
-    const int vi = model.v_index[i];
-    const int p = model.parent[i];
-    Transform& X = data.X_up[i];
-    if (q != nullptr) joint::JointTransformUp(model, i, q, X, data.R_base);
-    Motion vJ;
-    if (model.joint_type[i] == JointType::kFree) {
-      vJ = joint::FreeJointVelocity(data.R_base, v.data() + vi);
-      data.c_bias[i] = joint::FreeJointBias(vJ);
-    } else {
-      vJ = joint::MotionSubspace(model, i) * v[vi];
+    switch (AxisOf(model, data, i)) {
+      case 0:
+        ForwardVelocityAxis<0>(model, data, i, q, v, f_ext);
+        break;
+      case 1:
+        ForwardVelocityAxis<1>(model, data, i, q, v, f_ext);
+        break;
+      case 2:
+        ForwardVelocityAxis<2>(model, data, i, q, v, f_ext);
+        break;
+      default:
+        ForwardVelocityGeneral(model, data, i, q, v);
+        InitArticulated(model, data, i, f_ext);
     }
-    data.vJ[i] = vJ;
-    if (p == 0) {
-      data.v[i] = vJ;  // v × v_J = 0
-      if (model.joint_type[i] != JointType::kFree) data.c_bias[i] = Motion::Zero();
-    } else {
-      data.v[i] = X.Apply(data.v[p]) + vJ;
-      if (model.joint_type[i] == JointType::kFree) {
-        data.c_bias[i] += data.v[i].Cross(vJ);
-      } else {
-        data.c_bias[i] = data.v[i].Cross(vJ);
-      }
-    }
-    const Inertia& I = model.inertia[i];
-    InitArticulated(I, data.IA[i]);
-    data.pA[i] = data.v[i].CrossForce(I * data.v[i]);
-    if (f_ext != nullptr) data.pA[i] -= (*f_ext)[i];
   }
 }
 
-// Pass 2 (leaves to root): U_i = I^A_i S_i, D_i = S_iᵀ U_i + armature_i (the
-// rotor's reflected inertia N²·I_rotor, 002 §IV-C), u_i = τ_i − S_iᵀ p^A_i,
-// I^a = I^A − U D⁻¹ Uᵀ, p^a = p^A + I^a c + U D⁻¹ u, and
-// I^A_λ += Xᵀ I^a X, p^A_λ += Xᵀ p^a.
+// Pass 2 for body i with U_i = I^A_i S_i, D_i⁻¹ (D_i with the rotor's
+// reflected inertia N²·I_rotor, 002 §IV-C) and u_i already stored: I^a = I^A − U D⁻¹ Uᵀ
+// and p^a = p^A + I^a c + U D⁻¹ u = p^A + I^A c + U D⁻¹ (u − Uᵀ c), left in
+// data.IA[i] and returned.
+inline Force ArticulatedBias(Data& data, int i) {
+  const Vec6& U = data.U[i];
+  const double Dinv = data.Dinv[i];
+  const Motion& c = data.c_bias[i];
+  ArticulatedInertia& IA = data.IA[i];
+  const double coeff = (data.u[i] - U.head<3>().dot(c.angular) - U.tail<3>().dot(c.linear)) * Dinv;
+  Force pa = data.pA[i] + IA * c;
+  pa.angular += U.head<3>() * coeff;
+  pa.linear += U.tail<3>() * coeff;
+  IA.SubtractOuter(U, Dinv);
+  return pa;
+}
+
+// Pass 2 for a revolute joint about σ e_K: U = I^A S = σ × column K of I^A,
+// D = I^A_KK + armature, u = τ − σ p^A_K, and with X = ^iX_λ
+//   I^A_λ += Xᵀ I^a X = Xᵀ I^A X − (XᵀU) D⁻¹ (XᵀU)ᵀ,
+//   p^A_λ += Xᵀ p^a = Xᵀ (p^A + I^A c) + (XᵀU) D⁻¹ (u − Uᵀ c),
+// (c_K = 0 for c = v × w e_K), X by the rotation in the (J, L) plane and the
+// translation r. Moving I^A and p^A + I^A c first and the rank-one terms
+// last keeps the division off the path from a body to its parent.
+template <int K>
+void BackwardAxis(const Model& model, Data& data, int i, const Eigen::VectorXd& tau) {
+  const int vi = model.v_index[i];
+  const double sigma = model.joint_axis[i][K];
+  const ArticulatedInertia& IA = data.IA[i];
+  Vec6 U;
+  for (int r = 0; r < 3; ++r) {
+    U[r] = sigma * IA.a(r, K);
+    U[r + 3] = sigma * IA.b(K, r);  // (Bᵀ)(r, K)
+  }
+  data.U[i] = U;
+  const double Dinv = 1.0 / (IA.a(K, K) + ArmatureOf(model, vi));
+  data.Dinv[i] = Dinv;
+  const double u = tau[vi] - sigma * data.pA[i].angular[K];
+  data.u[i] = u;
+  const int p = model.parent[i];
+  if (p == 0) return;
+  const Transform& X = data.X_up[i];
+  const double c = axis::Cos<K>(X), s = axis::Sin<K>(X);
+  const Motion& cb = data.c_bias[i];
+  Force pc = spatial::MultiplyPlane<K>(IA, cb);  // p^A + I^A c
+  pc += data.pA[i];
+  const Force W = axis::ApplyTranspose<K>(c, s, X.r, Force(U.head<3>(), U.tail<3>()));
+  constexpr int J = axis::kJ<K>, L = axis::kL<K>;
+  const double coeff = (u - U[J] * cb.angular[J] - U[L] * cb.angular[L] - U[3 + J] * cb.linear[J] -
+                        U[3 + L] * cb.linear[L]) *
+                       Dinv;
+  spatial::AddArticulatedAboutAxis<K>(IA, W, Dinv, c, s, X.r, data.IA[p]);
+  Force& pA_parent = data.pA[p];
+  pA_parent += axis::ApplyTranspose<K>(c, s, X.r, pc);
+  pA_parent.angular += W.angular * coeff;
+  pA_parent.linear += W.linear * coeff;
+}
+
+// Pass 2 for any other 1-DOF joint, with S in body coordinates.
+void BackwardGeneral(const Model& model, Data& data, int i, const Eigen::VectorXd& tau) {
+  const int vi = model.v_index[i];
+  const Motion S = joint::MotionSubspace(model, i);
+  const Force U = data.IA[i] * S;
+  data.U[i] << U.angular, U.linear;
+  data.Dinv[i] = 1.0 / (S.Dot(U) + ArmatureOf(model, vi));
+  data.u[i] = tau[vi] - S.Dot(data.pA[i]);
+  const int p = model.parent[i];
+  if (p == 0) return;
+  const Force pa = ArticulatedBias(data, i);
+  const Transform& X = data.X_up[i];
+  if (model.X_tree_pure_translation[i] && model.joint_type[i] == JointType::kPrismatic) {
+    spatial::AddTranslated(X.r, data.IA[i], data.IA[p]);  // E = 1
+  } else {
+    spatial::AddTransformed(X, data.IA[i], data.IA[p]);
+  }
+  data.pA[p] += X.ApplyTranspose(pa);
+}
+
 void BackwardPass(const Model& model, Data& data, const Eigen::VectorXd& tau) {
   for (int i = model.nbodies - 1; i >= 1; --i) {
     if (model.joint_type[i] == JointType::kFree) continue;  // the root, pass 3
-    const int vi = model.v_index[i];
-    const Motion S = joint::MotionSubspace(model, i);
-    Mat6& IA = data.IA[i];
-    const Vec6 U = ArticulatedTimesAxis(IA, S);
-    data.U[i] = U;
-    const double D = S.angular.dot(U.head<3>()) + S.linear.dot(U.tail<3>()) + ArmatureOf(model, vi);
-    data.D[i] = D;
-    data.u[i] = tau[vi] - S.Dot(data.pA[i]);
-    const int p = model.parent[i];
-    if (p == 0) continue;
-    const double Dinv = 1.0 / D;
-    // p^a = p^A + I^a c + U D⁻¹ u = p^A + I^A c + U D⁻¹ (u − Uᵀ c).
-    const Motion& c = data.c_bias[i];
-    const double coeff =
-        (data.u[i] - U.head<3>().dot(c.angular) - U.tail<3>().dot(c.linear)) * Dinv;
-    Force pa = data.pA[i] + spatial::Multiply(IA, c);
-    pa.angular += U.head<3>() * coeff;
-    pa.linear += U.tail<3>() * coeff;
-    IA.noalias() -= U * (U.transpose() * Dinv);
-    const Transform& X = data.X_up[i];
-    const int axis = data.joint_axis_index[i];
-    if (axis >= 0 && model.X_tree_pure_translation[i]) {
-      // X = X_J X_tree with X_J = rot(E_J) about e_axis, X_tree = xlt(r):
-      // rotate, then translate. E_J's plane entries are those of X.E.
-      const int j = (axis + 1) % 3, k = (axis + 2) % 3;
-      RotateArticulatedInPlane(IA, j, k, X.E(j, j), X.E(j, k));
-      AddTranslatedArticulated(X.r, IA, data.IA[p]);
-    } else {
-      AddTransformedArticulated(X, IA, data.IA[p]);
+    switch (AxisOf(model, data, i)) {
+      case 0:
+        BackwardAxis<0>(model, data, i, tau);
+        break;
+      case 1:
+        BackwardAxis<1>(model, data, i, tau);
+        break;
+      case 2:
+        BackwardAxis<2>(model, data, i, tau);
+        break;
+      default:
+        BackwardGeneral(model, data, i, tau);
     }
-    data.pA[p] += data.X_up[i].ApplyTranspose(pa);
   }
 }
 
-// Pass 3 (root to leaves), a_0 = −g: a' = X a_λ + c, q̈ = D⁻¹(u − Uᵀ a'),
-// a = a' + S q̈.
+// Pass 3 for a 1-DOF joint, a_0 = −g: a' = X a_λ + c, q̈ = D⁻¹(u − Uᵀ a'),
+// a = a' + S q̈. K ≥ 0: the rotation-about-e_K form of X and S = σ e_K.
+template <int K>
+inline void ForwardAccelerationOneDof(const Model& model, Data& data, int i,
+                                      const Motion& a_parent) {
+  const Transform& X = data.X_up[i];
+  Motion a;
+  if constexpr (K >= 0) {
+    a = axis::Apply<K>(axis::Cos<K>(X), axis::Sin<K>(X), X.r, a_parent);
+  } else {
+    a = X.Apply(a_parent);
+  }
+  a += data.c_bias[i];
+  const Vec6& U = data.U[i];
+  const double qdd =
+      (data.u[i] - U.head<3>().dot(a.angular) - U.tail<3>().dot(a.linear)) * data.Dinv[i];
+  data.qacc[model.v_index[i]] = qdd;
+  if constexpr (K >= 0) {
+    a.angular[K] += model.joint_axis[i][K] * qdd;
+  } else {
+    a += joint::MotionSubspace(model, i) * qdd;
+  }
+  data.a[i] = a;
+}
+
+// Floating base (RBDA §9.3): I^A a_1 + p^A = F with Sᵀ F = τ_b. In body
+// coordinates S = [0 1; Rᵀ 0] for v_b = [ṗ; ω], so F = (τ_ω, Rᵀ τ_p), and
+// S q̈_b = a_1 − a' inverts as ω̇ = α_ang, p̈ = R α_lin.
+void ForwardAccelerationFree(const Model& model, Data& data, int i, const Motion& a_parent,
+                             const Eigen::VectorXd& tau) {
+  const int vi = model.v_index[i];
+  const Motion a_prime = data.X_up[i].Apply(a_parent) + data.c_bias[i];
+  const Force F(tau.segment<3>(vi + 3), data.R_base.transpose() * tau.segment<3>(vi));
+  data.a[i] = Motion::FromVector(spatial::Solve(data.IA[i], (F - data.pA[i]).ToVector()));
+  const Motion alpha = data.a[i] - a_prime;
+  data.qacc.segment<3>(vi) = data.R_base * alpha.linear;
+  data.qacc.segment<3>(vi + 3) = alpha.angular;
+}
+
 void ForwardPassAccelerations(const Model& model, Data& data, const Eigen::VectorXd& tau) {
   const Motion a0(Vec3::Zero(), -model.gravity);
   for (int i = 1; i < model.nbodies; ++i) {
-    const int vi = model.v_index[i];
     const int p = model.parent[i];
-    const Motion a_prime = data.X_up[i].Apply(p == 0 ? a0 : data.a[p]) + data.c_bias[i];
+    const Motion& a_parent = p == 0 ? a0 : data.a[p];
     if (model.joint_type[i] == JointType::kFree) {
-      // Floating base (RBDA §9.3): I^A a_1 + p^A = F with Sᵀ F = τ_b. In body
-      // coordinates S = [0 1; Rᵀ 0] for v_b = [ṗ; ω], so F = (τ_ω, Rᵀ τ_p),
-      // and S q̈_b = a_1 − a' inverts as ω̇ = α_ang, p̈ = R α_lin.
-      const Force F(tau.segment<3>(vi + 3), data.R_base.transpose() * tau.segment<3>(vi));
-      const Vec6 a1 = data.IA[i].llt().solve((F - data.pA[i]).ToVector());
-      data.a[i] = Motion::FromVector(a1);
-      const Motion alpha = data.a[i] - a_prime;
-      data.qacc.segment<3>(vi) = data.R_base * alpha.linear;
-      data.qacc.segment<3>(vi + 3) = alpha.angular;
+      ForwardAccelerationFree(model, data, i, a_parent, tau);
       continue;
     }
-    const Vec6& U = data.U[i];
-    const double qdd =
-        (data.u[i] - U.head<3>().dot(a_prime.angular) - U.tail<3>().dot(a_prime.linear)) /
-        data.D[i];
-    data.qacc[vi] = qdd;
-    data.a[i] = a_prime + joint::MotionSubspace(model, i) * qdd;
+    switch (AxisOf(model, data, i)) {
+      case 0:
+        ForwardAccelerationOneDof<0>(model, data, i, a_parent);
+        break;
+      case 1:
+        ForwardAccelerationOneDof<1>(model, data, i, a_parent);
+        break;
+      case 2:
+        ForwardAccelerationOneDof<2>(model, data, i, a_parent);
+        break;
+      default:
+        ForwardAccelerationOneDof<-1>(model, data, i, a_parent);
+    }
   }
 }
 

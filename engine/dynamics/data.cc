@@ -53,10 +53,12 @@ Data MakeData(const Model& model) {
       }
     }
   }
-  d.IA.assign(nb, Mat6::Zero());
+  d.IA.assign(nb, spatial::ArticulatedInertia());
+  d.I_rigid.assign(nb, spatial::ArticulatedInertia());
+  for (int i = 0; i < nb; ++i) d.I_rigid[i].SetRigid(model.inertia[i]);
   d.pA.assign(nb, Force::Zero());
   d.U.assign(nb, Vec6::Zero());
-  d.D.assign(nb, 0.0);
+  d.Dinv.assign(nb, 0.0);
   d.u.assign(nb, 0.0);
   d.qacc = Eigen::VectorXd::Zero(nv);
   d.S_world = Matrix6Xd::Zero(6, nv);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/model/model.h"
+#include "engine/spatial/articulated_inertia.h"
 #include "engine/spatial/inertia.h"
 #include "engine/spatial/motion.h"
 #include "engine/spatial/transform.h"
@@ -58,12 +59,15 @@ struct Data {
   std::vector<int> joint_axis_index;  // per body: k for a revolute joint about ±e_k, else −1
                                       // (MakeData)
   std::vector<Motion> c_bias;         // c_i = c_J + v_i × v_J, velocity-product acceleration
-  std::vector<Mat6> IA;               // articulated inertias I^A_i (body i coordinates)
   std::vector<Force> pA;              // articulated bias forces p^A_i (body i coordinates)
   std::vector<Vec6> U;                // I^A S (1-DOF joints)
-  std::vector<double> D;              // Sᵀ U
+  std::vector<double> Dinv;           // D⁻¹, D = Sᵀ U + armature
   std::vector<double> u;              // τ − Sᵀ p^A
   Eigen::VectorXd qacc;               // nv, ABA output
+  // Articulated inertias I^A_i (body i coordinates) in symmetric block form,
+  // and the body inertias I_i in that form (MakeData; pass 1 starts from them).
+  std::vector<spatial::ArticulatedInertia> IA;
+  std::vector<spatial::ArticulatedInertia> I_rigid;
 
   // --- Jacobians (001 Alg. 6) ---
   Matrix6Xd S_world;                   // 6 × nv: joint motion axes in world coordinates

@@ -8,7 +8,9 @@
 #include <cmath>
 
 #include "engine/model/model.h"
+#include "engine/spatial/axis_transform.h"
 #include "engine/spatial/quaternion.h"
+#include "engine/spatial/sincos.h"
 
 namespace moreau::joint {
 
@@ -23,7 +25,8 @@ inline void JointTransformUp(const Model& model, int i, const double* q, Transfo
     case JointType::kRevolute: {
       // X_J = rot(E_J) with E_J = R(axis, q)ᵀ = 1 − sin q [a]× + (1 − cos q)[a]×².
       const double angle = q[model.q_index[i]];
-      const double s = std::sin(angle), c = std::cos(angle);
+      double s, c;
+      spatial::SinCos(angle, s, c);
       const Vec3& a = model.joint_axis[i];
       const double t = 1.0 - c;
       Mat3 E_J;
@@ -61,6 +64,26 @@ inline void JointTransformUp(const Model& model, int i, const double* q, Transfo
       return;
     }
   }
+}
+
+// K ∈ {0, 1, 2} when body i's joint is revolute about ±e_K and its tree
+// transform a pure translation, so X_up = rot(E_J) xlt(r) with E_J a rotation
+// about e_K (spatial/axis_transform.h); −1 otherwise. `joint_axis_index` is
+// Data::joint_axis_index.
+inline int RotationAxis(const Model& model, const std::vector<int>& joint_axis_index, int i) {
+  return model.X_tree_pure_translation[i] ? joint_axis_index[i] : -1;
+}
+
+// JointTransformUp for such a joint: E_J = R(σ e_K, q)ᵀ has c = cos q and
+// s = σ sin q in the (J, L) plane (the general formula with a = σ e_K).
+template <int K>
+inline void AxisJointTransformUp(const Model& model, int i, const double* q, Transform& X_up,
+                                 double& c, double& s) {
+  const double angle = q[model.q_index[i]];
+  double sin_q;
+  spatial::SinCos(angle, sin_q, c);
+  s = model.joint_axis[i][K] * sin_q;
+  spatial::axis::Write<K>(c, s, model.X_tree[i].r, X_up);
 }
 
 // S of a 1-DOF joint in body coordinates.

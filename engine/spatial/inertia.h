@@ -4,8 +4,9 @@
 // first moment h = m c (c: centre of mass in the frame) and the rotational
 // inertia Ī about the origin, Ī = I_c + m c×c×ᵀ. As a matrix
 //   I = [Ī  h×; h×ᵀ  m1].
-// Articulated-body inertias (ABA) are general symmetric 6×6 matrices (Mat6),
-// transformed with the block formula in TransformArticulated.
+// Articulated-body inertias (ABA) are general symmetric 6×6 matrices, kept in
+// block form by ArticulatedInertia (articulated_inertia.h); TransformArticulated
+// below is the dense reference its tests compare against.
 #ifndef MOREAU_ENGINE_SPATIAL_INERTIA_H_
 #define MOREAU_ENGINE_SPATIAL_INERTIA_H_
 

@@ -195,6 +195,35 @@ TEST(DynamicsIdentities, ExternalWrenchSplit) {
   }
 }
 
+// AbaFromKinematics at the X_up of ForwardKinematics equals Aba, and Aba leaves
+// the same X_up and body velocities as ForwardKinematics (aba.h), for the
+// rotation-about-e_K joints (read back from X_up) and every other kind.
+TEST(DynamicsIdentities, AbaFromKinematicsMatchesAba) {
+  std::mt19937_64 rng(17);
+  for (const auto& [label, model_ptr] : testing::AllTestModels()) {
+    SCOPED_TRACE(label);
+    const Model& model = *model_ptr;
+    Data data = MakeData(model);
+    Data fk = MakeData(model);
+    for (int s = 0; s < 10; ++s) {
+      const Eigen::VectorXd q = RandomConfiguration(model, rng);
+      const Eigen::VectorXd v = RandomVector(model.nv, rng);
+      const Eigen::VectorXd tau = RandomVector(model.nv, rng);
+      const Eigen::VectorXd qacc = Aba(model, data, q, v, tau);
+      ForwardKinematics(model, fk, q, v);
+      for (int i = 1; i < model.nbodies; ++i) {
+        EXPECT_TRUE(data.X_up[i].E.isApprox(fk.X_up[i].E, 1e-14)) << "body " << i;
+        EXPECT_TRUE(data.X_up[i].r.isApprox(fk.X_up[i].r, 1e-14)) << "body " << i;
+        EXPECT_LT((data.v[i].ToVector() - fk.v[i].ToVector()).norm(),
+                  1e-12 * std::max(1.0, fk.v[i].ToVector().norm()))
+            << "body " << i;
+      }
+      const Eigen::VectorXd from_kinematics = AbaFromKinematics(model, fk, v, tau);
+      EXPECT_LT(RelativeError(from_kinematics, qacc), 1e-12) << "state " << s;
+    }
+  }
+}
+
 TEST(DynamicsIdentities, FloatingBaseGravityIsWeightInWorldFrame) {
   // At any orientation the base's generalized gravity force is −m g in world
   // coordinates (MuJoCo's free-joint convention: force in world, moment in base).

@@ -58,6 +58,7 @@ TEST(NoAllocation, EveryAlgorithmAfterMakeData) {
     ContactJacobians(*model, data, q);
     ContactJdotV(*model, data, q, v);
     ForwardKinematics(*model, data, q, v);
+    AbaFromKinematics(*model, data, v, tau, &f_ext);
     volatile double sink = KineticEnergy(*model, data) + PotentialEnergy(*model, data) +
                            CenterOfMass(*model, data).x() +
                            SpatialMomentum(*model, data).linear.x();

@@ -2,11 +2,17 @@
 // their 6×6 matrix definitions (001 App. A; RBDA §2).
 #include <gtest/gtest.h>
 
+#include <Eigen/Cholesky>
+#include <cmath>
 #include <random>
+#include <vector>
 
+#include "engine/spatial/articulated_inertia.h"
+#include "engine/spatial/axis_transform.h"
 #include "engine/spatial/inertia.h"
 #include "engine/spatial/motion.h"
 #include "engine/spatial/quaternion.h"
+#include "engine/spatial/sincos.h"
 #include "engine/spatial/transform.h"
 
 namespace moreau::spatial {
@@ -28,6 +34,15 @@ class SpatialTest : public ::testing::Test {
     const Mat3 R = RandomRotation();
     return Inertia::FromMassComInertia(1.0 + u_(rng_) * u_(rng_), RandomVec(),
                                        R * d.asDiagonal() * R.transpose());
+  }
+
+  // A random symmetric positive definite 6×6 (an articulated inertia).
+  Mat6 RandomArticulated() {
+    Mat6 G;
+    for (int r = 0; r < 6; ++r) {
+      for (int c = 0; c < 6; ++c) G(r, c) = u_(rng_);
+    }
+    return G * G.transpose() + 0.1 * Mat6::Identity();
   }
 
   std::mt19937 rng_{42};
@@ -108,6 +123,137 @@ TEST_F(SpatialTest, QuaternionWxyzAndIntegration) {
   EXPECT_TRUE(QuatToRotation(q).isApprox(QuatToRotation(wxyz_rot), 1e-12));
   double bad[4] = {0, 0, 0, 0};
   EXPECT_FALSE(QuatNormalize(bad));
+}
+
+TEST_F(SpatialTest, ArticulatedInertiaBlockFormMatchesDense) {
+  for (int n = 0; n < 100; ++n) {
+    const Inertia I = RandomInertia();
+    ArticulatedInertia rigid;
+    rigid.SetRigid(I);
+    EXPECT_TRUE(rigid.Matrix().isApprox(I.Matrix(), kTol));
+
+    const Mat6 M = RandomArticulated();
+    const ArticulatedInertia IA = ArticulatedInertia::FromMatrix(M);
+    EXPECT_TRUE(IA.Matrix().isApprox(M, kTol));
+    const Motion m = RandomMotion();
+    EXPECT_TRUE((IA * m).ToVector().isApprox(M * m.ToVector(), kTol));
+
+    // I^a = I^A − U D⁻¹ Uᵀ.
+    Vec6 U;
+    for (int k = 0; k < 6; ++k) U[k] = u_(rng_);
+    const double D = 0.5 + std::abs(u_(rng_));
+    ArticulatedInertia Ia = IA;
+    Ia.SubtractOuter(U, 1.0 / D);
+    EXPECT_TRUE(Ia.Matrix().isApprox(M - U * U.transpose() / D, kTol));
+
+    // I^A_λ += Xᵀ I X, general and pure translation, against TransformArticulated.
+    const Transform X = RandomTransform();
+    const ArticulatedInertia P0 = ArticulatedInertia::FromMatrix(RandomArticulated());
+    ArticulatedInertia P = P0;
+    AddTransformed(X, IA, P);
+    EXPECT_TRUE(P.Matrix().isApprox(P0.Matrix() + TransformArticulated(X, M), 1e-12));
+    const Transform T(Mat3::Identity(), RandomVec());
+    P = P0;
+    AddTranslated(T.r, IA, P);
+    EXPECT_TRUE(P.Matrix().isApprox(P0.Matrix() + TransformArticulated(T, M), 1e-12));
+    // With the rank-one term: parent += Tᵀ I T − W D⁻¹ Wᵀ.
+    const Force W = RandomForce();
+    P = P0;
+    AddTranslated(T.r, IA, P, W, 1.0 / D);
+    EXPECT_TRUE(P.Matrix().isApprox(
+        P0.Matrix() + TransformArticulated(T, M) - W.ToVector() * W.ToVector().transpose() / D,
+        1e-12));
+
+    // (I^A)⁻¹ b.
+    Vec6 b;
+    for (int k = 0; k < 6; ++k) b[k] = u_(rng_);
+    EXPECT_TRUE(Solve(IA, b).isApprox(M.llt().solve(b), 1e-10));
+  }
+}
+
+// The rotation about e_K of axis_transform.h (a revolute joint about ±e_K
+// after a pure-translation tree transform) against the general (E, r) forms.
+template <int K>
+void CheckAxisTransform(std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  auto vec = [&] { return Vec3(u(rng), u(rng), u(rng)); };
+  for (int n = 0; n < 50; ++n) {
+    const double angle = 3.0 * u(rng);
+    const double sigma = u(rng) < 0.0 ? -1.0 : 1.0;
+    const Vec3 r = vec();
+    Transform X;
+    const double c = std::cos(angle), s = sigma * std::sin(angle);
+    axis::Write<K>(c, s, r, X);
+    // E = R(σ e_K, angle)ᵀ, the joint transform's rotation (RBDA Table 4.1).
+    const Mat3 E = Eigen::AngleAxisd(angle, sigma * Vec3::Unit(K)).toRotationMatrix().transpose();
+    EXPECT_TRUE(X.E.isApprox(E, kTol));
+    EXPECT_DOUBLE_EQ(axis::Cos<K>(X), c);
+    EXPECT_DOUBLE_EQ(axis::Sin<K>(X), s);
+    const Vec3 x = vec();
+    EXPECT_TRUE(axis::Rotate<K>(c, s, x).isApprox(E * x, kTol));
+    EXPECT_TRUE(axis::RotateTranspose<K>(c, s, x).isApprox(E.transpose() * x, kTol));
+    const Motion m(vec(), vec());
+    const Force f(vec(), vec());
+    EXPECT_TRUE(axis::Apply<K>(c, s, r, m).ToVector().isApprox(X.Apply(m).ToVector(), kTol));
+    EXPECT_TRUE(axis::ApplyTranspose<K>(c, s, r, f)
+                    .ToVector()
+                    .isApprox(X.ApplyTranspose(f).ToVector(), kTol));
+    const double w = u(rng);
+    EXPECT_TRUE(axis::CrossAxis<K>(x, w).isApprox(x.cross(w * Vec3::Unit(K)), kTol));
+
+    Mat6 G;
+    for (int i = 0; i < 6; ++i) {
+      for (int j = 0; j < 6; ++j) G(i, j) = u(rng);
+    }
+    const Mat6 M = G * G.transpose();
+    ArticulatedInertia I = ArticulatedInertia::FromMatrix(M);
+    RotateAboutAxis<K>(c, s, I);
+    const Transform rot(E, Vec3::Zero());
+    EXPECT_TRUE(I.Matrix().isApprox(TransformArticulated(rot, M), 1e-12));
+
+    // I m with m_K = 0 in both parts.
+    Motion m_plane(vec(), vec());
+    m_plane.angular[K] = 0.0;
+    m_plane.linear[K] = 0.0;
+    const ArticulatedInertia IM = ArticulatedInertia::FromMatrix(M);
+    EXPECT_TRUE(MultiplyPlane<K>(IM, m_plane).ToVector().isApprox(M * m_plane.ToVector(), kTol));
+
+    // parent += Xᵀ (I − U D⁻¹ Uᵀ) X with W = Xᵀ U (ABA's I^A_λ update).
+    Vec6 U;
+    for (int k = 0; k < 6; ++k) U[k] = u(rng);
+    const double D = 0.5 + std::abs(u(rng));
+    const Force W = axis::ApplyTranspose<K>(c, s, r, Force::FromVector(U));
+    const ArticulatedInertia P0 = ArticulatedInertia::FromMatrix(G.transpose() * G);
+    ArticulatedInertia P = P0;
+    AddArticulatedAboutAxis<K>(IM, W, 1.0 / D, c, s, r, P);
+    const Mat6 Xm = X.MotionMatrix();
+    EXPECT_TRUE(P.Matrix().isApprox(P0.Matrix() + Xm.transpose() * (M - U * U.transpose() / D) * Xm,
+                                    1e-12));
+  }
+}
+
+TEST_F(SpatialTest, AxisTransformsMatchGeneralForms) {
+  CheckAxisTransform<0>(rng_);
+  CheckAxisTransform<1>(rng_);
+  CheckAxisTransform<2>(rng_);
+}
+
+TEST_F(SpatialTest, SinCosMatchesLibm) {
+  std::uniform_real_distribution<double> wide(-1e5, 1e5);
+  std::vector<double> angles = {0.0,       -0.0,         M_PI / 4, M_PI / 2, M_PI,
+                                -M_PI,     3 * M_PI / 2, 2 * M_PI, 1e-300,   -1e-8,
+                                12345.678, -99999.0,     1e6,      -3e7};
+  for (int n = 0; n < 2000; ++n) angles.push_back(4.0 * u_(rng_));
+  for (int n = 0; n < 2000; ++n) angles.push_back(wide(rng_));
+  for (const double x : angles) {
+    double s, c;
+    SinCos(x, s, c);
+    EXPECT_NEAR(s, std::sin(x), 4e-16) << x;
+    EXPECT_NEAR(c, std::cos(x), 4e-16) << x;
+  }
+  double s, c;
+  SinCos(std::nan(""), s, c);
+  EXPECT_TRUE(std::isnan(s) && std::isnan(c));
 }
 
 }  // namespace
