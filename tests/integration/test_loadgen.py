@@ -33,7 +33,8 @@ def test_throughput_modes_report_steps(address, mode):
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["mode"] == mode and report["instances"] == 4
-    assert report["steps_per_s"] == pytest.approx(2 * report["env_steps_per_s"], rel=1e-6)
+    # Both are printed rounded to whole steps/s.
+    assert report["steps_per_s"] == pytest.approx(2 * report["env_steps_per_s"], abs=2)
     assert report["env_steps_per_s"] > 0
 
 
