@@ -2,7 +2,7 @@
 
 #include "engine/dynamics/joint.h"
 #include "engine/dynamics/kinematics.h"
-#include "engine/dynamics/plane_transform.h"
+#include "engine/spatial/axis_transform.h"
 
 namespace moreau {
 
@@ -13,28 +13,29 @@ const Eigen::MatrixXd& Crba(const Model& model, Data& data, const Eigen::VectorX
 
 namespace {
 
-using plane::PlaneTransform;
+namespace axis = spatial::axis;
 
-// parent += Xᵀ I X (RBDA Table 2.8, Inertia::ExpressedInParent) for a
-// PlaneTransform: Eᵀ Ī E touches only rows and columns j, k; then the
-// translation by r: h' = Eᵀh + m r, Ī' = EᵀĪE − (Eᵀh) rᵀ − r h'ᵀ
-// + (r·Eᵀh + h'·r) 1.
-void AddInParent(const PlaneTransform& x, const Inertia& I, Inertia& parent) {
-  const int j = x.j, k = x.k;
-  const double c = x.c, s = x.s;
-  const Vec3& r = *x.r;
+// parent += Xᵀ I X (RBDA Table 2.8, Inertia::ExpressedInParent) for
+// X = rot(E) xlt(r) with E a rotation about e_K (spatial/axis_transform.h):
+// Eᵀ Ī E touches only rows and columns J, L; then the translation by r:
+// h' = Eᵀh + m r, Ī' = EᵀĪE − (Eᵀh) rᵀ − r h'ᵀ + (r·Eᵀh + h'·r) 1.
+template <int K>
+void AddInParentAboutAxis(const Transform& X, const Inertia& I, Inertia& parent) {
+  constexpr int j = (K + 1) % 3, k = (K + 2) % 3;
+  const double c = axis::Cos<K>(X), s = axis::Sin<K>(X);
+  const Vec3& r = X.r;
   Mat3 A = I.Ibar;
-  for (int row = 0; row < 3; ++row) {  // Ī E: columns j, k
+  for (int row = 0; row < 3; ++row) {  // Ī E: columns J, L
     const double mj = A(row, j), mk = A(row, k);
     A(row, j) = mj * c - mk * s;
     A(row, k) = mj * s + mk * c;
   }
-  for (int col = 0; col < 3; ++col) {  // Eᵀ (Ī E): rows j, k
+  for (int col = 0; col < 3; ++col) {  // Eᵀ (Ī E): rows J, L
     const double mj = A(j, col), mk = A(k, col);
     A(j, col) = c * mj - s * mk;
     A(k, col) = s * mj + c * mk;
   }
-  const Vec3 h_rot = plane::RotateTranspose(x, I.h);
+  const Vec3 h_rot = axis::RotateTranspose<K>(c, s, I.h);
   const Vec3 h_new = h_rot + I.mass * r;
   A.noalias() -= h_rot * r.transpose();
   A.noalias() -= r * h_new.transpose();
@@ -44,11 +45,35 @@ void AddInParent(const PlaneTransform& x, const Inertia& I, Inertia& parent) {
   parent.Ibar += A;
 }
 
-// Xᵀ f (Transform::ApplyTranspose) for a PlaneTransform: f' = Eᵀ f,
-// n' = Eᵀ n + r × f'.
-inline Force ApplyTranspose(const PlaneTransform& x, const Force& f) {
-  const Vec3 lin = plane::RotateTranspose(x, f.linear);
-  return {plane::RotateTranspose(x, f.angular) + x.r->cross(lin), lin};
+// Ic_λ(i) += ^iX_λ(i)ᵀ Ic_i X (RBDA Table 6.2), by the axis form when body
+// i's joint has one.
+void AddInParent(const Model& model, const Data& data, int i, Inertia& parent) {
+  const Transform& X = data.X_up[i];
+  switch (joint::RotationAxis(model, data.joint_axis_index, i)) {
+    case 0:
+      return AddInParentAboutAxis<0>(X, data.Ic[i], parent);
+    case 1:
+      return AddInParentAboutAxis<1>(X, data.Ic[i], parent);
+    case 2:
+      return AddInParentAboutAxis<2>(X, data.Ic[i], parent);
+    default:
+      parent += data.Ic[i].ExpressedInParent(X);
+  }
+}
+
+// ^jX_λ(j)ᵀ F, by the axis form when body j's joint has one.
+Force TransformToParent(const Model& model, const Data& data, int j, const Force& F) {
+  const Transform& X = data.X_up[j];
+  switch (joint::RotationAxis(model, data.joint_axis_index, j)) {
+    case 0:
+      return axis::ApplyTranspose<0>(axis::Cos<0>(X), axis::Sin<0>(X), X.r, F);
+    case 1:
+      return axis::ApplyTranspose<1>(axis::Cos<1>(X), axis::Sin<1>(X), X.r, F);
+    case 2:
+      return axis::ApplyTranspose<2>(axis::Cos<2>(X), axis::Sin<2>(X), X.r, F);
+    default:
+      return X.ApplyTranspose(F);
+  }
 }
 
 }  // namespace
@@ -60,13 +85,7 @@ const Eigen::MatrixXd& CrbaFromKinematics(const Model& model, Data& data) {
   for (int i = 1; i < nb; ++i) data.Ic[i] = model.inertia[i];
   for (int i = nb - 1; i >= 1; --i) {
     const int p = model.parent[i];
-    if (p <= 0) continue;
-    PlaneTransform x;
-    if (plane::FromJoint(model, data, i, x)) {
-      AddInParent(x, data.Ic[i], data.Ic[p]);
-    } else {
-      data.Ic[p] += data.Ic[i].ExpressedInParent(data.X_up[i]);
-    }
+    if (p > 0) AddInParent(model, data, i, data.Ic[p]);
   }
   for (int i = nb - 1; i >= 1; --i) {
     const int vi = model.v_index[i];
@@ -89,9 +108,7 @@ const Eigen::MatrixXd& CrbaFromKinematics(const Model& model, Data& data) {
     M(vi, vi) = S_i.Dot(F) + ArmatureOf(model, vi);
     int j = i;
     while (model.parent[j] > 0) {
-      PlaneTransform x;
-      F = plane::FromJoint(model, data, j, x) ? ApplyTranspose(x, F)
-                                              : data.X_up[j].ApplyTranspose(F);
+      F = TransformToParent(model, data, j, F);
       j = model.parent[j];
       const int vj = model.v_index[j];
       if (model.joint_type[j] == JointType::kFree) {
