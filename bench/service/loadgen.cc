@@ -116,9 +116,10 @@ void PrintThroughput(const char* mode, long env_steps, double wall) {
   }
 }
 
-int RunBare() {
-  moreau::client::Client client(absl::GetFlag(FLAGS_address));
-  if (auto s = client.WaitForServer(absl::Seconds(10)); !s.ok()) return Fail(s.ToString());
+// Times --calls round trips of `call` (after a warm-up of 5 %, at least 100)
+// and prints their latency as `mode`; a failed call stops the run.
+template <typename Call>
+int TimeRoundTrips(const char* mode, Call call) {
   const int calls = absl::GetFlag(FLAGS_calls);
   std::vector<double> us;
   us.reserve(static_cast<size_t>(calls));
@@ -126,11 +127,17 @@ int RunBare() {
   for (int i = -std::max(100, calls / 20); i < calls; ++i) {
     if (i == 0) start = Clock::now();
     const Clock::time_point t0 = Clock::now();
-    if (auto r = client.DestroyInstances({}); !r.ok()) return Fail(r.status().ToString());
+    if (absl::Status s = call(); !s.ok()) return Fail(s.ToString());
     if (i >= 0) us.push_back(Seconds(Clock::now() - t0) * 1e6);
   }
-  PrintLatency("bare", us, Seconds(Clock::now() - start));
+  PrintLatency(mode, us, Seconds(Clock::now() - start));
   return 0;
+}
+
+int RunBare() {
+  moreau::client::Client client(absl::GetFlag(FLAGS_address));
+  if (auto s = client.WaitForServer(absl::Seconds(10)); !s.ok()) return Fail(s.ToString());
+  return TimeRoundTrips("bare", [&client] { return client.DestroyInstances({}).status(); });
 }
 
 // grpc.health.v1.Health/Check with an empty HealthCheckRequest (the server's
@@ -145,13 +152,7 @@ int RunHealth() {
   grpc::CompletionQueue cq;
   grpc::Slice empty_message(std::string{});  // HealthCheckRequest{service: ""}
   const grpc::ByteBuffer request(&empty_message, 1);
-  const int calls = absl::GetFlag(FLAGS_calls);
-  std::vector<double> us;
-  us.reserve(static_cast<size_t>(calls));
-  Clock::time_point start;
-  for (int i = -std::max(100, calls / 20); i < calls; ++i) {
-    if (i == 0) start = Clock::now();
-    const Clock::time_point t0 = Clock::now();
+  const int result = TimeRoundTrips("health", [&]() -> absl::Status {
     grpc::ClientContext context;
     grpc::ByteBuffer response;
     grpc::Status status;
@@ -161,13 +162,12 @@ int RunHealth() {
     void* tag = nullptr;
     bool ok = false;
     if (!cq.Next(&tag, &ok) || !ok || !status.ok()) {
-      return Fail(absl::StrCat("health check failed: ", status.error_message()));
+      return absl::UnavailableError(absl::StrCat("health check failed: ", status.error_message()));
     }
-    if (i >= 0) us.push_back(Seconds(Clock::now() - t0) * 1e6);
-  }
+    return absl::OkStatus();
+  });
   cq.Shutdown();
-  PrintLatency("health", us, Seconds(Clock::now() - start));
-  return 0;
+  return result;
 }
 
 int RunRoundTrips(bool session_mode) {
