@@ -217,9 +217,7 @@ absl::Status LeastConstraintStep(const Model& model, const contact::Terrain& ter
   w.u_free = v;
   if (nc > 0) {
     const int n = 3 * nc;
-    const std::span<const int> active(w.active.data(), nc);
-    const std::span<const int> support(w.support.data(), nc * nv);
-    const std::span<const int> support_len(w.support_len.data(), nc);
+    const auto [active, support, support_len] = ActiveContactsOf(w, nc, nv);
     // A = J M⁻¹ Jᵀ in the contact frames (004 eq. 5, 17, 23).
     AssembleDelassus(data, w.contacts, active, support, support_len, w.Y.leftCols(0),
                      w.Y_path.leftCols(2 * n), w.G.topLeftCorner(n, n));

@@ -113,9 +113,7 @@ absl::Status MicroMacroStep(const Model& model, const contact::Terrain& terrain,
 
   if (nc > 0) {
     const int n = 3 * nc;
-    const std::span<const int> active(w.active.data(), nc);
-    const std::span<const int> support(w.support.data(), nc * nv);
-    const std::span<const int> support_len(w.support_len.data(), nc);
+    const auto [active, support, support_len] = ActiveContactsOf(w, nc, nv);
     // K_iᵀ H⁻¹ K_j blocks in the contact frames, and Wᵀ u_free.
     AssembleDelassus(data, w.contacts, active, support, support_len, w.Y.leftCols(0),
                      w.Y_path.leftCols(2 * n), w.G.topLeftCorner(n, n));

@@ -141,9 +141,7 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
 
   w.last_prox = contact::ProxResult{};
   if (nt > 0) {
-    const std::span<const int> active(w.active.data(), nc);
-    const std::span<const int> support(w.support.data(), nc * nv);
-    const std::span<const int> support_len(w.support_len.data(), nc);
+    const auto [active, support, support_len] = ActiveContactsOf(w, nc, nv);
     const std::span<const int> row_support(w.row_support.data(), nb * nv);
     const std::span<const int> row_support_len(w.row_support_len.data(), nb);
     auto G = w.G.topLeftCorner(nt, nt);

@@ -5,6 +5,7 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
+#include <span>
 #include <vector>
 
 #include "engine/contact/contact_forces.h"
@@ -94,6 +95,20 @@ struct StepWorkspace {
 inline constexpr int kLoopRows = 5;
 
 StepWorkspace MakeStepWorkspace(const Model& model);
+
+// The first nc active contacts of a step, as the Delassus and impulse
+// routines (delassus.h) take them: their slots, and each one's support path
+// (nv entries per contact, support_len of them used).
+struct ActiveContacts {
+  std::span<const int> active;
+  std::span<const int> support;
+  std::span<const int> support_len;
+};
+inline ActiveContacts ActiveContactsOf(const StepWorkspace& w, int nc, int nv) {
+  return {std::span<const int>(w.active.data(), nc),
+          std::span<const int>(w.support.data(), static_cast<size_t>(nc) * nv),
+          std::span<const int>(w.support_len.data(), nc)};
+}
 
 }  // namespace moreau::step
 
