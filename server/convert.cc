@@ -1,5 +1,6 @@
 #include "server/convert.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -212,42 +213,59 @@ void FillBodyPoses(const Model& model, const Data& data,
   }
 }
 
+void WriteObservationArrays(const sim::Simulation& sim, const ObservationArrays& out) {
+  const Model& m = sim.model();
+  const sim::State& s = sim.state();
+  std::copy(s.q.data(), s.q.data() + m.nq, out.q);
+  std::copy(s.v.data(), s.v.data() + m.nv, out.v);
+  const Eigen::VectorXd& tau = sim.applied_torques();
+  const int nu = static_cast<int>(m.actuators.size());
+  for (int a = 0; a < nu; ++a) {
+    const Joint& j = m.joints[m.actuators[a].joint];
+    out.joint_positions[a] = s.q[j.q_index];
+    out.joint_velocities[a] = s.v[j.v_index];
+    out.joint_torques[a] = tau[j.v_index];
+  }
+  if (m.floating_base) {
+    std::copy(s.q.data(), s.q.data() + 7, out.base_pose);
+    std::copy(s.v.data(), s.v.data() + 6, out.base_twist);
+  }
+  const contact::ContactSet& contacts = sim.contacts();
+  for (int k = 0; k < contacts.capacity(); ++k) {
+    const contact::Contact& c = contacts.contacts[k];
+    out.contact_normal_forces[k] = c.NormalForce();
+    out.contact_flags[k] = c.active;
+  }
+}
+
 void FillObservation(const sim::Simulation& sim, v1::Observation* obs) {
   const Model& m = sim.model();
   const sim::State& s = sim.state();
   const int nu = static_cast<int>(m.actuators.size());
+  const int nc = sim.contacts().capacity();
+  const int base = m.floating_base ? 1 : 0;
   obs->set_time(s.time);
   obs->set_steps(static_cast<int64_t>(s.steps));
-  obs->mutable_q()->Assign(s.q.data(), s.q.data() + m.nq);
-  obs->mutable_v()->Assign(s.v.data(), s.v.data() + m.nv);
-  auto* jp = obs->mutable_joint_positions();
-  auto* jv = obs->mutable_joint_velocities();
-  auto* jt = obs->mutable_joint_torques();
-  jp->Resize(nu, 0.0);
-  jv->Resize(nu, 0.0);
-  jt->Resize(nu, 0.0);
-  const Eigen::VectorXd& tau = sim.applied_torques();
-  for (int a = 0; a < nu; ++a) {
-    const Joint& j = m.joints[m.actuators[a].joint];
-    jp->Set(a, s.q[j.q_index]);
-    jv->Set(a, s.v[j.v_index]);
-    jt->Set(a, tau[j.v_index]);
-  }
-  if (m.floating_base) {
-    obs->mutable_base_pose()->Assign(s.q.data(), s.q.data() + 7);
-    obs->mutable_base_twist()->Assign(s.v.data(), s.v.data() + 6);
-  }
-  const contact::ContactSet& contacts = sim.contacts();
-  const int nc = contacts.capacity();
-  auto* forces = obs->mutable_contact_normal_forces();
-  auto* flags = obs->mutable_contact_flags();
-  forces->Resize(nc, 0.0);
-  flags->Resize(nc, false);
-  for (int k = 0; k < nc; ++k) {
-    const contact::Contact& c = contacts.contacts[k];
-    forces->Set(k, c.NormalForce());
-    flags->Set(k, c.active);
-  }
+  obs->mutable_q()->Resize(m.nq, 0.0);
+  obs->mutable_v()->Resize(m.nv, 0.0);
+  obs->mutable_joint_positions()->Resize(nu, 0.0);
+  obs->mutable_joint_velocities()->Resize(nu, 0.0);
+  obs->mutable_joint_torques()->Resize(nu, 0.0);
+  obs->mutable_base_pose()->Resize(7 * base, 0.0);
+  obs->mutable_base_twist()->Resize(6 * base, 0.0);
+  obs->mutable_contact_normal_forces()->Resize(nc, 0.0);
+  obs->mutable_contact_flags()->Resize(nc, false);
+  ObservationArrays out;
+  out.q = obs->mutable_q()->mutable_data();
+  out.v = obs->mutable_v()->mutable_data();
+  out.joint_positions = obs->mutable_joint_positions()->mutable_data();
+  out.joint_velocities = obs->mutable_joint_velocities()->mutable_data();
+  out.joint_torques = obs->mutable_joint_torques()->mutable_data();
+  out.base_pose = obs->mutable_base_pose()->mutable_data();
+  out.base_twist = obs->mutable_base_twist()->mutable_data();
+  out.contact_normal_forces = obs->mutable_contact_normal_forces()->mutable_data();
+  out.contact_flags = obs->mutable_contact_flags()->mutable_data();
+  WriteObservationArrays(sim, out);
   obs->set_solver_iterations(sim.last_report().solver_iterations);
   obs->set_solver_converged(sim.last_report().solver_converged);
 }

@@ -32,6 +32,22 @@ void FillSpec(const Model& model, const sim::Settings& settings, v1::Spec* spec)
 // Everything but instance_id, status and substeps_done.
 void FillObservation(const sim::Simulation& sim, v1::Observation* obs);
 
+// Where the per-instance arrays of an observation go (an Observation's
+// fields or a row of a packed ObservationBatch), each sized for the model:
+// nq, nv, actuators ×3, 7 and 6 (floating base only: else unused), contacts ×2.
+struct ObservationArrays {
+  double* q = nullptr;
+  double* v = nullptr;
+  double* joint_positions = nullptr;
+  double* joint_velocities = nullptr;
+  double* joint_torques = nullptr;
+  double* base_pose = nullptr;
+  double* base_twist = nullptr;
+  double* contact_normal_forces = nullptr;
+  bool* contact_flags = nullptr;
+};
+void WriteObservationArrays(const sim::Simulation& sim, const ObservationArrays& out);
+
 // Body poses (world) from the simulation's last kinematics.
 void FillBodyPoses(const Model& model, const Data& data,
                    google::protobuf::RepeatedPtrField<v1::BodyPose>* poses);

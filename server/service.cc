@@ -16,6 +16,7 @@
 #include "engine/model/loader.h"
 #include "server/convert.h"
 #include "server/grpc_status.h"
+#include "server/packed_observations.h"
 #include "server/session_reactor.h"
 
 namespace moreau::server {
@@ -227,8 +228,9 @@ absl::StatusOr<std::shared_ptr<Instance>> SimulatorService::ResolveStep(
   return registry_.Get(request.instance_id());
 }
 
-void SimulatorService::StepInstance(Instance& instance, const v1::StepRequest& request,
-                                    absl::Time deadline, v1::Observation* obs) {
+absl::Status SimulatorService::StepAndObserve(
+    Instance& instance, const v1::StepRequest& request, absl::Time deadline,
+    absl::FunctionRef<void(const sim::Simulation&)> observe, int& substeps_done) {
   const int substeps = std::max(1, request.substeps());
   const bool has_deadline = deadline != absl::InfiniteFuture();
   const absl::Time stop_at = deadline - options_.deadline_margin;
@@ -279,13 +281,32 @@ void SimulatorService::StepInstance(Instance& instance, const v1::StepRequest& r
       metrics_->AddStepWallSeconds(wall);
       metrics_->ObserveStep(wall / done, sim.last_report().solver_iterations);
     }
-    FillObservation(sim, obs);
+    observe(sim);
     if (instance.watchers > 0 && done > 0) instance.PublishSample();
   }
+  substeps_done = done;
+  Touch(instance);
+  return status;
+}
+
+void SimulatorService::StepInstance(Instance& instance, const v1::StepRequest& request,
+                                    absl::Time deadline, v1::Observation* obs) {
+  int done = 0;
+  const absl::Status status = StepAndObserve(
+      instance, request, deadline, [obs](const sim::Simulation& sim) { FillObservation(sim, obs); },
+      done);
   obs->set_instance_id(instance.id);
   obs->set_substeps_done(done);
   SetStatus(status, obs->mutable_status());
-  Touch(instance);
+}
+
+void SimulatorService::StepInstance(Instance& instance, const v1::StepRequest& request,
+                                    absl::Time deadline, int row, v1::ObservationBatch* batch) {
+  int done = 0;
+  const absl::Status status = StepAndObserve(
+      instance, request, deadline,
+      [row, batch](const sim::Simulation& sim) { FillObservationRow(sim, row, batch); }, done);
+  SetRowOutcome(row, instance.id, status, done, batch);
 }
 
 grpc::ServerUnaryReactor* SimulatorService::Step(grpc::CallbackServerContext* context,
@@ -326,6 +347,8 @@ struct BatchCall {
   absl::Time deadline;
   const v1::StepBatchRequest* request;
   v1::StepBatchResponse* response;
+  // The packed reply (sized before the runners start), or nullptr.
+  v1::ObservationBatch* packed = nullptr;
   std::vector<std::shared_ptr<Instance>> instances;  // nullptr: already answered
   std::atomic<int> next{0};
   std::atomic<int> runners{0};
@@ -333,9 +356,14 @@ struct BatchCall {
   void Run(SimulatorService& service) {
     const int n = static_cast<int>(instances.size());
     for (int i = next.fetch_add(1); i < n; i = next.fetch_add(1)) {
-      if (instances[static_cast<size_t>(i)] == nullptr) continue;
-      service.StepInstance(*instances[static_cast<size_t>(i)], request->steps(i), deadline,
-                           response->mutable_observations(i));
+      Instance* instance = instances[static_cast<size_t>(i)].get();
+      if (instance == nullptr) continue;
+      if (packed != nullptr) {
+        service.StepInstance(*instance, request->steps(i), deadline, i, packed);
+      } else {
+        service.StepInstance(*instance, request->steps(i), deadline,
+                             response->mutable_observations(i));
+      }
     }
     if (runners.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
     metrics->ObserveRpc(Rpc::kStepBatch, grpc::StatusCode::OK,
@@ -377,18 +405,52 @@ grpc::ServerUnaryReactor* SimulatorService::StepBatch(grpc::CallbackServerContex
     }
     total_substeps += std::max(1, step.substeps());
   }
-  auto* call = new BatchCall{
-      context->DefaultReactor(), metrics_, start, DeadlineOf(context), request, response, {}};
-  call->instances.resize(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) response->add_observations();
+  std::vector<std::shared_ptr<Instance>> instances(static_cast<size_t>(n));
+  std::vector<absl::Status> not_found(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
     auto instance = registry_.Get(request->steps(i).instance_id());
     if (instance.ok()) {
-      call->instances[static_cast<size_t>(i)] = std::move(*instance);
+      instances[static_cast<size_t>(i)] = std::move(*instance);
     } else {
+      not_found[static_cast<size_t>(i)] = instance.status();
+    }
+  }
+  ObservationShape shape;
+  if (request->packed()) {
+    std::vector<const Model*> models(static_cast<size_t>(n), nullptr);
+    for (int i = 0; i < n; ++i) {
+      Instance* instance = instances[static_cast<size_t>(i)].get();
+      if (instance == nullptr) continue;
+      absl::MutexLock lock(&instance->mu);
+      models[static_cast<size_t>(i)] = &instance->sim->model();
+    }
+    auto common = CommonShape(models);
+    if (!common.ok()) return Finish(context, Rpc::kStepBatch, start, common.status());
+    shape = *common;
+  }
+  auto* call = new BatchCall{context->DefaultReactor(),
+                             metrics_,
+                             start,
+                             DeadlineOf(context),
+                             request,
+                             response,
+                             /*packed=*/nullptr,
+                             std::move(instances)};
+  if (request->packed()) {
+    call->packed = response->mutable_packed();
+    SizeObservationBatch(shape, n, call->packed);
+    for (int i = 0; i < n; ++i) {
+      if (call->instances[static_cast<size_t>(i)] != nullptr) continue;
+      SetRowOutcome(i, request->steps(i).instance_id(), not_found[static_cast<size_t>(i)], 0,
+                    call->packed);
+    }
+  } else {
+    for (int i = 0; i < n; ++i) response->add_observations();
+    for (int i = 0; i < n; ++i) {
+      if (call->instances[static_cast<size_t>(i)] != nullptr) continue;
       v1::Observation* obs = response->mutable_observations(i);
       obs->set_instance_id(request->steps(i).instance_id());
-      SetStatus(instance.status(), obs->mutable_status());
+      SetStatus(not_found[static_cast<size_t>(i)], obs->mutable_status());
     }
   }
   grpc::ServerUnaryReactor* reactor = call->reactor;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "moreau/v1/simulator.grpc.pb.h"
@@ -89,6 +90,9 @@ class SimulatorService final : public v1::Simulator::CallbackService {
   // StepBatch and Session.
   void StepInstance(Instance& instance, const v1::StepRequest& request, absl::Time deadline,
                     v1::Observation* obs);
+  // The same into row `row` of a packed batch sized for the instance's model.
+  void StepInstance(Instance& instance, const v1::StepRequest& request, absl::Time deadline,
+                    int row, v1::ObservationBatch* batch);
   // Whether a call with this many sub-steps in all runs inline.
   bool RunsInline(long total_substeps) const { return total_substeps <= options_.inline_substeps; }
   WorkerPool& pool() { return pool_; }
@@ -96,6 +100,13 @@ class SimulatorService final : public v1::Simulator::CallbackService {
   // Resolves the instance of a step request; NOT_FOUND or INVALID_ARGUMENT
   // (sub-steps over the limit) naming the problem.
   absl::StatusOr<std::shared_ptr<Instance>> ResolveStep(const v1::StepRequest& request) const;
+  // The stepping shared by both StepInstance forms: `observe` reads the
+  // simulation while the instance is still locked. Returns the step's status
+  // and sets `substeps_done`.
+  absl::Status StepAndObserve(Instance& instance, const v1::StepRequest& request,
+                              absl::Time deadline,
+                              absl::FunctionRef<void(const sim::Simulation&)> observe,
+                              int& substeps_done);
 
  private:
   grpc::ServerUnaryReactor* Finish(grpc::CallbackServerContext* context, Rpc rpc, absl::Time start,

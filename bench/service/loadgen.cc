@@ -7,8 +7,9 @@
 //                     handler on the path): the floor of a unary call
 //   --mode=unary      Step round trips (one instance, --substeps each): p50/p99
 //   --mode=session    Session round trips: p50/p99
-//   --mode=batch      StepBatch of --instances × --substeps, back to back:
-//                     simulation steps/s and env-steps/s
+//   --mode=batch      StepBatch of --instances × --substeps, back to back
+//                     (--packed replies by default): simulation steps/s and
+//                     env-steps/s
 //   --mode=inprocess  the same work as batch, stepped in this process by
 //                     --threads threads (no gRPC): the reference
 //
@@ -46,6 +47,9 @@ ABSL_FLAG(int, threads, 0, "In-process stepping threads (0: one per core)");
 ABSL_FLAG(int, inflight, 1,
           "batch: the instances split into this many StepBatch streams, each with one call "
           "in flight (a pipelined client keeps the server's workers busy while it reads replies)");
+ABSL_FLAG(bool, packed, true,
+          "batch: ask for the packed reply (one ObservationBatch, struct of arrays) instead of "
+          "one Observation per instance");
 ABSL_FLAG(int, calls, 20000, "Round trips to time (unary, session)");
 ABSL_FLAG(double, duration_s, 5.0, "Timed seconds (batch, inprocess)");
 ABSL_FLAG(bool, json, false, "Print one JSON object");
@@ -221,6 +225,7 @@ int RunBatch() {
   const Eigen::VectorXd target = DefaultTargets(created->spec().model());
   // Stream k steps instances k, k + inflight, …: one StepBatch in flight each.
   std::vector<v1::StepBatchRequest> batches(static_cast<size_t>(inflight));
+  for (v1::StepBatchRequest& batch : batches) batch.set_packed(absl::GetFlag(FLAGS_packed));
   for (int i = 0; i < n; ++i) {
     v1::StepRequest* step = batches[static_cast<size_t>(i % inflight)].add_steps();
     step->set_instance_id(created->instance_ids(i));
@@ -245,6 +250,10 @@ int RunBatch() {
         if (r.ok()) {
           for (const v1::Observation& obs : r->observations()) {
             if (obs.status().code() != 0) problem = obs.status().message();
+          }
+          const v1::ObservationBatch& packed = r->packed();
+          for (int i = 0; i < packed.status_codes_size(); ++i) {
+            if (packed.status_codes(i) != 0) problem = packed.status_messages(i);
           }
         }
         if (problem.empty()) return true;

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <thread>
 
 #include "tests/integration/service_test_util.h"
@@ -145,6 +146,88 @@ TEST_F(ServiceRpcTest, StepBatch_StepsEachInstanceWithItsOwnActionAndSubsteps) {
     EXPECT_EQ(obs.substeps_done(), i + 1);
     EXPECT_EQ(obs.joint_torques(0), static_cast<double>(i));
   }
+}
+
+TEST_F(ServiceRpcTest, StepBatch_PackedReplyEqualsOneObservationPerInstance) {
+  MOREAU_ASSERT_OK_AND_ASSIGN(auto created, client().CreateBuiltin("mini_cheetah", 3));
+  std::vector<v1::GetStateResponse> start;
+  for (const std::string& id : created.instance_ids()) {
+    ASSERT_TRUE(client().Step(id, TestAction(12, 0), 50).ok());
+    MOREAU_ASSERT_OK_AND_ASSIGN(v1::GetStateResponse state, client().GetState(id));
+    start.push_back(state);
+  }
+  v1::StepBatchRequest batch;
+  for (int i = 0; i < 3; ++i) {
+    *batch.add_steps() = MakeStep(created.instance_ids(i), TestAction(12, i), 10 + i);
+  }
+  *batch.add_steps() = MakeStep("missing", Eigen::VectorXd::Zero(12), 1);
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::StepBatchResponse unpacked, client().StepBatch(batch));
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(client().SetState(created.instance_ids(i), start[i].state().data()).ok());
+  }
+  batch.set_packed(true);
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::StepBatchResponse packed_response, client().StepBatch(batch));
+  EXPECT_EQ(packed_response.observations_size(), 0);
+  const v1::ObservationBatch& packed = packed_response.packed();
+  ASSERT_EQ(packed.count(), 4);
+  EXPECT_EQ(packed.nq(), 19);
+  EXPECT_EQ(packed.nv(), 18);
+  EXPECT_EQ(packed.num_actuators(), 12);
+  EXPECT_EQ(packed.num_contacts(), 4);
+  EXPECT_TRUE(packed.floating_base());
+  // Bit-identical to the per-instance reply, row by row.
+  auto row = [](const auto& field, int i, int width) {
+    return std::vector<double>(field.begin() + i * width, field.begin() + (i + 1) * width);
+  };
+  auto all = [](const auto& field) { return std::vector<double>(field.begin(), field.end()); };
+  for (int i = 0; i < 3; ++i) {
+    const v1::Observation& obs = unpacked.observations(i);
+    SCOPED_TRACE(i);
+    EXPECT_EQ(packed.instance_ids(i), obs.instance_id());
+    EXPECT_EQ(packed.status_codes(i), 0);
+    EXPECT_EQ(packed.status_messages(i), "");
+    EXPECT_EQ(packed.substeps_done(i), 10 + i);
+    EXPECT_EQ(packed.time(i), obs.time());
+    EXPECT_EQ(packed.steps(i), obs.steps());
+    EXPECT_EQ(row(packed.q(), i, 19), all(obs.q()));
+    EXPECT_EQ(row(packed.v(), i, 18), all(obs.v()));
+    EXPECT_EQ(row(packed.joint_positions(), i, 12), all(obs.joint_positions()));
+    EXPECT_EQ(row(packed.joint_velocities(), i, 12), all(obs.joint_velocities()));
+    EXPECT_EQ(row(packed.joint_torques(), i, 12), all(obs.joint_torques()));
+    EXPECT_EQ(row(packed.base_pose(), i, 7), all(obs.base_pose()));
+    EXPECT_EQ(row(packed.base_twist(), i, 6), all(obs.base_twist()));
+    EXPECT_EQ(row(packed.contact_normal_forces(), i, 4), all(obs.contact_normal_forces()));
+    for (int k = 0; k < 4; ++k) EXPECT_EQ(packed.contact_flags(4 * i + k), obs.contact_flags(k));
+    EXPECT_EQ(packed.solver_iterations(i), obs.solver_iterations());
+    EXPECT_EQ(packed.solver_converged(i), obs.solver_converged());
+  }
+  // The unknown instance fails alone: NOT_FOUND naming it, its rows NaN.
+  EXPECT_EQ(packed.instance_ids(3), "missing");
+  EXPECT_EQ(packed.status_codes(3), static_cast<int>(absl::StatusCode::kNotFound));
+  EXPECT_NE(packed.status_messages(3).find("missing"), std::string::npos);
+  EXPECT_EQ(packed.substeps_done(3), 0);
+  EXPECT_TRUE(std::isnan(packed.q(3 * 19)));
+  EXPECT_TRUE(std::isnan(packed.time(3)));
+}
+
+TEST_F(ServiceRpcTest, StepBatch_PackedRefusesInstancesOfDifferentShapes) {
+  MOREAU_ASSERT_OK_AND_ASSIGN(auto cheetah, client().CreateBuiltin("mini_cheetah", 1));
+  MOREAU_ASSERT_OK_AND_ASSIGN(auto pendulum, client().CreateBuiltin("pendulum", 1));
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::GetStateResponse before,
+                              client().GetState(cheetah.instance_ids(0)));
+  v1::StepBatchRequest batch;
+  batch.set_packed(true);
+  *batch.add_steps() = MakeStep(cheetah.instance_ids(0), TestAction(12, 0), 5);
+  *batch.add_steps() = MakeStep(pendulum.instance_ids(0), Eigen::VectorXd::Zero(1), 5);
+  const auto response = client().StepBatch(batch);
+  ASSERT_FALSE(response.ok());
+  EXPECT_EQ(response.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(response.status().message().find("steps[1] has nq 1"), std::string::npos)
+      << response.status();
+  // Nothing was stepped.
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::GetStateResponse after,
+                              client().GetState(cheetah.instance_ids(0)));
+  EXPECT_EQ(after.time(), before.time());
 }
 
 TEST_F(ServiceRpcTest, Reset_ToDefaultToNoiseAndToAState) {

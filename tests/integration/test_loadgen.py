@@ -26,10 +26,11 @@ def test_round_trip_modes_report_latency(address, mode):
     assert report["calls_per_s"] > 0
 
 
-@pytest.mark.parametrize("mode", ["batch", "inprocess"])
-def test_throughput_modes_report_steps(address, mode):
+@pytest.mark.parametrize("mode,packed", [("batch", "true"), ("batch", "false"),
+                                         ("inprocess", "true")])
+def test_throughput_modes_report_steps(address, mode, packed):
     result = loadgen("--address", address, "--mode", mode, "--instances", "4", "--substeps", "2",
-                     "--duration_s", "0.3", "--threads", "1", "--json")
+                     "--duration_s", "0.3", "--threads", "1", f"--packed={packed}", "--json")
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["mode"] == mode and report["instances"] == 4

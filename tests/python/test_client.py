@@ -79,6 +79,47 @@ def test_wire_codec_matches_generated_classes(client: moreau.Client) -> None:
     client.destroy_instances(created.ids)
 
 
+def test_packed_step_batch_matches_the_generated_classes(client: moreau.Client) -> None:
+    """The packed reply (one ObservationBatch) decodes to what protobuf reads,
+    with and without the early stop before the strings, and fails alone for
+    an unknown instance."""
+    created = client.create_instances("mini_cheetah", 3, settings=PD, seed=5, noise=0.1)
+    ids = [created.ids[0], "missing-instance", created.ids[1], created.ids[2]]
+    actions = np.random.default_rng(1).uniform(-0.5, 0.5, (4, 12))
+    encoder = _wire.StepBatchEncoder(ids, 12, 4, packed=True)
+    request = pb.StepBatchRequest.FromString(encoder.encode(actions))
+    assert request.packed and [s.instance_id for s in request.steps] == ids
+
+    raw = client._step_batch_raw(encoder.encode(actions), timeout=10)
+    packed = pb.StepBatchResponse.FromString(raw).packed
+    assert (packed.count, packed.nq, packed.nv, packed.num_contacts) == (4, 19, 18, 4)
+    for decoded in (_wire.decode_packed_step_batch(raw), encoder.decode(raw)):
+        assert decoded.instance_ids == list(packed.instance_ids) == ids
+        assert decoded.status_message == list(packed.status_messages)
+        assert "missing-instance" in decoded.status_message[1]
+        np.testing.assert_array_equal(decoded.status_code, packed.status_codes)
+        np.testing.assert_array_equal(decoded.q.ravel(), packed.q)
+        np.testing.assert_array_equal(decoded.base_pose.ravel(), packed.base_pose)
+        np.testing.assert_array_equal(decoded.contact_flags.ravel(), packed.contact_flags)
+        np.testing.assert_array_equal(decoded.steps, packed.steps)
+        np.testing.assert_array_equal(decoded.substeps_done, [4, 0, 4, 4])
+        assert decoded.q.shape == (4, 19) and decoded.time.shape == (4,)
+        assert np.isnan(decoded.q[1]).all() and np.isfinite(decoded.q[[0, 2, 3]]).all()
+
+    # All OK: the early stop takes the ids from the request.
+    ok_rows = np.array([0, 2, 3])
+    raw = client._step_batch_raw(encoder.encode(actions, ok_rows), timeout=10)
+    decoded = encoder.decode(raw, ok_rows)
+    assert decoded.instance_ids == created.ids and decoded.status_message == ["", "", ""]
+    assert not decoded.status_code.any() and decoded.q.flags.writeable
+
+    # Two observation shapes in one packed batch: refused, with the server's message.
+    with pytest.raises(moreau.MoreauError, match="same observation shape"):
+        pendulum = client.create_instances("pendulum", 1)
+        client.step_batch([created.ids[0], pendulum.ids[0]], np.zeros((2, 12)), packed=True)
+    client.destroy_instances(created.ids)
+
+
 def test_unknown_instance_raises_not_found(client: moreau.Client) -> None:
     with pytest.raises(moreau.MoreauError) as info:
         client.step("no-such-instance", [0.0])

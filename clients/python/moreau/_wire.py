@@ -83,14 +83,18 @@ class StepBatchEncoder:
     """
 
     def __init__(self, instance_ids: Sequence[str], action_size: int,
-                 substeps: int | Sequence[int]) -> None:
+                 substeps: int | Sequence[int], *, packed: bool = False) -> None:
         n = len(instance_ids)
+        self.packed = packed
+        # StepBatchRequest.packed = 2 (varint 1): the reply is one ObservationBatch.
+        self._trailer = _key(2, _WT_VARINT) + b"\x01" if packed else b""
         if isinstance(substeps, (int, np.integer)):
             substeps = [int(substeps)] * n
         if len(substeps) != n:
             raise ValueError(f"{len(substeps)} substeps values for {n} instances")
         self.num_instances = n
         self.action_size = action_size
+        self.instance_ids = list(instance_ids)
         action_bytes = 8 * action_size
         self._prefixes: list[bytes] = []
         self._suffixes: list[bytes] = []
@@ -124,13 +128,21 @@ class StepBatchEncoder:
                              f"{(self.num_instances, self.action_size)}")
         if self._matrix is not None:
             self._matrix[:, self._slot] = actions.view(np.uint8).reshape(self.num_instances, -1)
-            return (self._matrix if rows is None else self._matrix[rows]).tobytes()
+            return (self._matrix if rows is None else self._matrix[rows]).tobytes() + self._trailer
         parts = []
         for i in (range(self.num_instances) if rows is None else rows):
             parts.append(self._prefixes[i])
             parts.append(actions[i].tobytes())
             parts.append(self._suffixes[i])
+        parts.append(self._trailer)
         return b"".join(parts)
+
+    def decode(self, buf: bytes, rows: np.ndarray | None = None) -> ObservationBatch:
+        """The reply to a request this encoder made (with the same ``rows``)."""
+        if not self.packed:
+            return decode_step_batch(buf)
+        ids = self.instance_ids if rows is None else [self.instance_ids[i] for i in rows]
+        return decode_packed_step_batch(buf, ids)
 
 
 # Field numbers of moreau.v1.Observation.
@@ -268,3 +280,108 @@ def _gather(raw: np.ndarray, starts: list[int], lengths: list[int], n: int, item
     rows = raw[index].view(dtype)
     out[full] = rows
     return out
+
+
+# moreau.v1.ObservationBatch: field number → (name, numpy dtype) of its
+# fixed-width packed arrays, and the row-width fields.
+_BATCH_ARRAYS = {
+    8: ("time", np.dtype("<f8")),
+    9: ("steps", np.dtype("<i8")),
+    10: ("q", np.dtype("<f8")),
+    11: ("v", np.dtype("<f8")),
+    12: ("joint_positions", np.dtype("<f8")),
+    13: ("joint_velocities", np.dtype("<f8")),
+    14: ("joint_torques", np.dtype("<f8")),
+    15: ("base_pose", np.dtype("<f8")),
+    16: ("base_twist", np.dtype("<f8")),
+    17: ("contact_normal_forces", np.dtype("<f8")),
+    18: ("contact_flags", np.dtype(np.uint8)),
+    19: ("solver_iterations", np.dtype("<i4")),
+    20: ("solver_converged", np.dtype(np.uint8)),
+    21: ("status_code", np.dtype("<i4")),
+    23: ("substeps_done", np.dtype("<i4")),
+}
+_BATCH_SIZES = {1: "count", 2: "nq", 3: "nv", 4: "num_actuators", 5: "num_contacts",
+                6: "floating_base"}
+_BATCH_IDS, _BATCH_MESSAGES = 30, 31
+_PER_INSTANCE = ("time", "steps", "solver_iterations", "solver_converged", "status_code",
+                 "substeps_done")
+
+
+def decode_packed_step_batch(buf: bytes,
+                             instance_ids: Sequence[str] | None = None) -> ObservationBatch:
+    """Decodes ``StepBatchResponse`` bytes whose ``packed`` field holds an
+    ``ObservationBatch``: every array is one ``np.frombuffer``.
+
+    With ``instance_ids`` (those of the request, in order) the decoder stops
+    before the per-instance strings when every status is OK (the messages are
+    then all empty); it reads them otherwise, and in any field order."""
+    pos, end = 0, len(buf)
+    inner: tuple[int, int] | None = None
+    while pos < end:
+        key, pos = _read_varint(buf, pos)
+        if key == 0x12:  # StepBatchResponse.packed = 2, length-delimited
+            size, pos = _read_varint(buf, pos)
+            inner = (pos, pos + size)
+            pos += size
+        else:
+            pos = _skip(buf, pos, key & 7)
+    sizes = dict.fromkeys(_BATCH_SIZES.values(), 0)
+    arrays: dict[str, np.ndarray] = {}
+    ids: list[str] = []
+    messages: list[str] = []
+    pos, stop = inner if inner is not None else (0, 0)
+    view = memoryview(buf)
+    while pos < stop:
+        key, pos = _read_varint(buf, pos)
+        number, wire_type = key >> 3, key & 7
+        if (instance_ids is not None and number in (_BATCH_IDS, _BATCH_MESSAGES)
+                and len(arrays) == len(_BATCH_ARRAYS) and not ids and not messages
+                and len(instance_ids) == sizes["count"]
+                and not np.frombuffer(arrays["status_code"], dtype="<i4").any()):
+            ids = list(instance_ids)
+            messages = [""] * sizes["count"]
+            break
+        if wire_type == _WT_LEN:
+            length, pos = _read_varint(buf, pos)
+            if number in _BATCH_ARRAYS:
+                name, dtype = _BATCH_ARRAYS[number]
+                arrays[name] = np.frombuffer(view[pos:pos + length], dtype=dtype)
+            elif number == _BATCH_IDS:
+                ids.append(str(view[pos:pos + length], "utf-8"))
+            elif number == _BATCH_MESSAGES:
+                messages.append(str(view[pos:pos + length], "utf-8", "replace"))
+            pos += length
+        elif wire_type == _WT_VARINT and number in _BATCH_SIZES:
+            sizes[_BATCH_SIZES[number]], pos = _read_varint(buf, pos)
+        else:
+            pos = _skip(buf, pos, wire_type)
+    n = sizes["count"]
+    base = 1 if sizes["floating_base"] else 0
+    widths = {name: 0 for name in _PER_INSTANCE}
+    widths.update({"q": sizes["nq"], "v": sizes["nv"],
+              "joint_positions": sizes["num_actuators"],
+              "joint_velocities": sizes["num_actuators"],
+              "joint_torques": sizes["num_actuators"], "base_pose": 7 * base,
+              "base_twist": 6 * base, "contact_normal_forces": sizes["num_contacts"],
+              "contact_flags": sizes["num_contacts"]})
+    out: dict[str, np.ndarray] = {}
+    for number, (name, dtype) in _BATCH_ARRAYS.items():
+        width = widths[name]
+        shape = (n,) if name in _PER_INSTANCE else (n, width)
+        array = arrays.get(name, np.zeros(0, dtype=dtype))
+        if array.size != n * max(width, 1) and not (width == 0 and shape != (n,)
+                                                     and array.size == 0):
+            raise ValueError(f"ObservationBatch.{name} has {array.size} values, "
+                             f"expected {shape} for count {n}")
+        out[name] = array.reshape(shape).copy()  # aligned and writable
+    if len(ids) != n or len(messages) != n:
+        raise ValueError(f"ObservationBatch has {len(ids)} instance ids and {len(messages)} "
+                         f"status messages for count {n}")
+    return ObservationBatch(
+        instance_ids=ids,
+        status_message=messages,
+        contact_flags=out.pop("contact_flags").astype(bool),
+        solver_converged=out.pop("solver_converged").astype(bool),
+        **out,
+    )

@@ -323,23 +323,29 @@ class Client:
         return Observation.from_proto(self._call("Step", request, timeout).observation)
 
     def prepare_step_batch(self, instance_ids: Sequence[str], action_size: int,
-                           substeps: int | Sequence[int] = 1) -> "StepBatch":
+                           substeps: int | Sequence[int] = 1, *,
+                           packed: bool = False) -> "StepBatch":
         """A reusable StepBatch call for a fixed list of instances: the
-        request layout is built once, each call only copies the actions in."""
-        return StepBatch(self, _wire.StepBatchEncoder(list(instance_ids), action_size, substeps))
+        request layout is built once, each call only copies the actions in.
+        ``packed``: the server replies with one struct-of-arrays
+        ObservationBatch (much cheaper for large batches; every instance must
+        then have the same observation sizes, e.g. one model)."""
+        return StepBatch(self, _wire.StepBatchEncoder(list(instance_ids), action_size, substeps,
+                                                      packed=packed))
 
     def step_batch(self, instance_ids: Sequence[str], actions: Any,
-                   substeps: int | Sequence[int] = 1, *,
+                   substeps: int | Sequence[int] = 1, *, packed: bool = False,
                    timeout: float | None = None) -> ObservationBatch:
         """Many instances in one call, stepped in parallel on the server.
 
         ``actions`` has shape (n, actuators). A failing instance does not fail
         the call: see ``status_code``/``status_message`` of the result.
+        ``packed``: see :meth:`prepare_step_batch`.
         """
         actions = np.asarray(actions, dtype=np.float64)
         if actions.ndim != 2:
             raise ValueError(f"actions must have shape (n, actuators), got {actions.shape}")
-        return self.prepare_step_batch(instance_ids, actions.shape[1], substeps)(
+        return self.prepare_step_batch(instance_ids, actions.shape[1], substeps, packed=packed)(
             actions, timeout=timeout)
 
     def session(self, *, timeout: float | None = float("inf")) -> "Session":
@@ -445,7 +451,7 @@ class StepBatch:
                 request, timeout=self.client._deadline(timeout), wait_for_ready=False)
         except grpc.RpcError as error:
             raise self.client.error(error, "StepBatch") from None
-        return _wire.decode_step_batch(response)
+        return self._encoder.decode(response, rows)
 
     def future(self, actions: np.ndarray, *, rows: np.ndarray | None = None,
                timeout: float | None = None) -> Pending:
@@ -457,7 +463,8 @@ class StepBatch:
                 request, timeout=self.client._deadline(timeout), wait_for_ready=False)
         except grpc.RpcError as error:
             raise self.client.error(error, "StepBatch") from None
-        return Pending(self.client, "StepBatch", future, _wire.decode_step_batch)
+        return Pending(self.client, "StepBatch", future,
+                       lambda response: self._encoder.decode(response, rows))
 
 
 class Session:

@@ -123,7 +123,7 @@ class VectorEnv:
             [Observation.from_proto(o) for r in responses for o in r.observations])
         nu = task.action_size
         for shard in self._shards:
-            shard.step = shard.client.prepare_step_batch(shard.ids, nu, task.substeps)
+            shard.step = shard.client.prepare_step_batch(shard.ids, nu, task.substeps, packed=True)
         self.single_action_space = Box(-1.0, 1.0, (nu,), np.float32, task.action_labels)
         labels = task.observation_labels
         self.single_observation_space = Box(-np.inf, np.inf, (len(labels),), np.float32, labels)
