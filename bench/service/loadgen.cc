@@ -5,6 +5,8 @@
 //   --mode=health     round trips of grpc.health.v1.Health/Check, answered by
 //                     gRPC's own health service inside moreaud (no Moreau
 //                     handler on the path): the floor of a unary call
+//   --mode=floor      the bare call against an empty Simulator service started
+//                     in this process: the same gRPC, no Moreau code at all
 //   --mode=unary      Step round trips (one instance, --substeps each): p50/p99
 //   --mode=session    Session round trips: p50/p99
 //   --mode=batch      StepBatch of --instances × --substeps, back to back
@@ -35,9 +37,11 @@
 #include "engine/sim/simulation.h"
 #include "grpcpp/create_channel.h"
 #include "grpcpp/generic/generic_stub.h"
+#include "grpcpp/server_builder.h"
 #include "grpcpp/support/byte_buffer.h"
 
-ABSL_FLAG(std::string, mode, "batch", "bare | health | unary | session | batch | inprocess");
+ABSL_FLAG(std::string, mode, "batch",
+          "bare | health | floor | unary | session | batch | inprocess");
 ABSL_FLAG(std::string, address, "127.0.0.1:50051", "moreaud address");
 ABSL_FLAG(std::string, model, "mini_cheetah", "Built-in model");
 ABSL_FLAG(std::string, contact, "moreau-sor", "Contact model");
@@ -142,6 +146,37 @@ int RunBare() {
   moreau::client::Client client(absl::GetFlag(FLAGS_address));
   if (auto s = client.WaitForServer(absl::Seconds(10)); !s.ok()) return Fail(s.ToString());
   return TimeRoundTrips("bare", [&client] { return client.DestroyInstances({}).status(); });
+}
+
+// An empty Simulator service in this process: DestroyInstances answers OK at
+// once, every other method is unimplemented. The same gRPC library, callback
+// API and loopback as moreaud, and no Moreau code at all.
+class EmptySimulator final : public v1::Simulator::CallbackService {
+  grpc::ServerUnaryReactor* DestroyInstances(grpc::CallbackServerContext* context,
+                                             const v1::DestroyInstancesRequest* /*request*/,
+                                             v1::DestroyInstancesResponse* /*response*/) override {
+    grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+    reactor->Finish(grpc::Status::OK);
+    return reactor;
+  }
+};
+
+// The `bare` call against EmptySimulator on a free loopback port: the floor
+// of a unary gRPC round trip on this machine (--address is not used).
+int RunFloor() {
+  EmptySimulator service;
+  int port = 0;
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(&service);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (server == nullptr || port == 0) return Fail("could not start the in-process gRPC server");
+  moreau::client::Client client(absl::StrCat("127.0.0.1:", port));
+  if (auto s = client.WaitForServer(absl::Seconds(10)); !s.ok()) return Fail(s.ToString());
+  const int result =
+      TimeRoundTrips("floor", [&client] { return client.DestroyInstances({}).status(); });
+  server->Shutdown();
+  return result;
 }
 
 // grpc.health.v1.Health/Check with an empty HealthCheckRequest (the server's
@@ -341,10 +376,12 @@ int main(int argc, char** argv) {
   }
   if (mode == "bare") return RunBare();
   if (mode == "health") return RunHealth();
+  if (mode == "floor") return RunFloor();
   if (mode == "unary") return RunRoundTrips(false);
   if (mode == "session") return RunRoundTrips(true);
   if (mode == "batch") return RunBatch();
   if (mode == "inprocess") return RunInProcess();
   return Fail(absl::StrFormat(
-      "unknown --mode '%s' (expected bare, health, unary, session, batch, inprocess)", mode));
+      "unknown --mode '%s' (expected bare, health, floor, unary, session, batch, inprocess)",
+      mode));
 }

@@ -14,7 +14,7 @@ def loadgen(*args):
     return subprocess.run([LOADGEN, *args], capture_output=True, text=True, timeout=120)
 
 
-@pytest.mark.parametrize("mode", ["bare", "health", "unary", "session"])
+@pytest.mark.parametrize("mode", ["bare", "health", "floor", "unary", "session"])
 def test_round_trip_modes_report_latency(address, mode):
     result = loadgen("--address", address, "--mode", mode, "--calls", "40", "--substeps", "1",
                      "--json")
