@@ -8,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
+#include "engine/control/atan2.h"
 #include "engine/control/gait.h"
 #include "engine/control/legs.h"
 #include "engine/util/status_macros.h"
@@ -157,7 +158,7 @@ class TrotController final : public Controller {
       Eigen::Quaterniond quat(q[3], q[4], q[5], q[6]);
       quat.normalize();
       const Mat3 rotation = quat.toRotationMatrix();
-      const double yaw = std::atan2(rotation(1, 0), rotation(0, 0));
+      const double yaw = control_math::Atan2(rotation(1, 0), rotation(0, 0));
       if (!state.heading_set) {
         state.heading = yaw;
         state.heading_set = true;
