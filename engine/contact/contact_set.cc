@@ -74,10 +74,16 @@ void ComputeContactVelocities(const Model& model, const Data& data, const Eigen:
 }
 
 void ComputeContactVelocitiesFromAxes(const Model& model, const Data& data,
-                                      const Eigen::VectorXd& v, ContactSet& set) {
+                                      const Eigen::VectorXd& v, ContactSet& set, bool active_only) {
   const int nc = set.capacity();
   for (int k = 0; k < nc; ++k) {
     Contact& c = set.contacts[k];
+    if (active_only && !c.active) {
+      c.velocity.setZero();
+      c.gamma_N = 0.0;
+      c.gamma_T.setZero();
+      continue;
+    }
     // J_k v = Σ_d (v_d + ω_d × p) u_d = v_O + ω × p with the world twist
     // (ω, v_O) = Σ_d S_world,d u_d of the body over its support path
     // (001 Alg. 6), p the sphere centre.

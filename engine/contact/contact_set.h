@@ -98,9 +98,12 @@ void ComputeContactVelocities(const Model& model, const Data& data, const Eigen:
 // contact's body, v_O + ω × p at the sphere centre p — the same J_k v as
 // ComputeContactVelocities up to rounding. Needs data.S_world
 // (ComputeJointAxesWorld) and data.contact_position (ContactPositions) at the
-// set's q. Allocation-free.
+// set's q. With active_only, the inactive slots get velocity, γ_N and γ_T
+// = 0 instead (for the force laws, which read them only where active).
+// Allocation-free.
 void ComputeContactVelocitiesFromAxes(const Model& model, const Data& data,
-                                      const Eigen::VectorXd& v, ContactSet& set);
+                                      const Eigen::VectorXd& v, ContactSet& set,
+                                      bool active_only = false);
 
 // Stage 2 without the Jacobians: the sphere centre's world velocity from its
 // body's twist (data.v, data.X_0 of ForwardKinematics with v),

@@ -22,8 +22,9 @@ void ForceLawAcceleration(const Model& model, const contact::Terrain& terrain,
   ComputeJointAxesWorld(model, w.data);
   ContactPositions(model, w.data);
   contact::DetectContacts(model, w.data, terrain, w.contacts);
-  // 2. velocity: contact-point velocities γ.
-  contact::ComputeContactVelocitiesFromAxes(model, w.data, v, w.contacts);
+  // 2. velocity: contact-point velocities γ, of the active contacts (the
+  // laws' only readers; the open ones get 0).
+  contact::ComputeContactVelocitiesFromAxes(model, w.data, v, w.contacts, /*active_only=*/true);
   // 4–5. actuation and contact: τ + Σ J_kᵀ λ_k, added onto τ in place.
   if (inputs.tau != nullptr) {
     w.tau_total = *inputs.tau;

@@ -354,6 +354,19 @@ TEST(ContactVelocities, FromAxesEqualJacobianTimesV) {
       EXPECT_EQ(b.t1, t1);
       EXPECT_EQ(b.t2, t2);
     }
+    // active_only: the same for the active slots, zero for the others.
+    ComputeContactVelocitiesFromAxes(model, data, v, by_axes, /*active_only=*/true);
+    for (int k = 0; k < by_jacobian.capacity(); ++k) {
+      const Contact& a = by_jacobian.contacts[k];
+      const Contact& b = by_axes.contacts[k];
+      if (b.active) {
+        ExpectVecNear(b.velocity, a.velocity, 1e-12 * (1.0 + a.velocity.norm()));
+      } else {
+        EXPECT_EQ(b.velocity, Vec3::Zero());
+        EXPECT_EQ(b.gamma_N, 0.0);
+        EXPECT_EQ(b.gamma_T, Eigen::Vector2d::Zero());
+      }
+    }
   }
 }
 
