@@ -46,21 +46,25 @@ class StandController final : public Controller {
  public:
   StandController(const Model& model, const ControllerOptions& options,
                   const Eigen::VectorXd& q_stand, Eigen::VectorXd inertia)
-      : Controller(model), gains_(options.gains), inertia_(std::move(inertia)) {
+      : Controller(model),
+        gains_(options.gains),
+        inertia_(std::move(inertia)),
+        pd_joints_(MakePdJoints(model)) {
     q_des_ = q_stand;
   }
   std::string_view Name() const override { return "stand"; }
-  void Compute(const Model& model, double /*t*/, double dt, const Eigen::VectorXd& q,
+  void Compute(const Model& /*model*/, double /*t*/, double dt, const Eigen::VectorXd& q,
                const Eigen::VectorXd& v, ControllerState& state,
                Eigen::Ref<Eigen::VectorXd> tau) override {
     // 001 eq. 44 to the constant standing pose, q̇_d = 0.
-    StableJointPd(model, q, v, q_des_, qd_des_, gains_, inertia_, dt, tau);
+    StableJointPd(pd_joints_, q, v, q_des_, qd_des_, gains_, inertia_, dt, tau);
     state.elapsed_s += dt;
   }
 
  private:
   PdGains gains_;
   Eigen::VectorXd inertia_;  // StableJointPd's I_j; empty: JointPd
+  PdJoints pd_joints_;       // the model's actuators, for StableJointPd
 };
 
 // ---------------------------------------------------------------- trot ---
@@ -116,6 +120,7 @@ class TrotController final : public Controller {
       : Controller(model),
         gains_(options.gains),
         inertia_(std::move(inertia)),
+        pd_joints_(MakePdJoints(model)),
         gait_(gait),
         delay_s_(options.start_delay_s),
         ramp_s_(options.start_ramp_s),
@@ -229,7 +234,7 @@ class TrotController final : public Controller {
         qd_des_[leg.actuator[j]] = rates[j];
       }
     }
-    StableJointPd(model, q, v, q_des_, qd_des_, gains_, inertia_, dt, tau);  // 001 eq. 44
+    StableJointPd(pd_joints_, q, v, q_des_, qd_des_, gains_, inertia_, dt, tau);  // 001 eq. 44
     if (weight_feedforward_) AddWeightFeedforward(model, q, support, tau);
     // The oscillator, dφ/dt = f, runs once the delay is over.
     const double run_dt = std::max(0.0, std::min(dt, state.elapsed_s + dt - delay_s_));
@@ -288,6 +293,7 @@ class TrotController final : public Controller {
 
   PdGains gains_;
   Eigen::VectorXd inertia_;  // StableJointPd's I_j; empty: JointPd
+  PdJoints pd_joints_;       // the model's actuators, for StableJointPd
   GaitParams gait_;          // at full amplitude
   double delay_s_;
   double ramp_s_;
