@@ -43,7 +43,7 @@ bool AllFinite(Eigen::Ref<const Eigen::MatrixXd> x) {
 }
 
 // γ = c + G Λ, four rows at a time (one 4-vector accumulator against a
-// column slice of G, Λ_j broadcast), then the remaining rows.
+// column slice of G, Λ_j broadcast), then two, then the last row.
 void ContactVelocity(Eigen::Ref<const Eigen::MatrixXd> G, Eigen::Ref<const Eigen::VectorXd> c,
                      Eigen::Ref<const Eigen::VectorXd> Lambda, Eigen::Ref<Eigen::VectorXd> gamma) {
   const Eigen::Index n = Lambda.size();
@@ -58,6 +58,14 @@ void ContactVelocity(Eigen::Ref<const Eigen::MatrixXd> G, Eigen::Ref<const Eigen
       acc += Eigen::Map<const Eigen::Vector4d>(g + j * stride + i) * l[j];
     }
     Eigen::Map<Eigen::Vector4d>(out + i) = acc;
+  }
+  if (i + 2 <= n) {
+    Eigen::Vector2d acc = Eigen::Map<const Eigen::Vector2d>(c.data() + i);
+    for (Eigen::Index j = 0; j < n; ++j) {
+      acc += Eigen::Map<const Eigen::Vector2d>(g + j * stride + i) * l[j];
+    }
+    Eigen::Map<Eigen::Vector2d>(out + i) = acc;
+    i += 2;
   }
   for (; i < n; ++i) {
     double acc = c[i];
