@@ -46,6 +46,25 @@ std::vector<ContactState> MakeContactStates(const Model& model) {
   return std::vector<ContactState>(model.contact_points.size());
 }
 
+namespace {
+
+// λ_k of the chosen law at an active contact (world, on the robot).
+inline Vec3 LawForce(const ContactForceParams& params, double dt, const Contact& c,
+                     ContactState& state) {
+  switch (params.law) {
+    case ContactForceLaw::kSpringDamper:
+      return SpringDamperForce(params.spring_damper, c, state);
+    case ContactForceLaw::kHertz:
+      state.Clear();  // stateless law
+      return HertzForce(params.hertz, c);
+    case ContactForceLaw::kMicro:
+      return MicroForce(params.micro, c, dt, state);
+  }
+  return Vec3::Zero();
+}
+
+}  // namespace
+
 void ContactForces(const Model& model, const Data& data, const ContactForceParams& params,
                    double dt, ContactSet& set, std::span<ContactState> states,
                    Eigen::Ref<Eigen::VectorXd> h) {
@@ -59,18 +78,7 @@ void ContactForces(const Model& model, const Data& data, const ContactForceParam
       state.Clear();
       continue;
     }
-    switch (params.law) {
-      case ContactForceLaw::kSpringDamper:
-        c.force = SpringDamperForce(params.spring_damper, c, state);
-        break;
-      case ContactForceLaw::kHertz:
-        c.force = HertzForce(params.hertz, c);
-        state.Clear();  // stateless law
-        break;
-      case ContactForceLaw::kMicro:
-        c.force = MicroForce(params.micro, c, dt, state);
-        break;
-    }
+    c.force = LawForce(params, dt, c, state);
     // 000 eq. 1: W_k λ_k with W_k = J_kᵀ (J_k: 3 × nv, world linear velocity
     // of the sphere centre, at which the force is applied), over the columns
     // of the body's support path, the only nonzero ones (001 Alg. 6).
@@ -79,6 +87,35 @@ void ContactForces(const Model& model, const Data& data, const ContactForceParam
       const int vj = model.v_index[j];
       const int nvj = model.joint_type[j] == JointType::kFree ? 6 : 1;
       for (int d = vj; d < vj + nvj; ++d) h[d] += J.col(d).dot(c.force);
+    }
+  }
+}
+
+void ContactForcesFromAxes(const Model& model, const Data& data, const ContactForceParams& params,
+                           double dt, ContactSet& set, std::span<ContactState> states,
+                           Eigen::Ref<Eigen::VectorXd> h) {
+  assert(states.size() == set.contacts.size());
+  const int nc = set.capacity();
+  for (int k = 0; k < nc; ++k) {
+    Contact& c = set.contacts[k];
+    ContactState& state = states[k];
+    if (!c.active) {
+      c.force.setZero();
+      state.Clear();
+      continue;
+    }
+    c.force = LawForce(params, dt, c, state);
+    // J_kᵀ λ_k without J_k: column d of J_k is v_d + ω_d × p (001 Alg. 6,
+    // (ω_d, v_d) = data.S_world's column d, p the sphere centre), so
+    // J_k,dᵀ λ = v_d·λ + ω_d·(p × λ): the world wrench (p × λ, λ) about the
+    // world origin against each axis of the support path.
+    spatial::Vec6 wrench;
+    wrench.head<3>() = data.contact_position[k].cross(c.force);
+    wrench.tail<3>() = c.force;
+    for (int j = model.contact_points[k].body; j > 0; j = model.parent[j]) {
+      const int vj = model.v_index[j];
+      const int nvj = model.joint_type[j] == JointType::kFree ? 6 : 1;
+      for (int d = vj; d < vj + nvj; ++d) h[d] += data.S_world.col(d).dot(wrench);
     }
   }
 }

@@ -63,6 +63,16 @@ void ContactForces(const Model& model, const Data& data, const ContactForceParam
                    double dt, ContactSet& set, std::span<ContactState> states,
                    Eigen::Ref<Eigen::VectorXd> h);
 
+// ContactForces without the Jacobians: h += J_kᵀ λ_k formed as
+// S_worldᵀ (p_k × λ_k, λ_k) over the support path of the contact's body, from
+// data.S_world (ComputeJointAxesWorld) and data.contact_position (p_k, the
+// sphere centre; ContactPositions) at the set's q — the same sum as
+// ContactForces up to rounding, for a step that never forms data.contact_J.
+// Allocation-free.
+void ContactForcesFromAxes(const Model& model, const Data& data, const ContactForceParams& params,
+                           double dt, ContactSet& set, std::span<ContactState> states,
+                           Eigen::Ref<Eigen::VectorXd> h);
+
 }  // namespace moreau::contact
 
 #endif  // MOREAU_ENGINE_CONTACT_CONTACT_FORCES_H_

@@ -33,7 +33,13 @@ void DetectContacts(const Model& model, const Data& data, const Terrain& terrain
     // 001 eq. 31: d_c = d_f − r (sphere-to-terrain distance).
     c.gap = t.distance - cp.radius;
     c.normal = t.normal;
-    TangentBasis(c.normal, c.t1, c.t2);
+    if (k > 0 && t.normal == set.contacts[k - 1].normal) {
+      // The same normal as the slot before (any plane): the same basis.
+      c.t1 = set.contacts[k - 1].t1;
+      c.t2 = set.contacts[k - 1].t2;
+    } else {
+      TangentBasis(c.normal, c.t1, c.t2);
+    }
     // 001 §5: {C_k} sits on the foot sphere at the point closest to the
     // ground, r below the centre along −n (001 eq. 33: r_{C O_f} = (0, 0, r)).
     c.position = centre - cp.radius * c.normal;
@@ -62,6 +68,32 @@ void ComputeContactVelocities(const Model& model, const Data& data, const Eigen:
       for (int d = vj; d < vj + nvj; ++d) velocity += J.col(d) * v[d];
     }
     c.velocity = velocity;
+    c.gamma_N = c.normal.dot(c.velocity);
+    c.gamma_T = Eigen::Vector2d(c.t1.dot(c.velocity), c.t2.dot(c.velocity));
+  }
+}
+
+void ComputeContactVelocitiesFromAxes(const Model& model, const Data& data,
+                                      const Eigen::VectorXd& v, ContactSet& set, bool active_only) {
+  const int nc = set.capacity();
+  for (int k = 0; k < nc; ++k) {
+    Contact& c = set.contacts[k];
+    if (active_only && !c.active) {
+      c.velocity.setZero();
+      c.gamma_N = 0.0;
+      c.gamma_T.setZero();
+      continue;
+    }
+    // J_k v = Σ_d (v_d + ω_d × p) u_d = v_O + ω × p with the world twist
+    // (ω, v_O) = Σ_d S_world,d u_d of the body over its support path
+    // (001 Alg. 6), p the sphere centre.
+    spatial::Vec6 twist = spatial::Vec6::Zero();
+    for (int j = model.contact_points[k].body; j > 0; j = model.parent[j]) {
+      const int vj = model.v_index[j];
+      const int nvj = model.joint_type[j] == JointType::kFree ? 6 : 1;
+      for (int d = vj; d < vj + nvj; ++d) twist.noalias() += data.S_world.col(d) * v[d];
+    }
+    c.velocity = twist.tail<3>() + twist.head<3>().cross(data.contact_position[k]);
     c.gamma_N = c.normal.dot(c.velocity);
     c.gamma_T = Eigen::Vector2d(c.t1.dot(c.velocity), c.t2.dot(c.velocity));
   }

@@ -93,6 +93,18 @@ void DetectContacts(const Model& model, const Data& data, const Terrain& terrain
 void ComputeContactVelocities(const Model& model, const Data& data, const Eigen::VectorXd& v,
                               ContactSet& set);
 
+// Stage 2 without the Jacobians, from the world joint axes: J_k v as the
+// world twist (ω, v_O) = Σ_d S_world,d v_d over the support path of the
+// contact's body, v_O + ω × p at the sphere centre p — the same J_k v as
+// ComputeContactVelocities up to rounding. Needs data.S_world
+// (ComputeJointAxesWorld) and data.contact_position (ContactPositions) at the
+// set's q. With active_only, the inactive slots get velocity, γ_N and γ_T
+// = 0 instead (for the force laws, which read them only where active).
+// Allocation-free.
+void ComputeContactVelocitiesFromAxes(const Model& model, const Data& data,
+                                      const Eigen::VectorXd& v, ContactSet& set,
+                                      bool active_only = false);
+
 // Stage 2 without the Jacobians: the sphere centre's world velocity from its
 // body's twist (data.v, data.X_0 of ForwardKinematics with v),
 // Eᵀ (v_O + ω × r) for the centre r in body coordinates (001 Alg. 1), the

@@ -36,14 +36,23 @@ inline void ProjectOntoDisc(double radius, double& x, double& y) {
 
 // True when every entry of x is finite: x·0 is ±0 for a finite x and NaN for
 // ±∞ or NaN, and the (vectorized) sum of ±0s is 0.
+// Four rows at a time per column into one 4-vector, the rest into a scalar.
 bool AllFinite(Eigen::Ref<const Eigen::MatrixXd> x) {
+  const Eigen::Index rows = x.rows();
+  const Eigen::Index stride = x.outerStride();
+  const double* p = x.data();
+  Eigen::Vector4d sum4 = Eigen::Vector4d::Zero();
   double sum = 0.0;
-  for (Eigen::Index j = 0; j < x.cols(); ++j) sum += (x.col(j).array() * 0.0).sum();
-  return sum == 0.0;
+  for (Eigen::Index j = 0; j < x.cols(); ++j, p += stride) {
+    Eigen::Index i = 0;
+    for (; i + 4 <= rows; i += 4) sum4 += Eigen::Map<const Eigen::Vector4d>(p + i) * 0.0;
+    for (; i < rows; ++i) sum += p[i] * 0.0;
+  }
+  return sum4.sum() + sum == 0.0;
 }
 
 // γ = c + G Λ, four rows at a time (one 4-vector accumulator against a
-// column slice of G, Λ_j broadcast), then the remaining rows.
+// column slice of G, Λ_j broadcast), then two, then the last row.
 void ContactVelocity(Eigen::Ref<const Eigen::MatrixXd> G, Eigen::Ref<const Eigen::VectorXd> c,
                      Eigen::Ref<const Eigen::VectorXd> Lambda, Eigen::Ref<Eigen::VectorXd> gamma) {
   const Eigen::Index n = Lambda.size();
@@ -58,6 +67,14 @@ void ContactVelocity(Eigen::Ref<const Eigen::MatrixXd> G, Eigen::Ref<const Eigen
       acc += Eigen::Map<const Eigen::Vector4d>(g + j * stride + i) * l[j];
     }
     Eigen::Map<Eigen::Vector4d>(out + i) = acc;
+  }
+  if (i + 2 <= n) {
+    Eigen::Vector2d acc = Eigen::Map<const Eigen::Vector2d>(c.data() + i);
+    for (Eigen::Index j = 0; j < n; ++j) {
+      acc += Eigen::Map<const Eigen::Vector2d>(g + j * stride + i) * l[j];
+    }
+    Eigen::Map<Eigen::Vector2d>(out + i) = acc;
+    i += 2;
   }
   for (; i < n; ++i) {
     double acc = c[i];

@@ -8,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
+#include "engine/control/atan2.h"
 #include "engine/control/gait.h"
 #include "engine/control/legs.h"
 #include "engine/util/status_macros.h"
@@ -45,21 +46,25 @@ class StandController final : public Controller {
  public:
   StandController(const Model& model, const ControllerOptions& options,
                   const Eigen::VectorXd& q_stand, Eigen::VectorXd inertia)
-      : Controller(model), gains_(options.gains), inertia_(std::move(inertia)) {
+      : Controller(model),
+        gains_(options.gains),
+        inertia_(std::move(inertia)),
+        pd_joints_(MakePdJoints(model)) {
     q_des_ = q_stand;
   }
   std::string_view Name() const override { return "stand"; }
-  void Compute(const Model& model, double /*t*/, double dt, const Eigen::VectorXd& q,
+  void Compute(const Model& /*model*/, double /*t*/, double dt, const Eigen::VectorXd& q,
                const Eigen::VectorXd& v, ControllerState& state,
                Eigen::Ref<Eigen::VectorXd> tau) override {
     // 001 eq. 44 to the constant standing pose, q̇_d = 0.
-    StableJointPd(model, q, v, q_des_, qd_des_, gains_, inertia_, dt, tau);
+    StableJointPd(pd_joints_, q, v, q_des_, qd_des_, gains_, inertia_, dt, tau);
     state.elapsed_s += dt;
   }
 
  private:
   PdGains gains_;
   Eigen::VectorXd inertia_;  // StableJointPd's I_j; empty: JointPd
+  PdJoints pd_joints_;       // the model's actuators, for StableJointPd
 };
 
 // ---------------------------------------------------------------- trot ---
@@ -115,6 +120,7 @@ class TrotController final : public Controller {
       : Controller(model),
         gains_(options.gains),
         inertia_(std::move(inertia)),
+        pd_joints_(MakePdJoints(model)),
         gait_(gait),
         delay_s_(options.start_delay_s),
         ramp_s_(options.start_ramp_s),
@@ -157,7 +163,7 @@ class TrotController final : public Controller {
       Eigen::Quaterniond quat(q[3], q[4], q[5], q[6]);
       quat.normalize();
       const Mat3 rotation = quat.toRotationMatrix();
-      const double yaw = std::atan2(rotation(1, 0), rotation(0, 0));
+      const double yaw = control_math::Atan2(rotation(1, 0), rotation(0, 0));
       if (!state.heading_set) {
         state.heading = yaw;
         state.heading_set = true;
@@ -228,7 +234,7 @@ class TrotController final : public Controller {
         qd_des_[leg.actuator[j]] = rates[j];
       }
     }
-    StableJointPd(model, q, v, q_des_, qd_des_, gains_, inertia_, dt, tau);  // 001 eq. 44
+    StableJointPd(pd_joints_, q, v, q_des_, qd_des_, gains_, inertia_, dt, tau);  // 001 eq. 44
     if (weight_feedforward_) AddWeightFeedforward(model, q, support, tau);
     // The oscillator, dφ/dt = f, runs once the delay is over.
     const double run_dt = std::max(0.0, std::min(dt, state.elapsed_s + dt - delay_s_));
@@ -287,6 +293,7 @@ class TrotController final : public Controller {
 
   PdGains gains_;
   Eigen::VectorXd inertia_;  // StableJointPd's I_j; empty: JointPd
+  PdJoints pd_joints_;       // the model's actuators, for StableJointPd
   GaitParams gait_;          // at full amplitude
   double delay_s_;
   double ramp_s_;

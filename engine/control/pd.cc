@@ -39,6 +39,22 @@ void JointPd(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd
   }
 }
 
+namespace {
+
+// One actuator's StableJointPd torque (see pd.h).
+inline double StablePdTorque(double q_des, double q, double qd_des, double rate, bool wrap,
+                             double inertia, double dt, const PdGains& gains, double limit) {
+  double error = q_des - q;
+  if (wrap) error = WrapAngle(error);
+  // The damping gain, capped at the deadbeat value I/Δt (see the header).
+  double kd = gains.kd;
+  if (dt > 0.0 && inertia > 0.0) kd = std::min(kd, inertia / dt);
+  const double t = gains.kp * error + kd * (qd_des - rate);
+  return std::clamp(t, -limit, limit);
+}
+
+}  // namespace
+
 void StableJointPd(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                    const Eigen::VectorXd& q_des, const Eigen::VectorXd& qd_des,
                    const PdGains& gains, const Eigen::VectorXd& inertia, double dt,
@@ -48,18 +64,36 @@ void StableJointPd(const Model& model, const Eigen::VectorXd& q, const Eigen::Ve
   for (int k = 0; k < n; ++k) {
     const Actuator& actuator = model.actuators[k];
     const Joint& joint = model.joints[actuator.joint];
-    const double rate = v[joint.v_index];
-    double error = q_des[k] - q[joint.q_index];
-    if (joint.type == JointType::kRevolute && !joint.limits.has_position_limits) {
-      error = WrapAngle(error);
-    }
-    const double inertia_k = k < inertia.size() ? inertia[k] : 0.0;
-    // The damping gain, capped at the deadbeat value I/Δt (see the header).
-    double kd = gains.kd;
-    if (dt > 0.0 && inertia_k > 0.0) kd = std::min(kd, inertia_k / dt);
-    const double t = gains.kp * error + kd * (qd_des[k] - rate);
-    const double limit = actuator.effort_limit;
-    tau[joint.v_index] = std::clamp(t, -limit, limit);
+    const bool wrap = joint.type == JointType::kRevolute && !joint.limits.has_position_limits;
+    tau[joint.v_index] =
+        StablePdTorque(q_des[k], q[joint.q_index], qd_des[k], v[joint.v_index], wrap,
+                       k < inertia.size() ? inertia[k] : 0.0, dt, gains, actuator.effort_limit);
+  }
+}
+
+PdJoints MakePdJoints(const Model& model) {
+  PdJoints joints;
+  for (const Actuator& actuator : model.actuators) {
+    const Joint& joint = model.joints[actuator.joint];
+    joints.q_index.push_back(joint.q_index);
+    joints.v_index.push_back(joint.v_index);
+    joints.effort_limit.push_back(actuator.effort_limit);
+    joints.wrap.push_back(joint.type == JointType::kRevolute && !joint.limits.has_position_limits);
+  }
+  return joints;
+}
+
+void StableJointPd(const PdJoints& joints, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                   const Eigen::VectorXd& q_des, const Eigen::VectorXd& qd_des,
+                   const PdGains& gains, const Eigen::VectorXd& inertia, double dt,
+                   Eigen::Ref<Eigen::VectorXd> tau) {
+  tau.setZero();
+  const int n = static_cast<int>(joints.q_index.size());
+  for (int k = 0; k < n; ++k) {
+    const int vk = joints.v_index[k];
+    tau[vk] =
+        StablePdTorque(q_des[k], q[joints.q_index[k]], qd_des[k], v[vk], joints.wrap[k] != 0,
+                       k < inertia.size() ? inertia[k] : 0.0, dt, gains, joints.effort_limit[k]);
   }
 }
 

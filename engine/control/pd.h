@@ -13,6 +13,7 @@
 
 #include <Eigen/Core>
 #include <numbers>
+#include <vector>
 
 #include "engine/model/model.h"
 
@@ -53,6 +54,24 @@ void JointPd(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd
 // JointPd exactly, 001 eq. 44. I_j: actuator-shaped joint inertias; dt = 0 or
 // I_j ≤ 0 gives JointPd. Allocation-free.
 void StableJointPd(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                   const Eigen::VectorXd& q_des, const Eigen::VectorXd& qd_des,
+                   const PdGains& gains, const Eigen::VectorXd& inertia, double dt,
+                   Eigen::Ref<Eigen::VectorXd> tau);
+
+// What StableJointPd reads of each actuator (actuator order), gathered from
+// the Model once: a controller's per-step PD then reads these arrays instead
+// of each actuator's Actuator and Joint. Allocates (set-up only).
+struct PdJoints {
+  std::vector<int> q_index;          // the actuated joint's coordinate in q
+  std::vector<int> v_index;          // and in v, τ
+  std::vector<double> effort_limit;  // τ_max (joint side)
+  std::vector<char> wrap;            // 1: continuous revolute, error wrapped
+};
+PdJoints MakePdJoints(const Model& model);
+
+// StableJointPd for the model `joints` was made from: the same τ.
+// Allocation-free.
+void StableJointPd(const PdJoints& joints, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                    const Eigen::VectorXd& q_des, const Eigen::VectorXd& qd_des,
                    const PdGains& gains, const Eigen::VectorXd& inertia, double dt,
                    Eigen::Ref<Eigen::VectorXd> tau);

@@ -1,5 +1,6 @@
 #include "engine/sim/simulation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -23,6 +24,26 @@ contact::ContactForceLaw ForceLawOf(ContactModel model) {
     default:
       return contact::ContactForceLaw::kSpringDamper;
   }
+}
+
+// to = from for states of equal sizes (the step loop's last good state):
+// element copies without the vector and Eigen assignments' size handling.
+void CopySameSizeState(const State& from, State& to) {
+  if (to.q.size() != from.q.size() || to.v.size() != from.v.size() ||
+      to.contact_states.size() != from.contact_states.size() ||
+      to.impulses.size() != from.impulses.size() ||
+      to.bilateral_impulses.size() != from.bilateral_impulses.size()) {
+    to = from;
+    return;
+  }
+  std::copy_n(from.q.data(), from.q.size(), to.q.data());
+  std::copy_n(from.v.data(), from.v.size(), to.v.data());
+  to.time = from.time;
+  to.steps = from.steps;
+  std::copy(from.contact_states.begin(), from.contact_states.end(), to.contact_states.begin());
+  std::copy(from.impulses.begin(), from.impulses.end(), to.impulses.begin());
+  std::copy(from.bilateral_impulses.begin(), from.bilateral_impulses.end(),
+            to.bilateral_impulses.begin());
 }
 
 }  // namespace
@@ -125,9 +146,17 @@ absl::Status Simulation::Restore(std::string_view bytes) {
 }
 
 bool Simulation::Diverged() const {
-  // x·0 is 0 for a finite x and NaN for ±∞ or NaN: one vectorized sum each.
-  if ((state_.q.array() * 0.0).sum() + (state_.v.array() * 0.0).sum() != 0.0) return true;
-  return state_.v.lpNorm<Eigen::Infinity>() > settings_.max_speed;
+  // x·0 is 0 for a finite x and NaN for ±∞ or NaN, and |v_i| > max_speed
+  // for some i exactly when max_i |v_i| > max_speed: one pass over q, one
+  // over v.
+  double zero = 0.0;
+  for (const double x : state_.q) zero += x * 0.0;
+  double speed = 0.0;
+  for (const double x : state_.v) {
+    zero += x * 0.0;
+    speed = std::max(speed, std::abs(x));
+  }
+  return zero != 0.0 || speed > settings_.max_speed;
 }
 
 absl::Status Simulation::StepOnce(const Eigen::VectorXd& tau, const std::vector<Force>* f_ext,
@@ -176,7 +205,7 @@ absl::Status Simulation::StepLoop(int substeps, const std::vector<Force>* f_ext,
     return absl::InvalidArgumentError(absl::StrCat("substeps must be ≥ 1, got ", substeps));
   }
   for (int k = 0; k < substeps; ++k) {
-    last_good_ = state_;  // same sizes: no allocation
+    CopySameSizeState(state_, last_good_);  // no allocation
     set_tau(state_);
     absl::Status status = StepOnce(tau_, f_ext, joint_rows);
     if (status.ok()) after_step();
@@ -186,7 +215,7 @@ absl::Status Simulation::StepLoop(int substeps, const std::vector<Force>* f_ext,
                        " s (non-finite or exploding state); the last good state is kept"));
     }
     if (!status.ok()) {
-      state_ = last_good_;
+      CopySameSizeState(last_good_, state_);
       return status;
     }
   }

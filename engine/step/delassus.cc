@@ -11,6 +11,16 @@ const Vec3& Direction(const contact::Contact& ct, int l) {
   return l == 0 ? ct.normal : (l == 1 ? ct.t1 : ct.t2);
 }
 
+// The world wrench (p × u, u) of a direction u at the point p: its dot
+// product with the world joint axis (ω_d, v_d) = S_world's column d is
+// ω_d·(p × u) + v_d·u = (v_d + ω_d × p)·u = J_k,dᵀ u.
+inline Vec6 PointWrench(const Vec3& p, const Vec3& u) {
+  Vec6 wrench;
+  wrench.head<3>() = p.cross(u);
+  wrench.tail<3>() = u;
+  return wrench;
+}
+
 }  // namespace
 
 int SupportDofs(const Model& model, const Data& data, int body, int* dofs) {
@@ -44,18 +54,21 @@ __attribute__((optimize("no-tree-vectorize"))) void AssembleDelassus(
   // dofs[s]); D⁻¹ Y next to it (columns n + 3a + l).
   for (int a = 0; a < nc; ++a) {
     const contact::Contact& ct = contacts.contacts[active[a]];
-    const Matrix3Xd& J = data.contact_J[active[a]];
+    const Vec3& p = data.contact_position[active[a]];
     const int* dofs = support.data() + a * nv;
     const int m = support_len[a];
     double* __restrict y0 = Y_path.col(3 * a).data();
     double* __restrict y1 = Y_path.col(3 * a + 1).data();
     double* __restrict y2 = Y_path.col(3 * a + 2).data();
-    // w = Jᵀ [n t1 t2] on the path (000 eq. 2).
+    // w = Jᵀ [n t1 t2] on the path (000 eq. 2), J's column d = v_d + ω_d × p
+    // (PointWrench).
+    const Vec6 w0 = PointWrench(p, ct.normal), w1 = PointWrench(p, ct.t1),
+               w2 = PointWrench(p, ct.t2);
     for (int s = 0; s < m; ++s) {
-      const auto Jc = J.col(dofs[s]);
-      y0[s] = Jc.dot(ct.normal);
-      y1[s] = Jc.dot(ct.t1);
-      y2[s] = Jc.dot(ct.t2);
+      const auto axis = data.S_world.col(dofs[s]);
+      y0[s] = axis.dot(w0);
+      y1[s] = axis.dot(w1);
+      y2[s] = axis.dot(w2);
     }
     // Lᵀ y = w from the leaves to the root (RBDA §6.5).
     for (int s = 0; s + 1 < m; ++s) {
@@ -96,7 +109,7 @@ __attribute__((optimize("no-tree-vectorize"))) void AssembleDelassus(
     for (int b = 0; b <= a; ++b) {
       const int* dofs_b = support.data() + b * nv;
       const int m_b = support_len[b];
-      int common = 0;
+      int common = a == b ? m_a : 0;  // a path shares all of itself
       const int m_min = std::min(m_a, m_b);
       while (common < m_min && dofs_a[m_a - 1 - common] == dofs_b[m_b - 1 - common]) ++common;
       // D⁻¹ Y of contact a against Y of contact b.
@@ -160,10 +173,13 @@ void ContactSpaceVelocity(const Data& data, const contact::ContactSet& contacts,
   const int nv = static_cast<int>(u.size());
   for (size_t a = 0; a < active.size(); ++a) {
     const contact::Contact& ct = contacts.contacts[active[a]];
-    const Matrix3Xd& J = data.contact_J[active[a]];
     const int* dofs = support.data() + a * nv;
-    Vec3 vel = Vec3::Zero();
-    for (int s = 0; s < support_len[a]; ++s) vel += J.col(dofs[s]) * u[dofs[s]];
+    // J u = v_O + ω × p with the world twist (ω, v_O) = Σ S_world,d u_d.
+    Vec6 twist = Vec6::Zero();
+    for (int s = 0; s < support_len[a]; ++s) {
+      twist.noalias() += data.S_world.col(dofs[s]) * u[dofs[s]];
+    }
+    const Vec3 vel = twist.tail<3>() + twist.head<3>().cross(data.contact_position[active[a]]);
     for (int l = 0; l < 3; ++l) out[3 * a + l] = Direction(ct, l).dot(vel);
   }
 }
@@ -176,11 +192,11 @@ void GeneralizedImpulse(const Data& data, const contact::ContactSet& contacts,
   out.setZero();
   for (size_t a = 0; a < active.size(); ++a) {
     const contact::Contact& ct = contacts.contacts[active[a]];
-    const Matrix3Xd& J = data.contact_J[active[a]];
     const int* dofs = support.data() + a * nv;
     const Vec3 f =
         Lambda[3 * a] * ct.normal + Lambda[3 * a + 1] * ct.t1 + Lambda[3 * a + 2] * ct.t2;
-    for (int s = 0; s < support_len[a]; ++s) out[dofs[s]] += J.col(dofs[s]).dot(f);
+    const Vec6 wrench = PointWrench(data.contact_position[active[a]], f);
+    for (int s = 0; s < support_len[a]; ++s) out[dofs[s]] += data.S_world.col(dofs[s]).dot(wrench);
   }
 }
 

@@ -23,8 +23,13 @@ namespace moreau::step {
 // nv). Returns their number (0 for the world body).
 int SupportDofs(const Model& model, const Data& data, int body, int* dofs);
 
+// The contact Jacobians J_k are not read: their support-path columns
+// v_d + ω_d × p_k come from the world joint axes data.S_world
+// (ComputeJointAxesWorld) and the sphere centres data.contact_position
+// (ContactPositions), both at the factor's q (ContactJacobians writes both).
+//
 // For the active contacts (slots `active`, n = 3 n_c directions [n, t1, t2]
-// each, W = Jᵀ [n t1 t2] from data.contact_J at the factor's q):
+// each, W = Jᵀ [n t1 t2]):
 // Y = L⁻ᵀ W and G (n × n) = Yᵀ D⁻¹ Y. `support` holds each active contact's
 // SupportDofs (nv ints per contact) and `support_len` their counts.
 // Y_path (nv × 2n) receives Y's columns on their support paths (entry s of

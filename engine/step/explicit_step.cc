@@ -6,6 +6,7 @@
 #include "engine/dynamics/aba.h"
 #include "engine/dynamics/configuration.h"
 #include "engine/dynamics/jacobians.h"
+#include "engine/dynamics/kinematics.h"
 
 namespace moreau::step {
 
@@ -14,21 +15,25 @@ void ForceLawAcceleration(const Model& model, const contact::Terrain& terrain,
                           const StepInputs& inputs, const Eigen::VectorXd& q,
                           const Eigen::VectorXd& v, std::span<contact::ContactState> states,
                           StepWorkspace& w) {
-  // 1. position: kinematics, contact-point Jacobians, collision detection.
-  ContactJacobians(model, w.data, q);
+  // 1. position: kinematics, world joint axes, contact points, collision
+  // detection. No contact Jacobians: γ and J_kᵀ λ_k are formed from the
+  // world axes over each support path (…FromAxes).
+  ForwardKinematics(model, w.data, q);
+  ComputeJointAxesWorld(model, w.data);
+  ContactPositions(model, w.data);
   contact::DetectContacts(model, w.data, terrain, w.contacts);
-  // 2. velocity: contact-point velocities γ.
-  contact::ComputeContactVelocities(model, w.data, v, w.contacts);
-  // 4–5. actuation and contact: τ + Σ J_kᵀ λ_k.
-  w.h_contact.setZero();
-  contact::ContactForces(model, w.data, params, dt, w.contacts, states, w.h_contact);
+  // 2. velocity: contact-point velocities γ, of the active contacts (the
+  // laws' only readers; the open ones get 0).
+  contact::ComputeContactVelocitiesFromAxes(model, w.data, v, w.contacts, /*active_only=*/true);
+  // 4–5. actuation and contact: τ + Σ J_kᵀ λ_k, added onto τ in place.
   if (inputs.tau != nullptr) {
-    w.tau_total = *inputs.tau + w.h_contact;
+    w.tau_total = *inputs.tau;
   } else {
-    w.tau_total = w.h_contact;
+    w.tau_total.setZero();
   }
+  contact::ContactForcesFromAxes(model, w.data, params, dt, w.contacts, states, w.tau_total);
   // 3. smooth dynamics by ABA (no M needed), reusing the joint transforms of
-  // ContactJacobians at this q.
+  // ForwardKinematics at this q.
   AbaFromKinematics(model, w.data, v, w.tau_total, inputs.f_ext);
 }
 

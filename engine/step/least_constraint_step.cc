@@ -165,7 +165,7 @@ absl::Status QpStepDynamics(const Model& model, const contact::Terrain& terrain,
                             const Eigen::VectorXd& v, StepWorkspace& w) {
   Data& data = w.data;
   // Kinematics once at (q, v) (X_up, X_0, twists), with J̇v when asked (004
-  // eq. 13c), shared by CRBA, RNEA and the contact Jacobians.
+  // eq. 13c), shared by CRBA, RNEA and the contact quantities.
   if (jdot_v) {
     ContactJdotV(model, data, q, v);
   } else {
@@ -173,9 +173,12 @@ absl::Status QpStepDynamics(const Model& model, const contact::Terrain& terrain,
   }
   // M and h = Sτ − (C + G) (004 eq. 1–2: M ν̇_f = Sτ − h).
   MOREAU_RETURN_IF_ERROR(MassMatrixAndForces(model, inputs, w));
-  ContactJacobiansFromKinematics(model, data);
+  // The world joint axes and contact points: the contact quantities
+  // (delassus.h, …FromAxes) are formed from them without the Jacobians.
+  ComputeJointAxesWorld(model, data);
+  ContactPositions(model, data);
   contact::DetectContacts(model, data, terrain, w.contacts);
-  contact::ComputeContactVelocities(model, data, v, w.contacts);
+  contact::ComputeContactVelocitiesFromAxes(model, data, v, w.contacts);
   return absl::OkStatus();
 }
 

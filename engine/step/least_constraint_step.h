@@ -98,9 +98,10 @@ absl::Status LeastConstraintStep(const Model& model, const contact::Terrain& ter
                                  std::span<double> impulses, StepWorkspace& w);
 
 // Shared with micro_macro_step: kinematics at (q, v) (with J̇v when
-// `jdot_v`), M factored, w.h = τ − c − g (+ external), contact Jacobians,
-// detection and velocities. FailedPrecondition when M is not positive
-// definite.
+// `jdot_v`), M factored, w.h = τ − c − g (+ external), the world joint axes
+// and contact points (data.S_world, data.contact_position: what delassus.h's
+// W is formed from; data.contact_J is not written), detection and
+// velocities. FailedPrecondition when M is not positive definite.
 absl::Status QpStepDynamics(const Model& model, const contact::Terrain& terrain, bool jdot_v,
                             const StepInputs& inputs, const Eigen::VectorXd& q,
                             const Eigen::VectorXd& v, StepWorkspace& w);

@@ -65,7 +65,7 @@ absl::Status MicroMacroStep(const Model& model, const contact::Terrain& terrain,
   membrane.law = contact::ContactForceLaw::kMicro;
   membrane.micro = params.membrane;
   w.h_contact.setZero();
-  contact::ContactForces(model, data, membrane, dt, w.contacts, states, w.h_contact);
+  contact::ContactForcesFromAxes(model, data, membrane, dt, w.contacts, states, w.h_contact);
   w.h += w.h_contact;
   // u_free = v + Δt H⁻¹ (u_E − b): v_i + v_Bi of eq. 23–24 is Wᵀ u_free.
   w.u_free = w.h * dt;

@@ -39,7 +39,7 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
   IntegrateConfiguration(model, q, v, 0.5 * dt);
 
   // Kinematics once at the midpoint (X_up, X_0, body twists), shared by
-  // CRBA, RNEA and the contact Jacobians.
+  // CRBA, RNEA and the contact quantities.
   ForwardKinematics(model, data, q, v);
 
   // Smooth dynamics at the midpoint: M (CRBA, factored) and h = τ − c − g
@@ -50,8 +50,8 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
   // those the motion would carry through the surface by the step's end,
   // g_N(q_M) + ½Δt γ_N ≤ 0: an impact then stops at the surface instead of
   // up to v Δt inside it (the midpoint rule alone leaves that penetration).
-  // The velocities from the body twists, so that the Jacobians (data.contact_J)
-  // are formed only for the closed contacts.
+  // The velocities from the body twists; W's columns come from the world
+  // joint axes (AssembleDelassus), so no contact Jacobian is formed.
   ComputeJointAxesWorld(model, data);
   ContactPositions(model, data);
   contact::DetectContacts(model, data, terrain, w.contacts);
@@ -67,11 +67,10 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
       continue;
     }
     w.active[nc] = k;
-    const ContactPoint& cp = model.contact_points[k];
-    PointJacobian(model, data, cp.body, cp.position, data.contact_J[k]);
     // W columns (000 eq. 2): w = Jᵀ n, Jᵀ t1, Jᵀ t2 at the midpoint, nonzero
     // only on the support path of the contact's body.
-    w.support_len[nc] = SupportDofs(model, data, cp.body, w.support.data() + nc * nv);
+    w.support_len[nc] =
+        SupportDofs(model, data, model.contact_points[k].body, w.support.data() + nc * nv);
     // γ_S = Wᵀ u_S: the contact-point velocity J v in the contact frame.
     w.gamma_S[3 * nc] = ct.normal.dot(ct.velocity);
     w.gamma_S[3 * nc + 1] = ct.t1.dot(ct.velocity);

@@ -49,6 +49,8 @@ TEST(NoAllocation, DetectVelocitiesAndEveryForceLaw) {
         DetectContacts(model, data, *terrain, set);
         ComputeContactVelocities(model, data, v, set);
         ContactForces(model, data, params, 1e-3, set, states, h);
+        ComputeContactVelocitiesFromAxes(model, data, v, set);
+        ContactForcesFromAxes(model, data, params, 1e-3, set, states, h);
       }
     }
   }

@@ -678,6 +678,14 @@ TEST(ProxSafety, RejectsNonFiniteInputsAndWrongSizes) {
   G(2, 7) = inf;
   Lambda.setOnes();
   expect_rejected(solver.Solve(params, p.laws, G, p.c, p.gamma_S, Lambda), Lambda);
+  // Three contacts (9 rows: the finiteness test's rows past its 4-row blocks).
+  G = p.G.topLeftCorner(9, 9);
+  G(8, 1) = nan;
+  VectorXd Lambda9 = VectorXd::Ones(9);
+  expect_rejected(
+      solver.Solve(params, std::span(p.laws).first(3), G, p.c.head(9), p.gamma_S.head(9), Lambda9),
+      Lambda9);
+  Lambda.setOnes();
   VectorXd gamma_S = p.gamma_S;
   gamma_S[0] = -inf;
   expect_rejected(solver.Solve(params, p.laws, p.G, p.c, gamma_S, Lambda), Lambda);

@@ -161,6 +161,37 @@ TEST(StableJointPd, JointPdUnlessTheExplicitDamperWouldOvershoot) {
   }
 }
 
+// The PdJoints form (fields gathered once) gives the same τ, bit for bit, on
+// continuous joints (Mini Cheetah: errors wrapped) and limited ones (A1),
+// with clamping, capped damping and dt = 0.
+TEST(StableJointPd, PdJointsFormEqualsModelForm) {
+  std::mt19937_64 rng(13);
+  std::normal_distribution<double> g(0.0, 1.0);
+  for (auto model : {testing::MiniCheetah(), testing::UnitreeA1()}) {
+    ASSERT_NE(model, nullptr);
+    const PdJoints joints = MakePdJoints(*model);
+    const int na = static_cast<int>(model->actuators.size());
+    ASSERT_EQ(joints.q_index.size(), static_cast<size_t>(na));
+    const Eigen::VectorXd inertia = JointInertias(*model, model->q_default);
+    const PdGains gains{60.0, 3.0};
+    for (int trial = 0; trial < 100; ++trial) {
+      Eigen::VectorXd q = model->q_default, v(model->nv);
+      for (int i = 7; i < model->nq; ++i) q[i] = 4.0 * g(rng);  // some beyond ±π
+      for (int i = 0; i < model->nv; ++i) v[i] = 5.0 * g(rng);
+      Eigen::VectorXd q_des(na), qd_des(na);
+      for (int k = 0; k < na; ++k) {
+        q_des[k] = 4.0 * g(rng);
+        qd_des[k] = 5.0 * g(rng);
+      }
+      const double dt = trial % 3 == 0 ? 0.0 : 1e-3 * (trial % 5);
+      Eigen::VectorXd by_model(model->nv), by_joints(model->nv);
+      StableJointPd(*model, q, v, q_des, qd_des, gains, inertia, dt, by_model);
+      StableJointPd(joints, q, v, q_des, qd_des, gains, inertia, dt, by_joints);
+      EXPECT_EQ(by_joints, by_model) << trial;
+    }
+  }
+}
+
 TEST(WrapAngle, IntoMinusPiPi) {
   EXPECT_DOUBLE_EQ(WrapAngle(0.5), 0.5);
   EXPECT_DOUBLE_EQ(WrapAngle(kPi), kPi);
