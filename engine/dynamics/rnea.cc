@@ -31,7 +31,7 @@ inline void BackwardBody(const Model& model, Data& data, int i, Eigen::VectorXd&
 
 void BackwardPass(const Model& model, Data& data, Eigen::VectorXd& tau) {
   for (int i = model.nbodies - 1; i >= 1; --i) {
-    switch (joint::RotationAxis(model, data.joint_axis_index, i)) {
+    switch (data.rotation_axis[i]) {
       case 0:
         BackwardBody<0>(model, data, i, tau);
         break;
@@ -101,7 +101,7 @@ void ForwardPass(const Model& model, Data& data, const double* qacc, bool with_v
   for (int i = 1; i < model.nbodies; ++i) {
     const int p = model.parent[i];
     const Motion& a_parent = p == 0 ? a0 : data.a[p];
-    switch (joint::RotationAxis(model, data.joint_axis_index, i)) {
+    switch (data.rotation_axis[i]) {
       case 0:
         ForwardBody<0>(model, data, i, a_parent, qacc, with_velocity);
         break;
@@ -179,7 +179,7 @@ void FusedForwardPass(const Model& model, Data& data, const double* q, const dou
   for (int i = 1; i < model.nbodies; ++i) {
     const int p = model.parent[i];
     const Motion& a_parent = p == 0 ? a0 : data.a[p];
-    switch (joint::RotationAxis(model, data.joint_axis_index, i)) {
+    switch (data.rotation_axis[i]) {
       case 0:
         RneaBodyAxis<0>(model, data, i, q, v, qacc, a_parent, f_ext);
         break;
