@@ -89,7 +89,7 @@ void ForwardVelocityGeneral(const Model& model, Data& data, int i, const double*
 
 void ForwardPassVelocities(const Model& model, Data& data, const double* q,
                            const Eigen::VectorXd& v, const std::vector<Force>* f_ext) {
-  for (int i = 1; i < model.nbodies; ++i) {
+  for (const int i : data.level_order) {
     switch (AxisOf(model, data, i)) {
       case 0:
         ForwardVelocityAxis<0>(model, data, i, q, v, f_ext);
@@ -229,7 +229,8 @@ void BackwardGeneral(const Model& model, Data& data, int i, const Eigen::VectorX
 }
 
 void BackwardPass(const Model& model, Data& data, const Eigen::VectorXd& tau) {
-  for (int i = model.nbodies - 1; i >= 1; --i) {
+  for (auto it = data.level_order.rbegin(); it != data.level_order.rend(); ++it) {
+    const int i = *it;
     if (model.joint_type[i] == JointType::kFree) continue;  // the root, pass 3
     // K, or K + 3 for a leaf (BackwardAxisLeaf); −1 without an axis.
     const int K = AxisOf(model, data, i);
@@ -299,7 +300,7 @@ void ForwardAccelerationFree(const Model& model, Data& data, int i, const Motion
 
 void ForwardPassAccelerations(const Model& model, Data& data, const Eigen::VectorXd& tau) {
   const Motion a0(Vec3::Zero(), -model.gravity);
-  for (int i = 1; i < model.nbodies; ++i) {
+  for (const int i : data.level_order) {
     const int p = model.parent[i];
     const Motion& a_parent = p == 0 ? a0 : data.a[p];
     if (model.joint_type[i] == JointType::kFree) {

@@ -136,12 +136,15 @@ void CompositeBodyGeneral(const Model& model, Data& data, int i) {
 }  // namespace
 
 // 001 Alg. 5 / RBDA Table 6.2 in one sweep from the leaves: when body i is
-// reached its composite inertia I^c_i is complete (its children have larger
-// indices), so its column of M is computed and I^c_i added to its parent's.
+// reached its composite inertia I^c_i is complete (its children come before
+// it in the reversed Data::level_order), so its column of M is computed and I^c_i added to its
+// parent's.
 const Eigen::MatrixXd& CrbaFromKinematics(const Model& model, Data& data) {
   const int nb = model.nbodies;
   for (int i = 1; i < nb; ++i) data.Ic[i] = data.I_packed[i];  // I^c_i = I_i
-  for (int i = nb - 1; i >= 1; --i) {
+  // Children before parents, a level at a time (Data::level_order).
+  for (auto it = data.level_order.rbegin(); it != data.level_order.rend(); ++it) {
+    const int i = *it;
     switch (data.rotation_axis[i]) {
       case 0:
         CompositeBodyAboutAxis<0>(model, data, i);

@@ -1,5 +1,6 @@
 #include "engine/dynamics/data.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "engine/dynamics/joint.h"
@@ -58,6 +59,12 @@ Data MakeData(const Model& model) {
   d.rotation_axis.assign(nb, -1);
   for (int i = 1; i < nb; ++i)
     d.rotation_axis[i] = joint::RotationAxis(model, d.joint_axis_index, i);
+  std::vector<int> depth(nb, 0);
+  for (int i = 1; i < nb; ++i) depth[i] = model.parent[i] > 0 ? depth[model.parent[i]] + 1 : 0;
+  d.level_order.clear();
+  for (int i = 1; i < nb; ++i) d.level_order.push_back(i);
+  std::stable_sort(d.level_order.begin(), d.level_order.end(),
+                   [&depth](int a, int b) { return depth[a] < depth[b]; });
   d.is_leaf.assign(nb, 1);
   for (int i = 1; i < nb; ++i) d.is_leaf[model.parent[i]] = 0;
   d.I_packed.assign(nb, spatial::PackedInertia());

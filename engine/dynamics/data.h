@@ -63,12 +63,19 @@ struct Data {
                                       // rotation about e_K after a translation, else −1;
                                       // MakeData): the switch of every axis fast path
   std::vector<int> is_leaf;           // per body: 1 when no body has it as parent (MakeData)
-  std::vector<Motion> c_bias;         // c_i = c_J + v_i × v_J, velocity-product acceleration
-  std::vector<Force> pA;              // articulated bias forces p^A_i (body i coordinates)
-  std::vector<Vec6> U;                // I^A S (1-DOF joints)
-  std::vector<double> Dinv;           // D⁻¹, D = Sᵀ U + armature
-  std::vector<double> u;              // τ − Sᵀ p^A
-  Eigen::VectorXd qacc;               // nv, ABA output
+  // Bodies 1..nb−1 by depth in the tree (the root's children first), ties by
+  // index (MakeData): a parent comes before its children, as in index order,
+  // but a body's parent is reached a whole level earlier, so the recursions
+  // that run over it (forward) or backwards over it (backward, children in
+  // descending index order as before: the same sums in the same order) do not
+  // read a body's data just after writing it.
+  std::vector<int> level_order;
+  std::vector<Motion> c_bias;  // c_i = c_J + v_i × v_J, velocity-product acceleration
+  std::vector<Force> pA;       // articulated bias forces p^A_i (body i coordinates)
+  std::vector<Vec6> U;         // I^A S (1-DOF joints)
+  std::vector<double> Dinv;    // D⁻¹, D = Sᵀ U + armature
+  std::vector<double> u;       // τ − Sᵀ p^A
+  Eigen::VectorXd qacc;        // nv, ABA output
   // Articulated inertias I^A_i (body i coordinates) in symmetric block form,
   // and the body inertias I_i in that form (MakeData; pass 1 starts from them).
   // A leaf whose joint has a rotation axis (rotation_axis, is_leaf) keeps

@@ -37,7 +37,7 @@ inline void WorldPlacementAboutAxis(const Transform& up, const Transform& parent
 
 // 001 Alg. 1: ^iX_0 = ^iX_λ(i) ^λ(i)X_0.
 void UpdateWorldPlacements(const Model& model, Data& data) {
-  for (int i = 1; i < model.nbodies; ++i) {
+  for (const int i : data.level_order) {  // parents first (Data::level_order)
     const int p = model.parent[i];
     const Transform& up = data.X_up[i];
     if (p == 0) {
@@ -81,7 +81,7 @@ inline void BodyVelocityAboutAxis(const Model& model, Data& data, int i, const E
 
 // 001 Alg. 1: v_i = ^iX_λ(i) v_λ(i) + S_i q̇_i (needs X_up).
 void UpdateBodyVelocities(const Model& model, Data& data, const Eigen::VectorXd& v) {
-  for (int i = 1; i < model.nbodies; ++i) {
+  for (const int i : data.level_order) {  // parents first (Data::level_order)
     switch (data.rotation_axis[i]) {
       case 0:
         BodyVelocityAboutAxis<0>(model, data, i, v);
