@@ -110,25 +110,34 @@ inline Force MultiplyPlane(const ArticulatedInertia& I, const Motion& m) {
 // term of AddArticulatedAboutAxis) in the same sweep over parent.
 inline void AddTranslated(const Vec3& r, const ArticulatedInertia& I, ArticulatedInertia& parent,
                           const Force& W = Force::Zero(), double Dinv = 0.0) {
+  // (r × x)_a = r_{a+1} x_{a+2} − r_{a+2} x_{a+1}: two products per entry,
+  // and only the entries used (B⁺: 9, A⁺: the upper triangle).
+  auto cross = [&r](int a, double x0, double x1, double x2) {
+    const double x[3] = {x0, x1, x2};
+    return r[(a + 1) % 3] * x[(a + 2) % 3] - r[(a + 2) % 3] * x[(a + 1) % 3];
+  };
   double Bp[9];
+#pragma GCC unroll 3
   for (int col = 0; col < 3; ++col) {
-    // B⁺(:, col) = B(:, col) + r × C(:, col).
-    const Vec3 Ccol(I.c(0, col), I.c(1, col), I.c(2, col));
-    const Vec3 rxC = r.cross(Ccol);
-    for (int row = 0; row < 3; ++row) Bp[3 * row + col] = I.B[3 * row + col] + rxC[row];
+#pragma GCC unroll 3
+    for (int row = 0; row < 3; ++row) {
+      // B⁺(row, col) = B(row, col) + (r × C(:, col))_row.
+      Bp[3 * row + col] = I.B[3 * row + col] + cross(row, I.c(0, col), I.c(1, col), I.c(2, col));
+    }
   }
-  Vec3 rB[3], rBp[3];
-  for (int k = 0; k < 3; ++k) {
-    rB[k] = r.cross(Vec3(I.B[3 * k], I.B[3 * k + 1], I.B[3 * k + 2]));
-    rBp[k] = r.cross(Vec3(Bp[3 * k], Bp[3 * k + 1], Bp[3 * k + 2]));
-  }
+#pragma GCC unroll 3
   for (int row = 0; row < 3; ++row) {
     const double wr = W.angular[row] * Dinv, lr = W.linear[row] * Dinv;
+#pragma GCC unroll 3
     for (int col = row; col < 3; ++col) {
-      parent.A[Sym(row, col)] +=
-          I.A[Sym(row, col)] + rB[col][row] + rBp[row][col] - wr * W.angular[col];
+      // (r×Bᵀ)(row, col) = (r × B_col)_row, (B⁺ r×)(row, col) = −(r × B⁺_row)_col
+      // for the rows B_col of B and B⁺_row of B⁺.
+      const double rB = cross(row, I.B[3 * col], I.B[3 * col + 1], I.B[3 * col + 2]);
+      const double rBp = cross(col, Bp[3 * row], Bp[3 * row + 1], Bp[3 * row + 2]);
+      parent.A[Sym(row, col)] += I.A[Sym(row, col)] + rB + rBp - wr * W.angular[col];
       parent.C[Sym(row, col)] += I.C[Sym(row, col)] - lr * W.linear[col];
     }
+#pragma GCC unroll 3
     for (int col = 0; col < 3; ++col)
       parent.B[3 * row + col] += Bp[3 * row + col] - wr * W.linear[col];
   }
