@@ -5,8 +5,9 @@
 //
 //   build/bench/engine/dynamics_bench --benchmark_repetitions=5
 //       (add --benchmark_report_aggregates_only=true for medians only)
-//   build/bench/engine/dynamics_bench --profile=aba   (1000 calls on mini_cheetah,
-//       for repeatable instruction counts under callgrind --toggle-collect)
+//   build/bench/engine/dynamics_bench --profile=aba[:unitree_a1]   (1000 calls on
+//       mini_cheetah or the robot named, for repeatable instruction counts
+//       under callgrind: the inclusive cost of moreau::Aba / 1000)
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -120,9 +121,13 @@ MOREAU_BENCH(BM_ContactJacobians);
 MOREAU_BENCH(BM_FactorMassMatrix);
 MOREAU_BENCH(BM_CrbaAndFactor);
 
-// --profile=<algorithm>: 1000 calls cycling the state pool.
-int Profile(const char* name) {
-  Fixture& f = Get("mini_cheetah");
+// --profile=<algorithm>[:<robot>]: 1000 calls cycling the state pool, on
+// mini_cheetah unless the robot (mini_cheetah, unitree_a1) is given.
+int Profile(const char* arg) {
+  const char* colon = std::strchr(arg, ':');
+  const std::string name_str = colon == nullptr ? std::string(arg) : std::string(arg, colon);
+  const char* name = name_str.c_str();
+  Fixture& f = Get(colon == nullptr ? "mini_cheetah" : colon + 1);
   const Model& m = *f.model;
   for (int n = 0; n < 1000; ++n) {
     const int k = n % kPool;

@@ -12,7 +12,8 @@ using spatial::ArticulatedInertia;
 namespace axis = spatial::axis;
 
 inline int AxisOf(const Model& model, const Data& data, int i) {
-  return joint::RotationAxis(model, data.joint_axis_index, i);
+  (void)model;
+  return data.rotation_axis[i];
 }
 
 // Pass 1 for body i (RBDA Table 7.1): I^A_i = I_i, p^A_i = v_i ×* I_i v_i − f^x_i.
@@ -56,7 +57,8 @@ void ForwardVelocityAxis(const Model& model, Data& data, int i, const double* q,
   vJ.linear.setZero();
   data.v[i] = vel;
   data.pA[i] = pA;
-  data.IA[i] = data.I_rigid[i];  // I.SetRigid at MakeData
+  // I.SetRigid at MakeData; a leaf's pass 2 reads I_packed instead.
+  if (!data.is_leaf[i]) data.IA[i] = data.I_rigid[i];
 }
 
 // Pass 1 for any other joint: X_i, v_i = X_i v_λ + v_J, c_i = c_J + v_i × v_J.
@@ -87,7 +89,7 @@ void ForwardVelocityGeneral(const Model& model, Data& data, int i, const double*
 
 void ForwardPassVelocities(const Model& model, Data& data, const double* q,
                            const Eigen::VectorXd& v, const std::vector<Force>* f_ext) {
-  for (int i = 1; i < model.nbodies; ++i) {
+  for (const int i : data.level_order) {
     switch (AxisOf(model, data, i)) {
       case 0:
         ForwardVelocityAxis<0>(model, data, i, q, v, f_ext);
@@ -163,6 +165,49 @@ void BackwardAxis(const Model& model, Data& data, int i, const Eigen::VectorXd& 
   pA_parent.linear += W.linear * coeff;
 }
 
+// BackwardAxis for a body without children, whose I^A = I is rigid
+// (m, h, Ī) (RBDA Table 7.1, pass 1): U = I S = σ [Ī(:, K); e_K × h],
+// p^A + I c by the rigid product, and Xᵀ I X by the rigid form
+// (spatial::AddRigidArticulatedAboutAxis).
+template <int K>
+void BackwardAxisLeaf(const Model& model, Data& data, int i, const Eigen::VectorXd& tau) {
+  constexpr int J = axis::kJ<K>, L = axis::kL<K>;
+  const int vi = model.v_index[i];
+  const double sigma = model.joint_axis[i][K];
+  const spatial::PackedInertia& I = data.I_packed[i];
+  Vec6 U;
+  for (int r = 0; r < 3; ++r) U[r] = sigma * I.Ibar(r, K);
+  U[3 + K] = 0.0;
+  U[3 + J] = -sigma * I.h[L];
+  U[3 + L] = sigma * I.h[J];
+  data.U[i] = U;
+  const double Dinv = 1.0 / (I.Ibar(K, K) + ArmatureOf(model, vi));
+  data.Dinv[i] = Dinv;
+  const double u = tau[vi] - sigma * data.pA[i].angular[K];
+  data.u[i] = u;
+  const int p = model.parent[i];
+  if (p == 0) return;
+  const Transform& X = data.X_up[i];
+  const double c = axis::Cos<K>(X), s = axis::Sin<K>(X);
+  const Motion& cb = data.c_bias[i];
+  // p^A + I c, I c = [Ī c_ω + h × c_v; m c_v − h × c_ω] with c_K = 0.
+  const Vec3 h(I.h[0], I.h[1], I.h[2]);
+  Force pc = data.pA[i];
+  for (int r = 0; r < 3; ++r)
+    pc.angular[r] += I.Ibar(r, J) * cb.angular[J] + I.Ibar(r, L) * cb.angular[L];
+  pc.angular += h.cross(cb.linear);
+  pc.linear += I.m * cb.linear - h.cross(cb.angular);
+  const Force W = axis::ApplyTranspose<K>(c, s, X.r, Force(U.head<3>(), U.tail<3>()));
+  const double coeff = (u - U[J] * cb.angular[J] - U[L] * cb.angular[L] - U[3 + J] * cb.linear[J] -
+                        U[3 + L] * cb.linear[L]) *
+                       Dinv;
+  spatial::AddRigidArticulatedAboutAxis<K>(I, W, Dinv, c, s, X.r, data.IA[p]);
+  Force& pA_parent = data.pA[p];
+  pA_parent += axis::ApplyTranspose<K>(c, s, X.r, pc);
+  pA_parent.angular += W.angular * coeff;
+  pA_parent.linear += W.linear * coeff;
+}
+
 // Pass 2 for any other 1-DOF joint, with S in body coordinates.
 void BackwardGeneral(const Model& model, Data& data, int i, const Eigen::VectorXd& tau) {
   const int vi = model.v_index[i];
@@ -184,9 +229,12 @@ void BackwardGeneral(const Model& model, Data& data, int i, const Eigen::VectorX
 }
 
 void BackwardPass(const Model& model, Data& data, const Eigen::VectorXd& tau) {
-  for (int i = model.nbodies - 1; i >= 1; --i) {
+  for (auto it = data.level_order.rbegin(); it != data.level_order.rend(); ++it) {
+    const int i = *it;
     if (model.joint_type[i] == JointType::kFree) continue;  // the root, pass 3
-    switch (AxisOf(model, data, i)) {
+    // K, or K + 3 for a leaf (BackwardAxisLeaf); −1 without an axis.
+    const int K = AxisOf(model, data, i);
+    switch (K < 0 ? -1 : K + 3 * data.is_leaf[i]) {
       case 0:
         BackwardAxis<0>(model, data, i, tau);
         break;
@@ -195,6 +243,15 @@ void BackwardPass(const Model& model, Data& data, const Eigen::VectorXd& tau) {
         break;
       case 2:
         BackwardAxis<2>(model, data, i, tau);
+        break;
+      case 3:
+        BackwardAxisLeaf<0>(model, data, i, tau);
+        break;
+      case 4:
+        BackwardAxisLeaf<1>(model, data, i, tau);
+        break;
+      case 5:
+        BackwardAxisLeaf<2>(model, data, i, tau);
         break;
       default:
         BackwardGeneral(model, data, i, tau);
@@ -243,7 +300,7 @@ void ForwardAccelerationFree(const Model& model, Data& data, int i, const Motion
 
 void ForwardPassAccelerations(const Model& model, Data& data, const Eigen::VectorXd& tau) {
   const Motion a0(Vec3::Zero(), -model.gravity);
-  for (int i = 1; i < model.nbodies; ++i) {
+  for (const int i : data.level_order) {
     const int p = model.parent[i];
     const Motion& a_parent = p == 0 ? a0 : data.a[p];
     if (model.joint_type[i] == JointType::kFree) {

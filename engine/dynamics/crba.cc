@@ -2,6 +2,7 @@
 
 #include "engine/dynamics/joint.h"
 #include "engine/dynamics/kinematics.h"
+#include "engine/spatial/articulated_inertia.h"
 #include "engine/spatial/axis_transform.h"
 
 namespace moreau {
@@ -14,118 +15,153 @@ const Eigen::MatrixXd& Crba(const Model& model, Data& data, const Eigen::VectorX
 namespace {
 
 namespace axis = spatial::axis;
+using spatial::PackedInertia;
+using spatial::Sym;
 
-// parent += Xᵀ I X (RBDA Table 2.8, Inertia::ExpressedInParent) for
-// X = rot(E) xlt(r) with E a rotation about e_K (spatial/axis_transform.h):
-// Eᵀ Ī E touches only rows and columns J, L; then the translation by r:
-// h' = Eᵀh + m r, Ī' = EᵀĪE − (Eᵀh) rᵀ − r h'ᵀ + (r·Eᵀh + h'·r) 1.
+// Ic_λ(i) += ^iX_λ(i)ᵀ Ic_i ^iX_λ(i) (RBDA Table 6.2) for X = rot(E) xlt(r),
+// E the rotation about e_K, on the packed (m, h, Ī)
+// (spatial::RigidInParentAboutAxis: 6 entries of Ī').
 template <int K>
-void AddInParentAboutAxis(const Transform& X, const Inertia& I, Inertia& parent) {
-  constexpr int j = (K + 1) % 3, k = (K + 2) % 3;
-  const double c = axis::Cos<K>(X), s = axis::Sin<K>(X);
-  const Vec3& r = X.r;
-  Mat3 A = I.Ibar;
-  for (int row = 0; row < 3; ++row) {  // Ī E: columns J, L
-    const double mj = A(row, j), mk = A(row, k);
-    A(row, j) = mj * c - mk * s;
-    A(row, k) = mj * s + mk * c;
-  }
-  for (int col = 0; col < 3; ++col) {  // Eᵀ (Ī E): rows J, L
-    const double mj = A(j, col), mk = A(k, col);
-    A(j, col) = c * mj - s * mk;
-    A(k, col) = s * mj + c * mk;
-  }
-  const Vec3 h_rot = axis::RotateTranspose<K>(c, s, I.h);
-  const Vec3 h_new = h_rot + I.mass * r;
-  A.noalias() -= h_rot * r.transpose();
-  A.noalias() -= r * h_new.transpose();
-  A.diagonal().array() += r.dot(h_rot) + h_new.dot(r);
-  parent.mass += I.mass;
-  parent.h += h_new;
-  parent.Ibar += A;
+inline void AddInParentAboutAxis(double c, double s, const Vec3& r, const PackedInertia& Ic,
+                                 PackedInertia& parent) {
+  double hp[3], Ip[6];
+  spatial::RigidInParentAboutAxis<K>(c, s, r, Ic, hp, Ip);
+  for (int k = 0; k < 6; ++k) parent.I[k] += Ip[k];
+  for (int a = 0; a < 3; ++a) parent.h[a] += hp[a];
+  parent.m += Ic.m;
 }
 
-// Ic_λ(i) += ^iX_λ(i)ᵀ Ic_i X (RBDA Table 6.2), by the axis form when body
-// i's joint has one.
-void AddInParent(const Model& model, const Data& data, int i, Inertia& parent) {
-  const Transform& X = data.X_up[i];
-  switch (joint::RotationAxis(model, data.joint_axis_index, i)) {
-    case 0:
-      return AddInParentAboutAxis<0>(X, data.Ic[i], parent);
-    case 1:
-      return AddInParentAboutAxis<1>(X, data.Ic[i], parent);
-    case 2:
-      return AddInParentAboutAxis<2>(X, data.Ic[i], parent);
-    default:
-      parent += data.Ic[i].ExpressedInParent(X);
-  }
+// F = Ic S for S = σ e_K (RBDA Table 6.2): n = σ Ī(:, K), f = σ e_K × h,
+// i.e. column K of Ic read directly.
+template <int K>
+inline Force ColumnAboutAxis(double sigma, const PackedInertia& Ic) {
+  constexpr int J = axis::kJ<K>, L = axis::kL<K>;
+  Force F;
+  F.angular[0] = sigma * Ic.I[Sym(0, K)];
+  F.angular[1] = sigma * Ic.I[Sym(1, K)];
+  F.angular[2] = sigma * Ic.I[Sym(2, K)];
+  F.linear[K] = 0.0;
+  F.linear[J] = -sigma * Ic.h[L];
+  F.linear[L] = sigma * Ic.h[J];
+  return F;
 }
 
-// ^jX_λ(j)ᵀ F, by the axis form when body j's joint has one.
-Force TransformToParent(const Model& model, const Data& data, int j, const Force& F) {
+// F ← ^jX_λ(j)ᵀ F, by the axis form when body j's joint has one.
+inline void MoveToParent(const Data& data, int j, Force& F) {
   const Transform& X = data.X_up[j];
-  switch (joint::RotationAxis(model, data.joint_axis_index, j)) {
+  switch (data.rotation_axis[j]) {
     case 0:
-      return axis::ApplyTranspose<0>(axis::Cos<0>(X), axis::Sin<0>(X), X.r, F);
+      F = axis::ApplyTranspose<0>(axis::Cos<0>(X), axis::Sin<0>(X), X.r, F);
+      return;
     case 1:
-      return axis::ApplyTranspose<1>(axis::Cos<1>(X), axis::Sin<1>(X), X.r, F);
+      F = axis::ApplyTranspose<1>(axis::Cos<1>(X), axis::Sin<1>(X), X.r, F);
+      return;
     case 2:
-      return axis::ApplyTranspose<2>(axis::Cos<2>(X), axis::Sin<2>(X), X.r, F);
+      F = axis::ApplyTranspose<2>(axis::Cos<2>(X), axis::Sin<2>(X), X.r, F);
+      return;
     default:
-      return X.ApplyTranspose(F);
+      F = X.ApplyTranspose(F);
   }
+}
+
+// M_ij = M_ji = S_jᵀ F for the ancestors j of body i, F = I^c_i S_i moved up
+// the support path (RBDA Table 6.2's inner loop); F is in body i's parent's
+// coordinates on entry.
+inline void SupportPathColumns(const Model& model, const Data& data, int vi, int j, Force F,
+                               Eigen::MatrixXd& M) {
+  while (true) {
+    const int vj = model.v_index[j];
+    const int K = data.rotation_axis[j];
+    if (K >= 0) {
+      M(vi, vj) = M(vj, vi) = model.joint_axis[j][K] * F.angular[K];
+    } else if (model.joint_type[j] == JointType::kFree) {
+      // Sᵀ F = [R f; n] for the base columns.
+      const Vec3 f_world = data.R_base * F.linear;
+      for (int k = 0; k < 3; ++k) {
+        M(vi, vj + k) = M(vj + k, vi) = f_world[k];
+        M(vi, vj + 3 + k) = M(vj + 3 + k, vi) = F.angular[k];
+      }
+    } else {
+      M(vi, vj) = M(vj, vi) = joint::MotionSubspace(model, j).Dot(F);
+    }
+    if (model.parent[j] <= 0) return;
+    MoveToParent(data, j, F);
+    j = model.parent[j];
+  }
+}
+
+// Body i of RBDA Table 6.2 for a revolute joint about σ e_K with X_tree a
+// translation: F = I^c_i S_i, M_ii = S_iᵀ F (plus the rotor's reflected
+// inertia N²·I_rotor, 002 §IV-C), I^c_λ(i) += Xᵀ I^c_i X, then the support path.
+template <int K>
+void CompositeBodyAboutAxis(const Model& model, Data& data, int i) {
+  const int vi = model.v_index[i];
+  const int p = model.parent[i];
+  const double sigma = model.joint_axis[i][K];
+  const PackedInertia& Ic = data.Ic[i];
+  Eigen::MatrixXd& M = data.M;
+  Force F = ColumnAboutAxis<K>(sigma, Ic);
+  M(vi, vi) = sigma * F.angular[K] + ArmatureOf(model, vi);
+  if (p <= 0) return;
+  const Transform& X = data.X_up[i];
+  const double c = axis::Cos<K>(X), s = axis::Sin<K>(X);
+  AddInParentAboutAxis<K>(c, s, X.r, Ic, data.Ic[p]);
+  SupportPathColumns(model, data, vi, p, axis::ApplyTranspose<K>(c, s, X.r, F), M);
+}
+
+// The same for any other joint, with the general forms.
+void CompositeBodyGeneral(const Model& model, Data& data, int i) {
+  const int vi = model.v_index[i];
+  const int p = model.parent[i];
+  const Inertia Ic = data.Ic[i].Unpacked();
+  Eigen::MatrixXd& M = data.M;
+  const Transform& X = data.X_up[i];
+  if (p > 0) data.Ic[p] += Ic.ExpressedInParent(X);
+  if (model.joint_type[i] == JointType::kFree) {
+    // The base block Sᵀ I^c S with S = [0 1; Rᵀ 0] for v_b = [ṗ; ω] and
+    // I^c = [Ī h×; h×ᵀ m1]: [m1, −R h×; (−R h×)ᵀ, Ī].
+    const Mat3 cross_block = -data.R_base * spatial::Skew(Ic.h);
+    M.block<3, 3>(vi, vi) = Ic.mass * Mat3::Identity();
+    M.block<3, 3>(vi, vi + 3) = cross_block;
+    M.block<3, 3>(vi + 3, vi) = cross_block.transpose();
+    M.block<3, 3>(vi + 3, vi + 3) = Ic.Ibar;
+    return;
+  }
+  const Motion S_i = joint::MotionSubspace(model, i);
+  const Force F = Ic * S_i;
+  M(vi, vi) = S_i.Dot(F) + ArmatureOf(model, vi);
+  if (p > 0) SupportPathColumns(model, data, vi, p, X.ApplyTranspose(F), M);
 }
 
 }  // namespace
 
+// 001 Alg. 5 / RBDA Table 6.2 in one sweep from the leaves: when body i is
+// reached its composite inertia I^c_i is complete (its children come before
+// it in the reversed Data::level_order), so its column of M is computed and I^c_i added to its
+// parent's.
 const Eigen::MatrixXd& CrbaFromKinematics(const Model& model, Data& data) {
-  Eigen::MatrixXd& M = data.M;
   const int nb = model.nbodies;
-  // 001 Alg. 5: I^c_i = I_i, then I^c_λ(i) += ^iX_λ(i)ᵀ I^c_i ^iX_λ(i).
-  for (int i = 1; i < nb; ++i) data.Ic[i] = model.inertia[i];
-  for (int i = nb - 1; i >= 1; --i) {
-    const int p = model.parent[i];
-    if (p > 0) AddInParent(model, data, i, data.Ic[p]);
-  }
-  for (int i = nb - 1; i >= 1; --i) {
-    const int vi = model.v_index[i];
-    if (model.joint_type[i] == JointType::kFree) {
-      // The base block Sᵀ I^c S with S = [0 1; Rᵀ 0] for v_b = [ṗ; ω] and
-      // I^c = [Ī h×; h×ᵀ m1]: [m1, −R h×; (−R h×)ᵀ, Ī].
-      const Inertia& Ic = data.Ic[i];
-      const Mat3 cross_block = -data.R_base * spatial::Skew(Ic.h);
-      M.block<3, 3>(vi, vi) = Ic.mass * Mat3::Identity();
-      M.block<3, 3>(vi, vi + 3) = cross_block;
-      M.block<3, 3>(vi + 3, vi) = cross_block.transpose();
-      M.block<3, 3>(vi + 3, vi + 3) = Ic.Ibar;
-      continue;
-    }
-    // F = I^c_i S_i; M_ii = S_iᵀ F; then up the support path:
-    // F = ^jX_λ(j)ᵀ F, j = λ(j), M_ij = M_ji = Fᵀ S_j.
-    const Motion S_i = joint::MotionSubspace(model, i);
-    Force F = data.Ic[i] * S_i;
-    // Plus the reflected rotor inertia N²·I_rotor (002 §IV-C).
-    M(vi, vi) = S_i.Dot(F) + ArmatureOf(model, vi);
-    int j = i;
-    while (model.parent[j] > 0) {
-      F = TransformToParent(model, data, j, F);
-      j = model.parent[j];
-      const int vj = model.v_index[j];
-      if (model.joint_type[j] == JointType::kFree) {
-        // Sᵀ F = [R f; n] for the base columns.
-        const Vec3 f_world = data.R_base * F.linear;
-        for (int k = 0; k < 3; ++k) {
-          M(vi, vj + k) = M(vj + k, vi) = f_world[k];
-          M(vi, vj + 3 + k) = M(vj + 3 + k, vi) = F.angular[k];
-        }
-      } else {
-        M(vi, vj) = M(vj, vi) = joint::MotionSubspace(model, j).Dot(F);
-      }
+  for (int i = 1; i < nb; ++i) data.Ic[i] = data.I_packed[i];  // I^c_i = I_i
+  // Children before parents, a level at a time (Data::level_order).
+  for (auto it = data.level_order.rbegin(); it != data.level_order.rend(); ++it) {
+    const int i = *it;
+    switch (data.rotation_axis[i]) {
+      case 0:
+        CompositeBodyAboutAxis<0>(model, data, i);
+        break;
+      case 1:
+        CompositeBodyAboutAxis<1>(model, data, i);
+        break;
+      case 2:
+        CompositeBodyAboutAxis<2>(model, data, i);
+        break;
+      default:
+        CompositeBodyGeneral(model, data, i);
     }
   }
   // Entries between DOFs on different branches stay zero (set at MakeData and
   // never written).
-  return M;
+  return data.M;
 }
 
 // The inner loops run over at most the tree depth; vectorizing them costs more

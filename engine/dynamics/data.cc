@@ -1,6 +1,9 @@
 #include "engine/dynamics/data.h"
 
+#include <algorithm>
 #include <cmath>
+
+#include "engine/dynamics/joint.h"
 
 namespace moreau {
 
@@ -18,7 +21,7 @@ Data MakeData(const Model& model) {
   d.tau = Eigen::VectorXd::Zero(nv);
   d.c = Eigen::VectorXd::Zero(nv);
   d.g = Eigen::VectorXd::Zero(nv);
-  d.Ic.assign(nb, Inertia::Zero());
+  d.Ic.assign(nb, spatial::PackedInertia());
   d.M = Eigen::MatrixXd::Zero(nv, nv);
   d.dof_parent.assign(nv, -1);
   for (int i = 1; i < nb; ++i) {
@@ -53,6 +56,19 @@ Data MakeData(const Model& model) {
       }
     }
   }
+  d.rotation_axis.assign(nb, -1);
+  for (int i = 1; i < nb; ++i)
+    d.rotation_axis[i] = joint::RotationAxis(model, d.joint_axis_index, i);
+  std::vector<int> depth(nb, 0);
+  for (int i = 1; i < nb; ++i) depth[i] = model.parent[i] > 0 ? depth[model.parent[i]] + 1 : 0;
+  d.level_order.clear();
+  for (int i = 1; i < nb; ++i) d.level_order.push_back(i);
+  std::stable_sort(d.level_order.begin(), d.level_order.end(),
+                   [&depth](int a, int b) { return depth[a] < depth[b]; });
+  d.is_leaf.assign(nb, 1);
+  for (int i = 1; i < nb; ++i) d.is_leaf[model.parent[i]] = 0;
+  d.I_packed.assign(nb, spatial::PackedInertia());
+  for (int i = 0; i < nb; ++i) d.I_packed[i].Set(model.inertia[i]);
   d.IA.assign(nb, spatial::ArticulatedInertia());
   d.I_rigid.assign(nb, spatial::ArticulatedInertia());
   for (int i = 0; i < nb; ++i) d.I_rigid[i].SetRigid(model.inertia[i]);

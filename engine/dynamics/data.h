@@ -43,8 +43,9 @@ struct Data {
   Eigen::VectorXd g;      // nv, gravity terms g(q)
 
   // --- CRBA (001 Alg. 5) ---
-  std::vector<Inertia> Ic;  // composite inertias in body coordinates
-  Eigen::MatrixXd M;        // nv × nv joint-space inertia, full (symmetric)
+  std::vector<spatial::PackedInertia> Ic;        // composite inertias in body coordinates
+  std::vector<spatial::PackedInertia> I_packed;  // the body inertias I_i packed (MakeData)
+  Eigen::MatrixXd M;                             // nv × nv joint-space inertia, full (symmetric)
 
   // --- FactorMassMatrix (RBDA §6.5: M = LᵀDL along the DOF tree, no fill-in;
   // rows stored sparsely as in MuJoCo's qLD so every update is contiguous) ---
@@ -58,14 +59,27 @@ struct Data {
   // --- ABA (RBDA Table 7.1 in body coordinates; also writes X_up, v, vJ, a) ---
   std::vector<int> joint_axis_index;  // per body: k for a revolute joint about ±e_k, else −1
                                       // (MakeData)
-  std::vector<Motion> c_bias;         // c_i = c_J + v_i × v_J, velocity-product acceleration
-  std::vector<Force> pA;              // articulated bias forces p^A_i (body i coordinates)
-  std::vector<Vec6> U;                // I^A S (1-DOF joints)
-  std::vector<double> Dinv;           // D⁻¹, D = Sᵀ U + armature
-  std::vector<double> u;              // τ − Sᵀ p^A
-  Eigen::VectorXd qacc;               // nv, ABA output
+  std::vector<int> rotation_axis;     // per body: joint::RotationAxis (K when X_up is a
+                                      // rotation about e_K after a translation, else −1;
+                                      // MakeData): the switch of every axis fast path
+  std::vector<int> is_leaf;           // per body: 1 when no body has it as parent (MakeData)
+  // Bodies 1..nb−1 by depth in the tree (the root's children first), ties by
+  // index (MakeData): a parent comes before its children, as in index order,
+  // but a body's parent is reached a whole level earlier, so the recursions
+  // that run over it (forward) or backwards over it (backward, children in
+  // descending index order as before: the same sums in the same order) do not
+  // read a body's data just after writing it.
+  std::vector<int> level_order;
+  std::vector<Motion> c_bias;  // c_i = c_J + v_i × v_J, velocity-product acceleration
+  std::vector<Force> pA;       // articulated bias forces p^A_i (body i coordinates)
+  std::vector<Vec6> U;         // I^A S (1-DOF joints)
+  std::vector<double> Dinv;    // D⁻¹, D = Sᵀ U + armature
+  std::vector<double> u;       // τ − Sᵀ p^A
+  Eigen::VectorXd qacc;        // nv, ABA output
   // Articulated inertias I^A_i (body i coordinates) in symmetric block form,
   // and the body inertias I_i in that form (MakeData; pass 1 starts from them).
+  // A leaf whose joint has a rotation axis (rotation_axis, is_leaf) keeps
+  // I^A_i = I_i, read from I_packed: its IA entry is not written.
   std::vector<spatial::ArticulatedInertia> IA;
   std::vector<spatial::ArticulatedInertia> I_rigid;
 

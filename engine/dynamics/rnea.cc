@@ -30,8 +30,10 @@ inline void BackwardBody(const Model& model, Data& data, int i, Eigen::VectorXd&
 }
 
 void BackwardPass(const Model& model, Data& data, Eigen::VectorXd& tau) {
-  for (int i = model.nbodies - 1; i >= 1; --i) {
-    switch (joint::RotationAxis(model, data.joint_axis_index, i)) {
+  // Children before parents, a level at a time (Data::level_order).
+  for (auto it = data.level_order.rbegin(); it != data.level_order.rend(); ++it) {
+    const int i = *it;
+    switch (data.rotation_axis[i]) {
       case 0:
         BackwardBody<0>(model, data, i, tau);
         break;
@@ -98,10 +100,10 @@ inline void ForwardBody(const Model& model, Data& data, int i, const Motion& a_p
 void ForwardPass(const Model& model, Data& data, const double* qacc, bool with_velocity,
                  bool with_gravity, const std::vector<Force>* f_ext) {
   const Motion a0(Vec3::Zero(), with_gravity ? Vec3(-model.gravity) : Vec3::Zero());
-  for (int i = 1; i < model.nbodies; ++i) {
+  for (const int i : data.level_order) {
     const int p = model.parent[i];
     const Motion& a_parent = p == 0 ? a0 : data.a[p];
-    switch (joint::RotationAxis(model, data.joint_axis_index, i)) {
+    switch (data.rotation_axis[i]) {
       case 0:
         ForwardBody<0>(model, data, i, a_parent, qacc, with_velocity);
         break;
@@ -176,10 +178,10 @@ inline void RneaBodyAxis(const Model& model, Data& data, int i, const double* q,
 void FusedForwardPass(const Model& model, Data& data, const double* q, const double* v,
                       const double* qacc, const std::vector<Force>* f_ext) {
   const Motion a0(Vec3::Zero(), -model.gravity);
-  for (int i = 1; i < model.nbodies; ++i) {
+  for (const int i : data.level_order) {
     const int p = model.parent[i];
     const Motion& a_parent = p == 0 ? a0 : data.a[p];
-    switch (joint::RotationAxis(model, data.joint_axis_index, i)) {
+    switch (data.rotation_axis[i]) {
       case 0:
         RneaBodyAxis<0>(model, data, i, q, v, qacc, a_parent, f_ext);
         break;

@@ -12,14 +12,8 @@
 
 namespace moreau::spatial {
 
-// Position of the (a, b) entry of a symmetric 3×3 matrix in its packed upper
-// triangle (00, 01, 02, 11, 12, 22).
-constexpr int Sym(int a, int b) {
-  return a <= b ? a * 3 - a * (a - 1) / 2 + (b - a) : b * 3 - b * (b - 1) / 2 + (a - b);
-}
-
 struct ArticulatedInertia {
-  double A[6] = {};  // angular block, packed upper triangle (Sym)
+  double A[6] = {};  // angular block, packed upper triangle (Sym, inertia.h)
   double B[9] = {};  // coupling block, row-major: B(a, b) = B[3a + b]
   double C[6] = {};  // linear block, packed upper triangle (Sym)
 
@@ -116,25 +110,34 @@ inline Force MultiplyPlane(const ArticulatedInertia& I, const Motion& m) {
 // term of AddArticulatedAboutAxis) in the same sweep over parent.
 inline void AddTranslated(const Vec3& r, const ArticulatedInertia& I, ArticulatedInertia& parent,
                           const Force& W = Force::Zero(), double Dinv = 0.0) {
+  // (r × x)_a = r_{a+1} x_{a+2} − r_{a+2} x_{a+1}: two products per entry,
+  // and only the entries used (B⁺: 9, A⁺: the upper triangle).
+  auto cross = [&r](int a, double x0, double x1, double x2) {
+    const double x[3] = {x0, x1, x2};
+    return r[(a + 1) % 3] * x[(a + 2) % 3] - r[(a + 2) % 3] * x[(a + 1) % 3];
+  };
   double Bp[9];
+#pragma GCC unroll 3
   for (int col = 0; col < 3; ++col) {
-    // B⁺(:, col) = B(:, col) + r × C(:, col).
-    const Vec3 Ccol(I.c(0, col), I.c(1, col), I.c(2, col));
-    const Vec3 rxC = r.cross(Ccol);
-    for (int row = 0; row < 3; ++row) Bp[3 * row + col] = I.B[3 * row + col] + rxC[row];
+#pragma GCC unroll 3
+    for (int row = 0; row < 3; ++row) {
+      // B⁺(row, col) = B(row, col) + (r × C(:, col))_row.
+      Bp[3 * row + col] = I.B[3 * row + col] + cross(row, I.c(0, col), I.c(1, col), I.c(2, col));
+    }
   }
-  Vec3 rB[3], rBp[3];
-  for (int k = 0; k < 3; ++k) {
-    rB[k] = r.cross(Vec3(I.B[3 * k], I.B[3 * k + 1], I.B[3 * k + 2]));
-    rBp[k] = r.cross(Vec3(Bp[3 * k], Bp[3 * k + 1], Bp[3 * k + 2]));
-  }
+#pragma GCC unroll 3
   for (int row = 0; row < 3; ++row) {
     const double wr = W.angular[row] * Dinv, lr = W.linear[row] * Dinv;
+#pragma GCC unroll 3
     for (int col = row; col < 3; ++col) {
-      parent.A[Sym(row, col)] +=
-          I.A[Sym(row, col)] + rB[col][row] + rBp[row][col] - wr * W.angular[col];
+      // (r×Bᵀ)(row, col) = (r × B_col)_row, (B⁺ r×)(row, col) = −(r × B⁺_row)_col
+      // for the rows B_col of B and B⁺_row of B⁺.
+      const double rB = cross(row, I.B[3 * col], I.B[3 * col + 1], I.B[3 * col + 2]);
+      const double rBp = cross(col, Bp[3 * row], Bp[3 * row + 1], Bp[3 * row + 2]);
+      parent.A[Sym(row, col)] += I.A[Sym(row, col)] + rB + rBp - wr * W.angular[col];
       parent.C[Sym(row, col)] += I.C[Sym(row, col)] - lr * W.linear[col];
     }
+#pragma GCC unroll 3
     for (int col = 0; col < 3; ++col)
       parent.B[3 * row + col] += Bp[3 * row + col] - wr * W.linear[col];
   }
@@ -212,6 +215,65 @@ inline void AddArticulatedAboutAxis(const ArticulatedInertia& I, const Force& W,
   ArticulatedInertia Ir;
   RotateAboutAxis<K>(c, s, I, Ir);
   AddTranslated(r, Ir, parent, W, Dinv);
+}
+
+// Xᵀ I X for a rigid-body inertia I = (m, h, Ī) (packed, inertia.h) and
+// X = rot(E) xlt(r), E the rotation about e_K of axis_transform.h (RBDA
+// Table 2.8, Inertia::ExpressedInParent): the result is rigid, (m, h', Ī')
+// with Ī_E = EᵀĪE turning only the (J, L) plane (RotateAboutAxis's
+// formulas), h_E = Eᵀh, h' = h_E + m r and
+//   Ī' = Ī_E − h_E rᵀ − r h'ᵀ + (r·h_E + h'·r) 1,
+// whose rank-two part h_E rᵀ + r h_Eᵀ + m r rᵀ is symmetric: 6 entries.
+// Writes h' to h_out and Ī' (packed) to I_out.
+template <int K>
+inline void RigidInParentAboutAxis(double c, double s, const Vec3& r, const PackedInertia& I,
+                                   double h_out[3], double I_out[6]) {
+  constexpr int J = axis::kJ<K>, L = axis::kL<K>;
+  const double* Ib = I.I;
+  double IE[6];
+  const double cc = c * c, ss = s * s, cs = c * s;
+  const double kj = Ib[Sym(K, J)], kl = Ib[Sym(K, L)];
+  const double jj = Ib[Sym(J, J)], ll = Ib[Sym(L, L)], jl = Ib[Sym(J, L)];
+  IE[Sym(K, K)] = Ib[Sym(K, K)];
+  IE[Sym(K, J)] = c * kj - s * kl;
+  IE[Sym(K, L)] = s * kj + c * kl;
+  IE[Sym(J, J)] = cc * jj - 2.0 * cs * jl + ss * ll;
+  IE[Sym(L, L)] = ss * jj + 2.0 * cs * jl + cc * ll;
+  IE[Sym(J, L)] = cs * (jj - ll) + (cc - ss) * jl;
+  double hE[3];
+  hE[K] = I.h[K];
+  hE[J] = c * I.h[J] - s * I.h[L];
+  hE[L] = c * I.h[L] + s * I.h[J];
+  for (int a = 0; a < 3; ++a) h_out[a] = hE[a] + I.m * r[a];
+  const double d =
+      r[0] * (hE[0] + h_out[0]) + r[1] * (hE[1] + h_out[1]) + r[2] * (hE[2] + h_out[2]);
+  for (int a = 0; a < 3; ++a) {
+    for (int b = a; b < 3; ++b) {
+      I_out[Sym(a, b)] = IE[Sym(a, b)] - hE[a] * r[b] - r[a] * h_out[b] + (a == b ? d : 0.0);
+    }
+  }
+}
+
+// parent += Xᵀ I X − W D⁻¹ Wᵀ (AddArticulatedAboutAxis) for a rigid I: the
+// articulated inertia of a body without children is its rigid inertia
+// (RBDA Table 7.1, pass 1), and Xᵀ I X stays rigid (RigidInParentAboutAxis):
+// A += Ī', B += h'×, C += m 1, each with its part of the rank-one term.
+template <int K>
+inline void AddRigidArticulatedAboutAxis(const PackedInertia& I, const Force& W, double Dinv,
+                                         double c, double s, const Vec3& r,
+                                         ArticulatedInertia& parent) {
+  double hp[3], Ip[6];
+  RigidInParentAboutAxis<K>(c, s, r, I, hp, Ip);
+  const double hx[9] = {0.0, -hp[2], hp[1], hp[2], 0.0, -hp[0], -hp[1], hp[0], 0.0};  // h'×
+  for (int row = 0; row < 3; ++row) {
+    const double wr = W.angular[row] * Dinv, lr = W.linear[row] * Dinv;
+    for (int col = row; col < 3; ++col) {
+      parent.A[Sym(row, col)] += Ip[Sym(row, col)] - wr * W.angular[col];
+      parent.C[Sym(row, col)] += (row == col ? I.m : 0.0) - lr * W.linear[col];
+    }
+    for (int col = 0; col < 3; ++col)
+      parent.B[3 * row + col] += hx[3 * row + col] - wr * W.linear[col];
+  }
 }
 
 // x = (I^A)⁻¹ b for a positive definite I^A by I^A = L D Lᵀ (L unit lower

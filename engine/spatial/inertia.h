@@ -85,6 +85,45 @@ struct Inertia {
   }
 };
 
+// Position of the (a, b) entry of a symmetric 3×3 matrix in its packed upper
+// triangle (00, 01, 02, 11, 12, 22).
+constexpr int Sym(int a, int b) {
+  return a <= b ? a * 3 - a * (a - 1) / 2 + (b - a) : b * 3 - b * (b - 1) / 2 + (a - b);
+}
+
+// A rigid-body inertia (m, h, Ī) with the symmetric Ī kept as its 6 distinct
+// entries (Sym): 10 numbers, the composite inertias I^c of CRBA (RBDA
+// Table 6.2), whose updates then compute each entry of Ī once.
+struct PackedInertia {
+  double m = 0.0;
+  double h[3] = {};
+  double I[6] = {};  // Ī, packed upper triangle (Sym)
+
+  double Ibar(int a, int b) const { return I[Sym(a, b)]; }
+  void Set(const Inertia& in) {
+    m = in.mass;
+    for (int a = 0; a < 3; ++a) {
+      h[a] = in.h[a];
+      for (int b = a; b < 3; ++b) I[Sym(a, b)] = in.Ibar(a, b);
+    }
+  }
+  Inertia Unpacked() const {
+    Mat3 Ib;
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b) Ib(a, b) = I[Sym(a, b)];
+    return {m, Vec3(h[0], h[1], h[2]), Ib};
+  }
+  // Adds an inertia whose Ī is symmetric (its upper triangle is read).
+  PackedInertia& operator+=(const Inertia& o) {
+    m += o.mass;
+    for (int a = 0; a < 3; ++a) {
+      h[a] += o.h[a];
+      for (int b = a; b < 3; ++b) I[Sym(a, b)] += o.Ibar(a, b);
+    }
+    return *this;
+  }
+};
+
 // Xᵀ IA X for a symmetric 6×6 articulated inertia IA given in frame B, where
 // x = B_X_A. Block form with IA = [A B; Bᵀ C] rotated to A's axes
 // (A' = EᵀAE, …) and T = [1 0; −r× 1]:

@@ -198,6 +198,43 @@ TEST(DynamicsIdentities, ExternalWrenchSplit) {
 // AbaFromKinematics at the X_up of ForwardKinematics equals Aba, and Aba leaves
 // the same X_up and body velocities as ForwardKinematics (aba.h), for the
 // rotation-about-e_K joints (read back from X_up) and every other kind.
+// Data::level_order holds every body once, parents before children, ties
+// by index; FK's world placements (axis fast path or not) compose the joint
+// transforms, ^iX_0 = ^iX_λ(i) ^λ(i)X_0, and its body twists are
+// v_i = ^iX_λ(i) v_λ(i) + v_J.
+TEST(DynamicsIdentities, LevelOrderAndKinematicsCompose) {
+  std::mt19937_64 rng(11);
+  for (const auto& [label, model_ptr] : testing::AllTestModels()) {
+    SCOPED_TRACE(label);
+    const Model& model = *model_ptr;
+    Data data = MakeData(model);
+    ASSERT_EQ(data.level_order.size(), static_cast<size_t>(model.nbodies - 1));
+    std::vector<int> position(model.nbodies, -1);
+    for (size_t k = 0; k < data.level_order.size(); ++k) {
+      const int i = data.level_order[k];
+      ASSERT_GE(i, 1);
+      ASSERT_EQ(position[i], -1) << "body " << i << " twice";
+      position[i] = static_cast<int>(k);
+      if (model.parent[i] > 0) EXPECT_LT(position[model.parent[i]], position[i]) << i;
+    }
+    for (int s = 0; s < 10; ++s) {
+      const Eigen::VectorXd q = RandomConfiguration(model, rng);
+      const Eigen::VectorXd v = RandomVector(model.nv, rng);
+      ForwardKinematics(model, data, q, v);
+      for (int i = 1; i < model.nbodies; ++i) {
+        const int p = model.parent[i];
+        const Transform expected = p == 0 ? data.X_up[i] : data.X_up[i] * data.X_0[p];
+        EXPECT_TRUE(data.X_0[i].E.isApprox(expected.E, 1e-12)) << "body " << i;
+        EXPECT_LT((data.X_0[i].r - expected.r).norm(), 1e-12 * std::max(1.0, expected.r.norm()));
+        const Motion v_expected = p == 0 ? data.vJ[i] : data.X_up[i].Apply(data.v[p]) + data.vJ[i];
+        EXPECT_LT((data.v[i].ToVector() - v_expected.ToVector()).norm(),
+                  1e-12 * std::max(1.0, v_expected.ToVector().norm()))
+            << "body " << i;
+      }
+    }
+  }
+}
+
 TEST(DynamicsIdentities, AbaFromKinematicsMatchesAba) {
   std::mt19937_64 rng(17);
   for (const auto& [label, model_ptr] : testing::AllTestModels()) {

@@ -229,7 +229,44 @@ void CheckAxisTransform(std::mt19937& rng) {
     const Mat6 Xm = X.MotionMatrix();
     EXPECT_TRUE(P.Matrix().isApprox(P0.Matrix() + Xm.transpose() * (M - U * U.transpose() / D) * Xm,
                                     1e-12));
+
+    // A rigid inertia (packed): Xᵀ I X stays rigid (CRBA's I^c_λ update) and
+    // the rigid form of the ABA update equals the general one.
+    const Mat3 Rc = Eigen::AngleAxisd(3.0 * u(rng), vec().normalized()).toRotationMatrix();
+    const Vec3 d = vec().cwiseAbs() + Vec3::Constant(0.1);
+    const Inertia rigid = Inertia::FromMassComInertia(1.0 + std::abs(u(rng)), vec(),
+                                                      Rc * d.asDiagonal() * Rc.transpose());
+    PackedInertia packed;
+    packed.Set(rigid);
+    double hp[3], Ip[6];
+    RigidInParentAboutAxis<K>(c, s, r, packed, hp, Ip);
+    PackedInertia moved;
+    moved.m = rigid.mass;
+    for (int a = 0; a < 3; ++a) moved.h[a] = hp[a];
+    for (int k = 0; k < 6; ++k) moved.I[k] = Ip[k];
+    EXPECT_TRUE(moved.Unpacked().Matrix().isApprox(Xm.transpose() * rigid.Matrix() * Xm, 1e-12));
+    ArticulatedInertia rigid_articulated;
+    rigid_articulated.SetRigid(rigid);
+    ArticulatedInertia P_general = P0, P_rigid = P0;
+    AddArticulatedAboutAxis<K>(rigid_articulated, W, 1.0 / D, c, s, r, P_general);
+    AddRigidArticulatedAboutAxis<K>(packed, W, 1.0 / D, c, s, r, P_rigid);
+    EXPECT_TRUE(P_rigid.Matrix().isApprox(P_general.Matrix(), 1e-12));
   }
+}
+
+TEST_F(SpatialTest, PackedInertiaRoundTripsAndAdds) {
+  // Ī exactly symmetric, as the packed form assumes.
+  Inertia a = RandomInertia(), b = RandomInertia();
+  a.Ibar = (0.5 * (a.Ibar + a.Ibar.transpose())).eval();
+  b.Ibar = (0.5 * (b.Ibar + b.Ibar.transpose())).eval();
+  PackedInertia p;
+  p.Set(a);
+  EXPECT_TRUE(p.Unpacked().Matrix().isApprox(a.Matrix(), 0.0));
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 3; ++c) EXPECT_EQ(p.Ibar(r, c), a.Ibar(r, c)) << r << c;
+  }
+  p += b;
+  EXPECT_TRUE(p.Unpacked().Matrix().isApprox((a + b).Matrix(), 1e-15));
 }
 
 TEST_F(SpatialTest, AxisTransformsMatchGeneralForms) {
