@@ -63,11 +63,11 @@ inline Vec3 LawForce(const ContactForceParams& params, double dt, const Contact&
   return Vec3::Zero();
 }
 
-}  // namespace
-
-void ContactForces(const Model& model, const Data& data, const ContactForceParams& params,
-                   double dt, ContactSet& set, std::span<ContactState> states,
-                   Eigen::Ref<Eigen::VectorXd> h) {
+// Evaluates the law of every active contact (an open one gets no force and a
+// cleared state) and hands each to `apply(k, contact)`, which adds W_k λ_k.
+template <typename Apply>
+void ForEachContactForce(const ContactForceParams& params, double dt, ContactSet& set,
+                         std::span<ContactState> states, Apply apply) {
   assert(states.size() == set.contacts.size());
   const int nc = set.capacity();
   for (int k = 0; k < nc; ++k) {
@@ -79,6 +79,16 @@ void ContactForces(const Model& model, const Data& data, const ContactForceParam
       continue;
     }
     c.force = LawForce(params, dt, c, state);
+    apply(k, c);
+  }
+}
+
+}  // namespace
+
+void ContactForces(const Model& model, const Data& data, const ContactForceParams& params,
+                   double dt, ContactSet& set, std::span<ContactState> states,
+                   Eigen::Ref<Eigen::VectorXd> h) {
+  ForEachContactForce(params, dt, set, states, [&](int k, const Contact& c) {
     // 000 eq. 1: W_k λ_k with W_k = J_kᵀ (J_k: 3 × nv, world linear velocity
     // of the sphere centre, at which the force is applied), over the columns
     // of the body's support path, the only nonzero ones (001 Alg. 6).
@@ -88,23 +98,13 @@ void ContactForces(const Model& model, const Data& data, const ContactForceParam
       const int nvj = model.joint_type[j] == JointType::kFree ? 6 : 1;
       for (int d = vj; d < vj + nvj; ++d) h[d] += J.col(d).dot(c.force);
     }
-  }
+  });
 }
 
 void ContactForcesFromAxes(const Model& model, const Data& data, const ContactForceParams& params,
                            double dt, ContactSet& set, std::span<ContactState> states,
                            Eigen::Ref<Eigen::VectorXd> h) {
-  assert(states.size() == set.contacts.size());
-  const int nc = set.capacity();
-  for (int k = 0; k < nc; ++k) {
-    Contact& c = set.contacts[k];
-    ContactState& state = states[k];
-    if (!c.active) {
-      c.force.setZero();
-      state.Clear();
-      continue;
-    }
-    c.force = LawForce(params, dt, c, state);
+  ForEachContactForce(params, dt, set, states, [&](int k, const Contact& c) {
     // J_kᵀ λ_k without J_k: column d of J_k is v_d + ω_d × p (001 Alg. 6,
     // (ω_d, v_d) = data.S_world's column d, p the sphere centre), so
     // J_k,dᵀ λ = v_d·λ + ω_d·(p × λ): the world wrench (p × λ, λ) about the
@@ -117,7 +117,7 @@ void ContactForcesFromAxes(const Model& model, const Data& data, const ContactFo
       const int nvj = model.joint_type[j] == JointType::kFree ? 6 : 1;
       for (int d = vj; d < vj + nvj; ++d) h[d] += data.S_world.col(d).dot(wrench);
     }
-  }
+  });
 }
 
 }  // namespace moreau::contact
