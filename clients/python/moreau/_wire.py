@@ -338,7 +338,7 @@ def decode_packed_step_batch(buf: bytes,
         if (instance_ids is not None and number in (_BATCH_IDS, _BATCH_MESSAGES)
                 and len(arrays) == len(_BATCH_ARRAYS) and not ids and not messages
                 and len(instance_ids) == sizes["count"]
-                and not np.frombuffer(arrays["status_code"], dtype="<i4").any()):
+                and not arrays["status_code"].any()):
             ids = list(instance_ids)
             messages = [""] * sizes["count"]
             break
@@ -358,20 +358,16 @@ def decode_packed_step_batch(buf: bytes,
             pos = _skip(buf, pos, wire_type)
     n = sizes["count"]
     base = 1 if sizes["floating_base"] else 0
-    widths = {name: 0 for name in _PER_INSTANCE}
-    widths.update({"q": sizes["nq"], "v": sizes["nv"],
-              "joint_positions": sizes["num_actuators"],
+    widths = {"q": sizes["nq"], "v": sizes["nv"], "joint_positions": sizes["num_actuators"],
               "joint_velocities": sizes["num_actuators"],
               "joint_torques": sizes["num_actuators"], "base_pose": 7 * base,
               "base_twist": 6 * base, "contact_normal_forces": sizes["num_contacts"],
-              "contact_flags": sizes["num_contacts"]})
+              "contact_flags": sizes["num_contacts"]}
     out: dict[str, np.ndarray] = {}
-    for number, (name, dtype) in _BATCH_ARRAYS.items():
-        width = widths[name]
-        shape = (n,) if name in _PER_INSTANCE else (n, width)
+    for name, dtype in _BATCH_ARRAYS.values():
+        shape = (n,) if name in _PER_INSTANCE else (n, widths[name])
         array = arrays.get(name, np.zeros(0, dtype=dtype))
-        if array.size != n * max(width, 1) and not (width == 0 and shape != (n,)
-                                                     and array.size == 0):
+        if array.size != int(np.prod(shape)):
             raise ValueError(f"ObservationBatch.{name} has {array.size} values, "
                              f"expected {shape} for count {n}")
         out[name] = array.reshape(shape).copy()  # aligned and writable
