@@ -30,6 +30,17 @@ void ExpectVecNear(const Vec3& a, const Vec3& b, double tol) {
       << "got " << a.transpose() << ", expected " << b.transpose();
 }
 
+// A random state of a floating-base model: q and v ~ N(0, 1), the base
+// quaternion normalized.
+void RandomState(const Model& model, std::mt19937_64& rng, std::normal_distribution<double>& g,
+                 Eigen::VectorXd& q, Eigen::VectorXd& v) {
+  q.resize(model.nq);
+  v.resize(model.nv);
+  for (int i = 0; i < model.nq; ++i) q[i] = g(rng);
+  q.segment<4>(3).normalize();  // the base quaternion
+  for (int i = 0; i < model.nv; ++i) v[i] = g(rng);
+}
+
 void ExpectRightHandedFrame(const Contact& c) {
   EXPECT_NEAR(c.normal.norm(), 1.0, kTol);
   EXPECT_NEAR(c.t1.norm(), 1.0, kTol);
@@ -293,10 +304,8 @@ TEST(ContactVelocities, FromTwistsEqualJacobianTimesV) {
   std::normal_distribution<double> g(0.0, 1.0);
   for (int trial = 0; trial < 50; ++trial) {
     SCOPED_TRACE(trial);
-    Eigen::VectorXd q(model.nq), v(model.nv);
-    for (int i = 0; i < model.nq; ++i) q[i] = g(rng);
-    q.segment<4>(3).normalize();  // the base quaternion
-    for (int i = 0; i < model.nv; ++i) v[i] = g(rng);
+    Eigen::VectorXd q, v;
+    RandomState(model, rng, g, q, v);
     ForwardKinematics(model, data, q, v);
     ContactJacobiansFromKinematics(model, data);
     DetectContacts(model, data, Terrain(), by_jacobian);
@@ -328,10 +337,8 @@ TEST(ContactVelocities, FromAxesEqualJacobianTimesV) {
   std::normal_distribution<double> g(0.0, 1.0);
   for (int trial = 0; trial < 50; ++trial) {
     SCOPED_TRACE(trial);
-    Eigen::VectorXd q(model.nq), v(model.nv);
-    for (int i = 0; i < model.nq; ++i) q[i] = g(rng);
-    q.segment<4>(3).normalize();  // the base quaternion
-    for (int i = 0; i < model.nv; ++i) v[i] = g(rng);
+    Eigen::VectorXd q, v;
+    RandomState(model, rng, g, q, v);
     ForwardKinematics(model, data, q);
     ContactJacobiansFromKinematics(model, data);
     DetectContacts(model, data, Terrain(), by_jacobian);
