@@ -20,6 +20,16 @@ double WrapAngleOutside(double angle) {
   return wrapped;
 }
 
+namespace {
+
+// A continuous joint (revolute without position limits): its position error
+// is taken the short way round.
+bool WrapsAround(const Joint& joint) {
+  return joint.type == JointType::kRevolute && !joint.limits.has_position_limits;
+}
+
+}  // namespace
+
 void JointPd(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
              const Eigen::VectorXd& q_des, const Eigen::VectorXd& qd_des, const PdGains& gains,
              Eigen::Ref<Eigen::VectorXd> tau) {
@@ -29,9 +39,7 @@ void JointPd(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd
     const Actuator& actuator = model.actuators[k];
     const Joint& joint = model.joints[actuator.joint];
     double error = q_des[k] - q[joint.q_index];
-    if (joint.type == JointType::kRevolute && !joint.limits.has_position_limits) {
-      error = WrapAngle(error);  // continuous joint: the short way round
-    }
+    if (WrapsAround(joint)) error = WrapAngle(error);
     // 001 eq. 44 (restoring sign), plus velocity feedforward q̇_d.
     const double t = gains.kp * error + gains.kd * (qd_des[k] - v[joint.v_index]);
     const double limit = actuator.effort_limit;
@@ -64,7 +72,7 @@ void StableJointPd(const Model& model, const Eigen::VectorXd& q, const Eigen::Ve
   for (int k = 0; k < n; ++k) {
     const Actuator& actuator = model.actuators[k];
     const Joint& joint = model.joints[actuator.joint];
-    const bool wrap = joint.type == JointType::kRevolute && !joint.limits.has_position_limits;
+    const bool wrap = WrapsAround(joint);
     tau[joint.v_index] =
         StablePdTorque(q_des[k], q[joint.q_index], qd_des[k], v[joint.v_index], wrap,
                        k < inertia.size() ? inertia[k] : 0.0, dt, gains, actuator.effort_limit);
@@ -78,7 +86,7 @@ PdJoints MakePdJoints(const Model& model) {
     joints.q_index.push_back(joint.q_index);
     joints.v_index.push_back(joint.v_index);
     joints.effort_limit.push_back(actuator.effort_limit);
-    joints.wrap.push_back(joint.type == JointType::kRevolute && !joint.limits.has_position_limits);
+    joints.wrap.push_back(WrapsAround(joint));
   }
   return joints;
 }
