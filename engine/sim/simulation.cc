@@ -26,26 +26,6 @@ contact::ContactForceLaw ForceLawOf(ContactModel model) {
   }
 }
 
-// to = from for states of equal sizes (the step loop's last good state):
-// element copies without the vector and Eigen assignments' size handling.
-void CopySameSizeState(const State& from, State& to) {
-  if (to.q.size() != from.q.size() || to.v.size() != from.v.size() ||
-      to.contact_states.size() != from.contact_states.size() ||
-      to.impulses.size() != from.impulses.size() ||
-      to.bilateral_impulses.size() != from.bilateral_impulses.size()) {
-    to = from;
-    return;
-  }
-  std::copy_n(from.q.data(), from.q.size(), to.q.data());
-  std::copy_n(from.v.data(), from.v.size(), to.v.data());
-  to.time = from.time;
-  to.steps = from.steps;
-  std::copy(from.contact_states.begin(), from.contact_states.end(), to.contact_states.begin());
-  std::copy(from.impulses.begin(), from.impulses.end(), to.impulses.begin());
-  std::copy(from.bilateral_impulses.begin(), from.bilateral_impulses.end(),
-            to.bilateral_impulses.begin());
-}
-
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(std::shared_ptr<const Model> model,
@@ -205,7 +185,7 @@ absl::Status Simulation::StepLoop(int substeps, const std::vector<Force>* f_ext,
     return absl::InvalidArgumentError(absl::StrCat("substeps must be ≥ 1, got ", substeps));
   }
   for (int k = 0; k < substeps; ++k) {
-    CopySameSizeState(state_, last_good_);  // no allocation
+    last_good_ = state_;  // equal sizes: no allocation
     set_tau(state_);
     absl::Status status = StepOnce(tau_, f_ext, joint_rows);
     if (status.ok()) after_step();
@@ -215,7 +195,7 @@ absl::Status Simulation::StepLoop(int substeps, const std::vector<Force>* f_ext,
                        " s (non-finite or exploding state); the last good state is kept"));
     }
     if (!status.ok()) {
-      CopySameSizeState(last_good_, state_);
+      state_ = last_good_;
       return status;
     }
   }
