@@ -148,6 +148,61 @@ def test_get_and_set_state_branch_rollouts(address: str) -> None:
             np.testing.assert_array_equal(obs[0], obs[1])
 
 
+def test_send_recv_matches_step(address: str) -> None:
+    # Two groups in flight at once, in a scrambled env order, through
+    # autoresets (5-step episodes over 12 steps): every env sees exactly the
+    # trajectory that step() gives it.
+    rng = np.random.default_rng(7)
+    plan = rng.uniform(-1, 1, (12, 4, 12))
+    groups = [np.array([3, 0]), np.array([1, 2])]
+    with moreau.VectorEnv("walk", 4, servers=[address], seed=9, max_episode_steps=5) as sync, \
+            moreau.VectorEnv("walk", 4, servers=[address], seed=9, max_episode_steps=5) as split:
+        np.testing.assert_array_equal(sync.reset()[0], split.reset()[0])
+        for actions in plan:
+            expected = sync.step(actions)
+            for ids in groups:
+                split.send(actions[ids], ids)
+            for ids in groups:
+                obs, reward, terminated, truncated, info = split.recv()
+                np.testing.assert_array_equal(info["env_id"], ids)
+                np.testing.assert_array_equal(obs, expected[0][ids])
+                np.testing.assert_array_equal(reward, expected[1][ids])
+                np.testing.assert_array_equal(terminated, expected[2][ids])
+                np.testing.assert_array_equal(truncated, expected[3][ids])
+                for key in ("reset", "episode_step", "forward_velocity"):
+                    np.testing.assert_array_equal(info[key], expected[4][key][ids])
+            groups.reverse()  # the other group goes first next time
+        assert expected[4]["reset"].any()  # the plan crossed an autoreset
+        np.testing.assert_array_equal(expected[4]["env_id"], np.arange(4))
+
+
+def test_send_recv_refuse_misuse(address: str) -> None:
+    with moreau.VectorEnv("stand", 3, servers=[address], seed=1) as env:
+        env.reset()
+        with pytest.raises(RuntimeError, match="without a send"):
+            env.recv()
+        env.send(np.zeros((2, 12)), [0, 2])
+        with pytest.raises(ValueError, match="env 2 is already in a send"):
+            env.send(np.zeros((1, 12)), [2])
+        with pytest.raises(RuntimeError, match="await recv"):
+            env.step(np.zeros((3, 12)))
+        with pytest.raises(RuntimeError, match="reset: env 0"):
+            env.reset(mask=np.array([True, False, False]))
+        with pytest.raises(RuntimeError, match="get_state: env 2"):
+            env.get_state(2)
+        with pytest.raises(ValueError, match=r"lie in \[0, 3\)"):
+            env.send(np.zeros((1, 12)), [3])
+        with pytest.raises(ValueError, match="twice"):
+            env.send(np.zeros((2, 12)), [1, 1])
+        with pytest.raises(ValueError, match=r"shape \(2, 12\), expected \(1, 12\)"):
+            env.send(np.zeros((2, 12)), [1])
+        env.send(np.zeros((1, 12)), [1])  # the one idle env joins in
+        assert list(env.recv()[4]["env_id"]) == [0, 2]
+        assert list(env.recv()[4]["env_id"]) == [1]
+        obs, *_ = env.step(np.zeros((3, 12)))  # all idle again
+        assert obs.shape == (3, env.single_observation_space.shape[0])
+
+
 def test_env_api_and_close(address: str) -> None:
     env = moreau.Env("stand", address)
     obs, info = env.reset(seed=0)

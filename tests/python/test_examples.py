@@ -27,6 +27,17 @@ def test_random_rollout(address: str) -> None:
     assert result["substeps"] == 20
 
 
+def test_random_rollout_in_groups(address: str) -> None:
+    # Three groups of envs in flight (send/recv): recv returns the oldest
+    # send, so the groups take turns and the clock, started once every group
+    # has done its 2 warm-up steps, counts exactly 10 steps of each env.
+    out = run("random_rollout.py", "--servers", address, "--num-envs", "5", "--steps", "10",
+              "--warmup", "2", "--groups", "3", "--json")
+    result = json.loads(out)
+    assert result["groups"] == 3 and result["env_steps_per_s"] > 0
+    assert result["env_steps"] == 50
+
+
 def test_trot(address: str) -> None:
     out = run("trot_mini_cheetah.py", "--server", address, "--seconds", "1")
     assert "forward velocity" in out

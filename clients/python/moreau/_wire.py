@@ -144,6 +144,15 @@ class StepBatchEncoder:
         ids = self.instance_ids if rows is None else [self.instance_ids[i] for i in rows]
         return decode_packed_step_batch(buf, ids)
 
+    def decode_into(self, buf: bytes, rows: np.ndarray | None, out: ObservationBatch,
+                    where: slice | np.ndarray) -> None:
+        """:meth:`decode` written straight into rows ``where`` of ``out``."""
+        ids = self.instance_ids if rows is None else [self.instance_ids[i] for i in rows]
+        if self.packed:
+            decode_packed_into(buf, ids, out, where)
+        else:
+            out.assign(where, decode_step_batch(buf))
+
 
 # Field numbers of moreau.v1.Observation.
 _ID, _TIME, _STEPS, _FLAGS, _ITER, _CONVERGED, _STATUS, _SUBSTEPS = 1, 2, 3, 12, 13, 14, 15, 16
@@ -308,14 +317,14 @@ _PER_INSTANCE = ("time", "steps", "solver_iterations", "solver_converged", "stat
                  "substeps_done")
 
 
-def decode_packed_step_batch(buf: bytes,
-                             instance_ids: Sequence[str] | None = None) -> ObservationBatch:
-    """Decodes ``StepBatchResponse`` bytes whose ``packed`` field holds an
-    ``ObservationBatch``: every array is one ``np.frombuffer``.
-
-    With ``instance_ids`` (those of the request, in order) the decoder stops
-    before the per-instance strings when every status is OK (the messages are
-    then all empty); it reads them otherwise, and in any field order."""
+def _read_packed(buf: bytes, instance_ids: Sequence[str] | None
+                 ) -> tuple[dict[str, np.ndarray], list[str], list[str]]:
+    """The arrays of the ``ObservationBatch`` in ``StepBatchResponse`` bytes,
+    as read-only views of ``buf`` shaped (count[, width]), and its ids and
+    messages. With ``instance_ids`` (those of the request, in order) the scan
+    stops before the per-instance strings when every status is OK (the
+    messages are then all empty); it reads them otherwise, and in any field
+    order."""
     pos, end = 0, len(buf)
     inner: tuple[int, int] | None = None
     while pos < end:
@@ -363,17 +372,30 @@ def decode_packed_step_batch(buf: bytes,
               "joint_torques": sizes["num_actuators"], "base_pose": 7 * base,
               "base_twist": 6 * base, "contact_normal_forces": sizes["num_contacts"],
               "contact_flags": sizes["num_contacts"]}
-    out: dict[str, np.ndarray] = {}
+    shaped: dict[str, np.ndarray] = {}
     for name, dtype in _BATCH_ARRAYS.values():
-        shape = (n,) if name in _PER_INSTANCE else (n, widths[name])
-        array = arrays.get(name, np.zeros(0, dtype=dtype))
-        if array.size != int(np.prod(shape)):
+        width = widths.get(name)
+        array = arrays.get(name)
+        if array is None:
+            array = np.zeros(0, dtype=dtype)
+        if array.size != (n if width is None else n * width):  # np.prod costs µs
+            shape = (n,) if width is None else (n, width)
             raise ValueError(f"ObservationBatch.{name} has {array.size} values, "
                              f"expected {shape} for count {n}")
-        out[name] = array.reshape(shape).copy()  # aligned and writable
+        shaped[name] = array if width is None else array.reshape(n, width)
     if len(ids) != n or len(messages) != n:
         raise ValueError(f"ObservationBatch has {len(ids)} instance ids and {len(messages)} "
                          f"status messages for count {n}")
+    return shaped, ids, messages
+
+
+def decode_packed_step_batch(buf: bytes,
+                             instance_ids: Sequence[str] | None = None) -> ObservationBatch:
+    """Decodes ``StepBatchResponse`` bytes whose ``packed`` field holds an
+    ``ObservationBatch``: every array is one ``np.frombuffer`` (then copied:
+    aligned and writable). ``instance_ids`` as in :func:`_read_packed`."""
+    arrays, ids, messages = _read_packed(buf, instance_ids)
+    out = {name: array.copy() for name, array in arrays.items()}
     return ObservationBatch(
         instance_ids=ids,
         status_message=messages,
@@ -381,3 +403,22 @@ def decode_packed_step_batch(buf: bytes,
         solver_converged=out.pop("solver_converged").astype(bool),
         **out,
     )
+
+
+def decode_packed_into(buf: bytes, instance_ids: Sequence[str] | None, out: ObservationBatch,
+                       where: slice | np.ndarray) -> None:
+    """Decodes like :func:`decode_packed_step_batch`, writing the rows
+    straight into rows ``where`` of ``out`` (one copy per array instead of
+    two), as :meth:`ObservationBatch.assign` would."""
+    arrays, ids, messages = _read_packed(buf, instance_ids)
+    for name, array in arrays.items():
+        target = getattr(out, name)
+        if array.shape[1:] != target.shape[1:]:
+            if array.size:
+                raise ValueError(f"ObservationBatch.{name} rows have shape {array.shape[1:]}, "
+                                 f"this batch's have {target.shape[1:]}")
+            # A batch whose instances all failed carries no rows.
+            target[where] = np.nan if target.dtype.kind == "f" else 0
+        else:
+            target[where] = array
+    out.set_labels(where, ids, messages)

@@ -442,21 +442,26 @@ class StepBatch:
         self._encoder = encoder
 
     def __call__(self, actions: np.ndarray, *, rows: np.ndarray | None = None,
-                 timeout: float | None = None) -> ObservationBatch:
+                 timeout: float | None = None,
+                 into: tuple[ObservationBatch, Any] | None = None) -> ObservationBatch | None:
         """Steps and waits (a blocking call: cheaper than a future when it
-        is the only call in flight)."""
+        is the only call in flight). With ``into=(batch, where)`` the reply's
+        rows are written into rows ``where`` of ``batch`` (one copy fewer) and
+        None is returned."""
         request = self._encoder.encode(actions, rows)
         try:
             response = self.client._step_batch_raw(
                 request, timeout=self.client._deadline(timeout), wait_for_ready=False)
         except grpc.RpcError as error:
             raise self.client.error(error, "StepBatch") from None
-        return self._encoder.decode(response, rows)
+        return self._convert(response, rows, into)
 
     def future(self, actions: np.ndarray, *, rows: np.ndarray | None = None,
-               timeout: float | None = None) -> Pending:
+               timeout: float | None = None,
+               into: tuple[ObservationBatch, Any] | None = None) -> Pending:
         """Starts the call; with ``rows`` (indices into the instances) only
-        those instances are stepped (``actions`` still has a row for each)."""
+        those instances are stepped (``actions`` still has a row for each).
+        ``into`` as for a blocking call (the Pending's result is then None)."""
         request = self._encoder.encode(actions, rows)
         try:
             future = self.client._step_batch_raw.future(
@@ -464,7 +469,14 @@ class StepBatch:
         except grpc.RpcError as error:
             raise self.client.error(error, "StepBatch") from None
         return Pending(self.client, "StepBatch", future,
-                       lambda response: self._encoder.decode(response, rows))
+                       lambda response: self._convert(response, rows, into))
+
+    def _convert(self, response: bytes, rows: np.ndarray | None,
+                 into: tuple[ObservationBatch, Any] | None) -> ObservationBatch | None:
+        if into is None:
+            return self._encoder.decode(response, rows)
+        self._encoder.decode_into(response, rows, *into)
+        return None
 
 
 class Session:

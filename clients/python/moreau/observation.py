@@ -140,9 +140,18 @@ class ObservationBatch:
                 target[rows] = np.nan if target.dtype.kind == "f" else 0
             else:
                 target[rows] = source
-        for k, i in enumerate(np.arange(len(self))[rows]):
-            self.instance_ids[i] = other.instance_ids[k]
-            self.status_message[i] = other.status_message[k]
+        self.set_labels(rows, other.instance_ids, other.status_message)
+
+    def set_labels(self, rows: np.ndarray | slice, instance_ids: list[str],
+                   messages: list[str]) -> None:
+        """Sets the instance ids and status messages of rows ``rows``."""
+        if isinstance(rows, slice):
+            self.instance_ids[rows] = instance_ids
+            self.status_message[rows] = messages
+            return
+        for k, i in enumerate(rows):
+            self.instance_ids[i] = instance_ids[k]
+            self.status_message[i] = messages[k]
 
     def assign_one(self, i: int, obs: Observation) -> None:
         """Overwrites row i with a single observation."""

@@ -129,8 +129,10 @@ class Task:
 
     def targets(self, actions: np.ndarray) -> np.ndarray:
         """Joint position targets (n, nu) for actions (n, nu)."""
-        q = self.pose + self.action_scale * np.clip(actions, -1.0, 1.0)
-        return np.clip(q, self.target_lower, self.target_upper)
+        # np.minimum/np.maximum: np.clip's argument checks cost more than the
+        # clipping for these small arrays.
+        q = self.pose + self.action_scale * np.minimum(np.maximum(actions, -1.0), 1.0)
+        return np.minimum(np.maximum(q, self.target_lower), self.target_upper)
 
     def begin_episodes(self, rows: np.ndarray, rngs: list[np.random.Generator]) -> None:
         """Draws per-episode quantities (commands, targets) for ``rows``."""
@@ -143,6 +145,15 @@ class Task:
                  last_actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         """(reward (n,), terminated (n,), info arrays) after a step."""
         raise NotImplementedError
+
+    def outputs(self, obs: ObservationBatch, actions: np.ndarray, last_actions: np.ndarray,
+                next_last_actions: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], np.ndarray]:
+        """What a step returns, in one call: ``evaluate(obs, actions,
+        last_actions)`` and ``observe(obs, next_last_actions)`` (subclasses
+        share the work of the two)."""
+        reward, terminated, info = self.evaluate(obs, actions, last_actions)
+        return reward, terminated, info, self.observe(obs, next_last_actions)
 
     # -- branching --
 
@@ -221,15 +232,35 @@ class LeggedTask(Task):
         }
 
     def observe(self, obs: ObservationBatch, last_actions: np.ndarray) -> np.ndarray:
-        t = self.base_terms(obs)
+        return self._observe(obs, last_actions, self.base_terms(obs))
+
+    def evaluate(self, obs: ObservationBatch, actions: np.ndarray,
+                 last_actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        return self._evaluate(obs, actions, last_actions, self.base_terms(obs))
+
+    def outputs(self, obs: ObservationBatch, actions: np.ndarray, last_actions: np.ndarray,
+                next_last_actions: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], np.ndarray]:
+        t = self.base_terms(obs)  # once for both
+        reward, terminated, info = self._evaluate(obs, actions, last_actions, t)
+        return reward, terminated, info, self._observe(obs, next_last_actions, t)
+
+    def _evaluate(self, obs: ObservationBatch, actions: np.ndarray, last_actions: np.ndarray,
+                  t: dict[str, np.ndarray]
+                  ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        raise NotImplementedError
+
+    def _observe(self, obs: ObservationBatch, last_actions: np.ndarray,
+                 t: dict[str, np.ndarray], extra: tuple[np.ndarray, ...] = ()) -> np.ndarray:
         return np.concatenate(
             [t["height"][:, None], t["gravity"], t["lin_vel"], t["ang_vel"],
-             obs.joint_positions - self.pose, obs.joint_velocities, last_actions],
-            axis=1).astype(np.float32)
+             obs.joint_positions - self.pose, obs.joint_velocities, last_actions, *extra],
+            axis=1, dtype=np.float32)
 
     def fell(self, t: dict[str, np.ndarray]) -> np.ndarray:
-        with np.errstate(invalid="ignore"):
-            return ~((t["height"] >= self.base_height / 3.0) & (t["cos_tilt"] >= _COS_60))
+        # A NaN height or tilt compares False: fell (no warning for NaN
+        # comparisons in numpy ≥ 1.24).
+        return ~((t["height"] >= self.base_height / 3.0) & (t["cos_tilt"] >= _COS_60))
 
 
 class StandTask(LeggedTask):
@@ -245,9 +276,9 @@ class StandTask(LeggedTask):
 
     name = "stand"
 
-    def evaluate(self, obs: ObservationBatch, actions: np.ndarray,
-                 last_actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-        t = self.base_terms(obs)
+    def _evaluate(self, obs: ObservationBatch, actions: np.ndarray, last_actions: np.ndarray,
+                  t: dict[str, np.ndarray]
+                  ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         height = np.exp(-((t["height"] - self.base_height) / 0.05) ** 2)
         upright = np.maximum(t["cos_tilt"], 0.0)
         still = np.exp(-(np.sum(t["lin_vel"] ** 2, axis=1) +
@@ -292,13 +323,13 @@ class WalkTask(LeggedTask):
         for i in rows:
             self.command[i] = rngs[i].uniform(*self.command_range)
 
-    def observe(self, obs: ObservationBatch, last_actions: np.ndarray) -> np.ndarray:
-        base = super().observe(obs, last_actions)
-        return np.concatenate([base, self.command[:, None].astype(np.float32)], axis=1)
+    def _observe(self, obs: ObservationBatch, last_actions: np.ndarray,
+                 t: dict[str, np.ndarray]) -> np.ndarray:
+        return super()._observe(obs, last_actions, t, (self.command[:, None],))
 
-    def evaluate(self, obs: ObservationBatch, actions: np.ndarray,
-                 last_actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-        t = self.base_terms(obs)
+    def _evaluate(self, obs: ObservationBatch, actions: np.ndarray, last_actions: np.ndarray,
+                  t: dict[str, np.ndarray]
+                  ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         vx = t["lin_vel"][:, 0]
         track = np.exp(-((vx - self.command) ** 2) / 0.1)
         drift = np.exp(-(t["lin_vel"][:, 1] ** 2 + t["ang_vel"][:, 2] ** 2) / 0.1)

@@ -1,14 +1,17 @@
 """``moreau.VectorEnv``: many environments over one or more moreaud servers,
-in the shape of Gymnasium's vector API (and EnvPool's synchronous mode).
+in the shape of Gymnasium's vector API and EnvPool's two modes.
 
 Environments are spread over the servers in contiguous blocks (env i lives
 on server ``i * len(servers) // num_envs``). Each step sends one StepBatch
 per server, all servers at once, and waits for all of them; the resets that
-autoreset needs go out in the same round.
+autoreset needs go out in the same round. ``send``/``recv`` (EnvPool's
+asynchronous mode) keep several such rounds over disjoint groups of envs in
+flight, so the servers step one group while the policy works on another.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
@@ -33,6 +36,17 @@ class EnvState:
     task: dict[str, np.ndarray]
     rng: dict[str, Any]
     needs_reset: bool
+
+
+@dataclass
+class _Round:
+    """One policy step under way: the envs it covers and its calls."""
+
+    rows: np.ndarray | None  # env ids in the caller's order (None: every env)
+    mask: np.ndarray  # (num_envs,) bool: the envs of this round
+    resetting: np.ndarray  # (num_envs,) bool: those being autoreset instead
+    reset_pending: list[tuple[int, Pending]]
+    calls: list[Pending]  # StepBatch calls still in flight
 
 
 class _Shard:
@@ -68,6 +82,15 @@ class VectorEnv:
     ignores that env's action, resets it and returns its first observation
     with reward 0 and terminated = truncated = False (``info["reset"]`` marks
     it).
+
+    ``send(actions, env_ids)`` / ``recv()`` is the same step split in two,
+    for groups of envs (EnvPool's asynchronous mode): e.g. two halves, one
+    stepping on the servers while the policy acts on the other::
+
+        env.send(policy(obs_a), ids_a); env.send(policy(obs_b), ids_b)
+        while True:
+            obs, reward, terminated, truncated, info = env.recv()
+            env.send(policy(obs), info["env_id"])
     """
 
     metadata = {"autoreset_mode": "NextStep"}
@@ -89,6 +112,7 @@ class VectorEnv:
         self._seed = seed
         self.clients = [Client(address, timeout=timeout) for address in servers]
         self._shards: list[_Shard] = []
+        self._rounds: deque[_Round] = deque()  # send()s awaiting recv(), oldest first
         self._closed = False
         s = len(servers)
         bounds = [k * num_envs // s for k in range(s + 1)]
@@ -132,6 +156,10 @@ class VectorEnv:
         self._last_actions = np.zeros((self.num_envs, nu))
         self._episode_step = np.zeros(self.num_envs, dtype=np.int64)
         self._needs_reset = np.zeros(self.num_envs, dtype=bool)
+        self._actions = np.zeros((self.num_envs, nu))  # the latest action of each env
+        self._targets = np.zeros((self.num_envs, nu))  # and its joint targets
+        self._in_flight = np.zeros(self.num_envs, dtype=bool)
+        self._env_ids = np.arange(self.num_envs)
         self.seed(self._seed)
         self._started = False
 
@@ -174,11 +202,17 @@ class VectorEnv:
         if seed is not None:
             self.seed(seed)
         rows = np.arange(self.num_envs) if mask is None else np.flatnonzero(np.asarray(mask))
+        self._check_idle(rows, "reset")
         self._finish_resets(self._start_resets(rows))
         self._started = True
         reset = np.zeros(self.num_envs, dtype=bool)
         reset[rows] = True
         return self.task.observe(self._obs, self._last_actions), {"reset": reset}
+
+    def _check_idle(self, rows: Any, what: str) -> None:
+        busy = [int(i) for i in rows if 0 <= int(i) < self.num_envs and self._in_flight[int(i)]]
+        if busy:
+            raise RuntimeError(f"{what}: env {busy[0]} is in a send() awaiting recv()")
 
     def _start_resets(self, rows: np.ndarray) -> list[tuple[int, Pending]]:
         pending = []
@@ -204,63 +238,140 @@ class VectorEnv:
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
                                                  np.ndarray, dict[str, Any]]:
         """Steps every env one policy step (see the class docstring)."""
+        if self._rounds:
+            raise RuntimeError(f"{len(self._rounds)} send() calls await recv(): "
+                               "finish them before step()")
+        return self._finish_round(self._start_round(actions, None, blocking=True))
+
+    def send(self, actions: np.ndarray, env_ids: Sequence[int] | np.ndarray | None = None) -> None:
+        """Starts one policy step of the envs ``env_ids`` (all when None) and
+        returns at once (EnvPool's asynchronous mode): ``actions`` has one row
+        per id, in that order. :meth:`recv` returns the results, oldest send
+        first, while the servers step the envs of later sends — so a policy
+        working on one group of envs overlaps the simulation of another. An
+        env may be in one unfinished send at a time."""
+        if env_ids is None:
+            rows = None
+        else:
+            rows = np.asarray(env_ids)
+            if rows.ndim != 1 or rows.size == 0 or rows.dtype.kind not in "iu":
+                raise ValueError(f"env_ids must be a non-empty 1-D sequence of integers, got "
+                                 f"{env_ids!r}")
+            rows = rows.astype(np.int64)
+            if rows.min() < 0 or rows.max() >= self.num_envs:
+                raise ValueError(f"env_ids must lie in [0, {self.num_envs}), got "
+                                 f"[{rows.min()}, {rows.max()}]")
+            if np.unique(rows).size != rows.size:
+                raise ValueError("env_ids holds an env twice")
+        self._rounds.append(self._start_round(actions, rows, blocking=False))
+
+    def recv(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Waits for the oldest unfinished :meth:`send`; returns ``(obs,
+        reward, terminated, truncated, info)`` for its envs, rows in the order
+        of its ``env_ids`` (``info["env_id"]``)."""
+        if not self._rounds:
+            raise RuntimeError("recv() without a send() awaiting it")
+        return self._finish_round(self._rounds.popleft())
+
+    def _start_round(self, actions: np.ndarray, rows: np.ndarray | None,
+                     blocking: bool) -> _Round:
         if not self._started:
             raise RuntimeError("call reset() before step()")
+        count = self.num_envs if rows is None else rows.size
         actions = np.asarray(actions, dtype=np.float64)
-        if actions.shape != (self.num_envs, self.task.action_size):
+        if actions.shape != (count, self.task.action_size):
             raise ValueError(f"actions have shape {actions.shape}, expected "
-                             f"{(self.num_envs, self.task.action_size)}")
-        resetting = self._needs_reset.copy() if self.autoreset else np.zeros(self.num_envs, bool)
-        targets = self.task.targets(actions)
+                             f"{(count, self.task.action_size)}")
+        if rows is None:
+            mask = np.ones(self.num_envs, dtype=bool)
+        else:
+            mask = np.zeros(self.num_envs, dtype=bool)
+            mask[rows] = True
+        if (self._in_flight & mask).any():
+            busy = np.flatnonzero(self._in_flight & mask)
+            raise ValueError(f"env {int(busy[0])} is already in a send() awaiting recv()")
+        resetting = (self._needs_reset & mask) if self.autoreset else np.zeros_like(mask)
+        if rows is None:
+            self._actions[:] = actions
+            self._targets[:] = self.task.targets(actions)
+        else:
+            self._actions[rows] = actions
+            self._targets[rows] = self.task.targets(actions)
         # Resets and steps go out together; an env being reset is left out of
         # its server's StepBatch (its action is ignored).
         reset_pending = self._start_resets(np.flatnonzero(resetting))
         plan = []
         for shard in self._shards:
-            keep = ~resetting[shard.start:shard.stop]
+            keep = mask[shard.start:shard.stop] & ~resetting[shard.start:shard.stop]
             if keep.any():
                 plan.append((shard, None if keep.all() else np.flatnonzero(keep)))
-        if len(plan) == 1 and not reset_pending:
-            # One call in flight: a blocking call avoids a future's thread.
-            shard, rows = plan[0]
-            calls = [(shard, rows, shard.step(targets[shard.start:shard.stop], rows=rows))]
-        else:
-            calls = [(shard, rows, shard.step.future(targets[shard.start:shard.stop], rows=rows))
-                     for shard, rows in plan]
-        for shard, rows, call in calls:
-            batch = call if isinstance(call, ObservationBatch) else call.result()
-            where = slice(shard.start, shard.stop) if rows is None else shard.start + rows
-            self._obs.assign(where, batch)
-        self._finish_resets(reset_pending)
+        targets = self._targets
+        calls = []
+        for shard, local in plan:
+            # Each reply is decoded straight into its rows of self._obs.
+            where = slice(shard.start, shard.stop) if local is None else shard.start + local
+            if blocking and len(plan) == 1 and not reset_pending:
+                # One call in flight: a blocking call avoids a future's thread.
+                shard.step(targets[shard.start:shard.stop], rows=local, into=(self._obs, where))
+            else:
+                calls.append(shard.step.future(targets[shard.start:shard.stop], rows=local,
+                                               into=(self._obs, where)))
+        self._in_flight |= mask
+        return _Round(rows, mask, resetting, reset_pending, calls)
+
+    def _finish_round(self, round_: _Round) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                     np.ndarray, dict[str, Any]]:
+        mask, resetting = round_.mask, round_.resetting
+        self._in_flight &= ~mask
+        for call in round_.calls:
+            call.result()  # written into self._obs
+        self._finish_resets(round_.reset_pending)
 
         codes = self._obs.status_code
-        diverged = (codes == _FAILED_PRECONDITION) & ~resetting
-        failed = (codes != 0) & ~diverged & ~resetting
+        diverged = (codes == _FAILED_PRECONDITION) & mask & ~resetting
+        failed = (codes != 0) & mask & ~diverged & ~resetting
         if failed.any():
             i = int(np.flatnonzero(failed)[0])
             raise MoreauError(status_code(codes[i]), self._obs.status_message[i],
                               method=f"StepBatch (env {i}, instance {self._obs.instance_ids[i]})",
                               address=self._locate(i)[0].client.address)
 
-        stepped = ~resetting
-        reward, terminated, info = self.task.evaluate(self._obs, actions, self._last_actions)
-        self._last_actions[stepped] = np.clip(actions[stepped], -1.0, 1.0)
+        stepped = mask & ~resetting
+        everyone = stepped.all()  # the common case: fewer masked copies
+        last_actions = self._last_actions.copy()
+        if everyone:
+            np.minimum(np.maximum(self._actions, -1.0), 1.0, out=last_actions)
+        else:
+            last_actions[stepped] = np.clip(self._actions[stepped], -1.0, 1.0)
+        reward, terminated, info, obs = self.task.outputs(
+            self._obs, self._actions, self._last_actions, last_actions)
+        self._last_actions = last_actions
         self._episode_step[stepped] += 1
         terminated = (terminated | diverged) & stepped
         truncated = (self._episode_step >= self.task.max_episode_steps) & stepped & ~terminated
-        reward = np.where(stepped, reward, 0.0)
+        if not everyone:
+            reward = np.where(stepped, reward, 0.0)
+            info = {key: np.where(stepped, value, 0) if value.dtype != bool else value & stepped
+                    for key, value in info.items()}
         if self.autoreset:
-            self._needs_reset = terminated | truncated
-        obs = self.task.observe(self._obs, self._last_actions)
-        info = {key: np.where(stepped, value, 0) if value.dtype != bool else value & stepped
-                for key, value in info.items()}
+            if mask.all():
+                self._needs_reset = terminated | truncated
+            else:
+                self._needs_reset = np.where(mask, terminated | truncated, self._needs_reset)
         info.update(reset=resetting, diverged=diverged, episode_step=self._episode_step.copy())
-        return obs, reward, terminated, truncated, info
+        rows = round_.rows
+        if rows is None:
+            info["env_id"] = self._env_ids
+            return obs, reward, terminated, truncated, info
+        info = {key: value[rows] for key, value in info.items()}
+        info["env_id"] = rows.copy()
+        return obs[rows], reward[rows], terminated[rows], truncated[rows], info
 
     # ------------------------------------------------------------ branching --
 
     def get_state(self, i: int) -> EnvState:
         """A snapshot of env i (server state + client bookkeeping)."""
+        self._check_idle([i], "get_state")
         shard, instance_id = self._locate(i)
         return EnvState(server=shard.client.get_state(instance_id),
                         episode_step=int(self._episode_step[i]),
@@ -273,6 +384,7 @@ class VectorEnv:
         """Puts env i in ``state`` (possibly taken from another env, on
         another server); returns its observation. The env keeps its own random
         generator unless ``restore_rng``."""
+        self._check_idle([i], "set_state")
         shard, instance_id = self._locate(i)
         self._obs.assign_one(i, shard.client.set_state(instance_id, state.server))
         self._episode_step[i] = state.episode_step
@@ -290,6 +402,7 @@ class VectorEnv:
         if self._closed:
             return
         self._closed = True
+        self._rounds.clear()
         for shard in self._shards:
             if shard.ids:
                 try:
