@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import math
 import threading
 
@@ -112,6 +114,22 @@ def test_packed_step_batch_matches_the_generated_classes(client: moreau.Client) 
     decoded = encoder.decode(raw, ok_rows)
     assert decoded.instance_ids == created.ids and decoded.status_message == ["", "", ""]
     assert not decoded.status_code.any() and decoded.q.flags.writeable
+
+    # Decoded into rows of an existing batch: the same as decode + assign, by
+    # a slice or by indices; rows of another shape are refused.
+    full = encoder.decode(client._step_batch_raw(encoder.encode(actions), timeout=10))
+    for where in (slice(1, 4), np.array([3, 0, 1])):
+        into, expected = copy.deepcopy(full), copy.deepcopy(full)
+        encoder.decode_into(raw, ok_rows, into, where)
+        expected.assign(where, decoded)
+        for name in moreau.ObservationBatch.ARRAY_FIELDS:
+            np.testing.assert_array_equal(getattr(into, name), getattr(expected, name))
+        assert into.instance_ids == expected.instance_ids
+        assert into.status_message == expected.status_message
+    narrow = copy.deepcopy(full)
+    narrow.q = narrow.q[:, :5]
+    with pytest.raises(ValueError, match=r"q rows have shape \(19,\), this batch's have \(5,\)"):
+        encoder.decode_into(raw, ok_rows, narrow, slice(0, 3))
 
     # Two observation shapes in one packed batch: refused, with the server's message.
     with pytest.raises(moreau.MoreauError, match="same observation shape"):
