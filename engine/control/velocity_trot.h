@@ -72,7 +72,7 @@ struct VelocityTrotOptions {
   double frequency_hz = 2.5;       // f
   double duty_factor = 0.5;        // β
   double forward_velocity = 0.25;  // m/s; the step length is v β / f
-  double step_height = 0.025;      // swing apex above the ground (m)
+  double step_height = 0.02;       // swing apex above the ground (m)
   double start_delay_s = 0.5;      // stand, then trot
   double start_ramp_s = 0.8;       // forward speed ramped from 0 over this time
   double settle_s = 0.3;           // joint-space approach to the stand pose first
