@@ -16,7 +16,13 @@
 //                (moreau-sor), with the Mini Cheetah's effort limits 17/17/26
 //                N m (--trot_effort_limits; the shipped URDF has none) in every
 //                mode, and the time constants --trot_id_time_constant (id) and
-//                --trot_id_constraint_time_constant (id-constraint).
+//                --trot_id_constraint_time_constant (id-constraint). Under
+//                id-constraint the legs run the velocity trot instead
+//                (engine/control/velocity_trot.h; --trot_id_constraint_controller,
+//                the --vtrot_* flags): its targets are q + Δt q̇_d with time
+//                constant 0, its gait (frequency, speed, duty factor, start
+//                delay) is its own, and the stance phases of the slip measure
+//                are its gait's.
 // Every scenario solves its contacts and joint rows by SOR at α = --prox_alpha
 // with up to --prox_max_iterations sweeps.
 // Control modes (--modes): names for sim::ParseControlMode ("pd", "id",
@@ -79,6 +85,7 @@
 #include "engine/control/gait.h"
 #include "engine/control/legs.h"
 #include "engine/control/pd.h"
+#include "engine/control/velocity_trot.h"
 #include "engine/model/loader.h"
 #include "engine/sim/actuation.h"
 #include "engine/sim/settings.h"
@@ -132,6 +139,35 @@ ABSL_FLAG(std::string, trot_log, "",
           "dt): gait phase, contact, normal and friction force, tangential velocity, stance "
           "travel, joint-row impulses over tau_max dt, desired and reached joint velocities, prox "
           "sweeps and convergence.");
+ABSL_FLAG(std::string, trot_id_constraint_controller, "velocity",
+          "trot, mode id-constraint: 'velocity' (engine/control/velocity_trot.h: stance legs from "
+          "one commanded base twist with the feet's contact points still, world-frame swing with "
+          "contact-triggered touchdown) or 'trot' (001's PD-tuned trot, as the other modes).");
+ABSL_FLAG(double, vtrot_frequency, moreau::VelocityTrotOptions{}.frequency_hz,
+          "velocity trot: gait frequency f (Hz).");
+ABSL_FLAG(double, vtrot_speed, moreau::VelocityTrotOptions{}.forward_velocity,
+          "velocity trot: forward speed (m/s); the step length is v beta / f.");
+ABSL_FLAG(double, vtrot_step_height, moreau::VelocityTrotOptions{}.step_height,
+          "velocity trot: swing apex (m).");
+ABSL_FLAG(double, vtrot_approach, moreau::VelocityTrotOptions{}.approach_s,
+          "velocity trot: time (s) planned for the swing's final approach to the ground.");
+ABSL_FLAG(double, vtrot_approach_height, moreau::VelocityTrotOptions{}.approach_height,
+          "velocity trot: height (m) above the ground where the final approach starts.");
+ABSL_FLAG(double, vtrot_approach_time_constant,
+          moreau::VelocityTrotOptions{}.approach_time_constant_s,
+          "velocity trot: the final approach descends at height / this (s), at least the "
+          "touchdown speed.");
+ABSL_FLAG(double, vtrot_landing_fraction, moreau::VelocityTrotOptions{}.landing_fraction,
+          "velocity trot: fraction of the swing at which the foot reaches the ground.");
+ABSL_FLAG(double, vtrot_touchdown_speed, moreau::VelocityTrotOptions{}.touchdown_speed,
+          "velocity trot: the swing foot's descent speed at and after touchdown (m/s).");
+ABSL_FLAG(double, vtrot_attitude_time_constant,
+          moreau::VelocityTrotOptions{}.attitude_time_constant_s,
+          "velocity trot: roll/pitch correction time constant (s).");
+ABSL_FLAG(double, vtrot_height_time_constant, moreau::VelocityTrotOptions{}.height_time_constant_s,
+          "velocity trot: height correction time constant (s).");
+ABSL_FLAG(double, vtrot_swing_time_constant, moreau::VelocityTrotOptions{}.swing_time_constant_s,
+          "velocity trot: swing foot position feedback time constant (s).");
 ABSL_FLAG(std::string, json, "", "Write the JSON report to this file instead of stdout.");
 
 namespace moreau::bench {
@@ -179,6 +215,9 @@ struct Scenario {
   double id_time_constant = 0.0;
   double id_constraint_time_constant = 0.0;
   ControllerOptions trot_options;
+  // trot, id-constraint: VelocityTrot instead of the "trot" controller.
+  bool velocity_trot = false;
+  VelocityTrotOptions velocity_options;
 };
 
 // What one run of `duration` seconds at one Δt measured.
@@ -223,6 +262,10 @@ absl::StatusOr<RunResult> Run(const Scenario& scenario, sim::ControlMode mode, d
   if (mode == sim::ControlMode::kIdConstraint) {
     settings.control.id_time_constant = scenario.id_constraint_time_constant;
   }
+  // The velocity trot passes q̇_d as targets q + Δt q̇_d: T = 0 gives v_des = q̇_d.
+  const bool velocity_trot =
+      scenario.trot && scenario.velocity_trot && mode == sim::ControlMode::kIdConstraint;
+  if (velocity_trot) settings.control.id_time_constant = 0.0;
   absl::StatusOr<std::unique_ptr<sim::Simulation>> created =
       sim::Simulation::Create(scenario.model, settings);
   if (!created.ok()) return created.status();
@@ -234,7 +277,12 @@ absl::StatusOr<RunResult> Run(const Scenario& scenario, sim::ControlMode mode, d
   std::unique_ptr<Controller> controller;
   ControllerState controller_state;
   Eigen::VectorXd tau_scratch = Eigen::VectorXd::Zero(model.nv);
-  if (scenario.trot) {
+  std::optional<VelocityTrot> velocity;
+  if (velocity_trot) {
+    absl::StatusOr<VelocityTrot> made = VelocityTrot::Create(model, scenario.velocity_options);
+    if (!made.ok()) return made.status();
+    velocity = std::move(*made);
+  } else if (scenario.trot) {
     absl::StatusOr<std::unique_ptr<Controller>> made =
         MakeController("trot", model, scenario.trot_options);
     if (!made.ok()) return made.status();
@@ -265,6 +313,14 @@ absl::StatusOr<RunResult> Run(const Scenario& scenario, sim::ControlMode mode, d
       phase_offset[static_cast<size_t>(leg.foot)] = TrotPhaseOffset(leg);
     }
   }
+  // The gait whose stance phases the slip measure follows.
+  GaitParams gait_phases;
+  double start_delay_s = scenario.trot_options.start_delay_s;
+  if (velocity) {
+    gait_phases.duty_factor = velocity->options().duty_factor;
+    start_delay_s = velocity->options().start_delay_s;
+  }
+  std::vector<bool> contact_closed(ncontacts, false);
   std::vector<StanceTracker> trackers(ncontacts);
   StanceStats stats;
   // --trot_log (the first trot run): per foot, its leg's actuators.
@@ -298,7 +354,16 @@ absl::StatusOr<RunResult> Run(const Scenario& scenario, sim::ControlMode mode, d
     const double t = simulation.state().time;
     const double t_next = t + dt;
     if (log.is_open()) q_before = simulation.state().q;
-    if (scenario.trot) {
+    if (velocity) {
+      // q̇_d for [t, t + Δt] from the state at t and the last step's contacts.
+      const std::vector<contact::Contact>& contacts = simulation.contacts().contacts;
+      for (size_t c = 0; c < ncontacts; ++c) {
+        contact_closed[c] =
+            c < contacts.size() && contacts[c].active && contacts[c].NormalForce() > 0.0;
+      }
+      velocity->Compute(model, dt, simulation.state().q, simulation.state().v, contact_closed,
+                        target);
+    } else if (scenario.trot) {
       // Advance the gait over [t, t + Δt], then read its targets at t + Δt.
       controller->Compute(model, t, dt, simulation.state().q, simulation.state().v,
                           controller_state, tau_scratch);
@@ -332,9 +397,10 @@ absl::StatusOr<RunResult> Run(const Scenario& scenario, sim::ControlMode mode, d
         // The gait has the leg in stance, after the trot's start delay (the
         // drop from the default pose has landed); a swing foot that brushes
         // the ground is not in stance.
-        const double psi = WrapPhase(controller_state.phase + phase_offset[c]);
-        const bool stance_phase =
-            state.time > scenario.trot_options.start_delay_s && InStance(GaitParams{}, psi);
+        const double psi =
+            velocity ? WrapPhase(velocity->phase() + velocity->PhaseOffset(static_cast<int>(c)))
+                     : WrapPhase(controller_state.phase + phase_offset[c]);
+        const bool stance_phase = state.time > start_delay_s && InStance(gait_phases, psi);
         const bool closed = contact.active && contact.NormalForce() > 0.0;
         TrackStance(stance_phase, closed, contact.position.head<2>(), trackers[c], stats);
         if (!log.is_open()) continue;
@@ -569,6 +635,25 @@ absl::StatusOr<Scenario> MakeTrot() {
   s.settings.control.gains.kp = absl::GetFlag(FLAGS_trot_kp);
   s.settings.control.gains.kd = absl::GetFlag(FLAGS_trot_kd);
   s.trot_options.gains = s.settings.control.gains;
+  const std::string id_constraint_controller = absl::GetFlag(FLAGS_trot_id_constraint_controller);
+  if (id_constraint_controller != "velocity" && id_constraint_controller != "trot") {
+    return absl::InvalidArgumentError(absl::StrCat("--trot_id_constraint_controller: '",
+                                                   id_constraint_controller,
+                                                   "' (expected velocity or trot)"));
+  }
+  s.velocity_trot = id_constraint_controller == "velocity";
+  VelocityTrotOptions& vo = s.velocity_options;
+  vo.frequency_hz = absl::GetFlag(FLAGS_vtrot_frequency);
+  vo.forward_velocity = absl::GetFlag(FLAGS_vtrot_speed);
+  vo.step_height = absl::GetFlag(FLAGS_vtrot_step_height);
+  vo.landing_fraction = absl::GetFlag(FLAGS_vtrot_landing_fraction);
+  vo.touchdown_speed = absl::GetFlag(FLAGS_vtrot_touchdown_speed);
+  vo.approach_s = absl::GetFlag(FLAGS_vtrot_approach);
+  vo.approach_height = absl::GetFlag(FLAGS_vtrot_approach_height);
+  vo.approach_time_constant_s = absl::GetFlag(FLAGS_vtrot_approach_time_constant);
+  vo.attitude_time_constant_s = absl::GetFlag(FLAGS_vtrot_attitude_time_constant);
+  vo.height_time_constant_s = absl::GetFlag(FLAGS_vtrot_height_time_constant);
+  vo.swing_time_constant_s = absl::GetFlag(FLAGS_vtrot_swing_time_constant);
   absl::StatusOr<LegLayout> layout = FindLegs(*s.model);
   if (!layout.ok()) return layout.status();
   s.stand_height = DefaultStandHeight(*layout);
@@ -593,6 +678,27 @@ void WriteScenario(JsonWriter& json, const Scenario& s) {
     json.Key("stand_height_m").Number(s.stand_height);
     json.Key("trot_frequency_hz").Number(s.trot_options.trot_frequency_hz);
     json.Key("forward_velocity_mps").Number(s.trot_options.forward_velocity);
+    if (s.velocity_trot) {
+      const VelocityTrotOptions& vo = s.velocity_options;
+      json.Key("id_constraint_controller")
+          .String("velocity trot (engine/control/velocity_trot.h), targets q + dt qd_d, T = 0");
+      json.Key("velocity_trot").BeginObject();
+      json.Key("frequency_hz").Number(vo.frequency_hz);
+      json.Key("duty_factor").Number(vo.duty_factor);
+      json.Key("forward_velocity_mps").Number(vo.forward_velocity);
+      json.Key("step_length_m").Number(vo.forward_velocity * vo.duty_factor / vo.frequency_hz);
+      json.Key("step_height_m").Number(vo.step_height);
+      json.Key("landing_fraction").Number(vo.landing_fraction);
+      json.Key("touchdown_speed_mps").Number(vo.touchdown_speed);
+      json.Key("approach_s").Number(vo.approach_s);
+      json.Key("approach_height_m").Number(vo.approach_height);
+      json.Key("approach_time_constant_s").Number(vo.approach_time_constant_s);
+      json.Key("height_time_constant_s").Number(vo.height_time_constant_s);
+      json.Key("attitude_time_constant_s").Number(vo.attitude_time_constant_s);
+      json.Key("yaw_time_constant_s").Number(vo.yaw_time_constant_s);
+      json.Key("swing_time_constant_s").Number(vo.swing_time_constant_s);
+      json.EndObject();
+    }
   } else {
     json.Key("urdf").String(absl::GetFlag(FLAGS_ur10_urdf));
     json.Key("reference")

@@ -10,6 +10,7 @@
 #include "engine/control/legs.h"
 #include "engine/control/pd.h"
 #include "engine/control/push.h"
+#include "engine/control/velocity_trot.h"
 #include "engine/dynamics/kinematics.h"
 #include "tests/unit/control/control_test_util.h"
 #include "tests/unit/testing/allocation_counter.h"
@@ -36,6 +37,28 @@ TEST(NoAllocation, ControllerCompute) {
       (void)sink;
       EXPECT_EQ(::moreau::testing::HeapAllocationCount() - before, 0);
     }
+  }
+}
+
+TEST(NoAllocation, VelocityTrotCompute) {
+  for (const auto& [label, model] : testing::Quadrupeds()) {
+    ASSERT_NE(model, nullptr);
+    SCOPED_TRACE(label);
+    auto trot = VelocityTrot::Create(*model);
+    ASSERT_TRUE(trot.ok()) << trot.status();
+    Eigen::VectorXd q = model->q_default;
+    q[2] = trot->stand_height();
+    const Eigen::VectorXd v = Eigen::VectorXd::Constant(model->nv, 0.2);
+    Eigen::VectorXd targets(static_cast<Eigen::Index>(model->actuators.size()));
+    std::vector<bool> closed(model->contact_points.size(), false);
+    const long before = ::moreau::testing::HeapAllocationCount();
+    for (int k = 0; k < 300; ++k) {  // settle, stand, then the gait with every mode
+      for (size_t c = 0; c < closed.size(); ++c) closed[c] = (k + static_cast<int>(c)) % 7 < 4;
+      trot->Compute(*model, 1e-2, q, v, closed, targets);
+    }
+    volatile double sink = targets.sum();
+    (void)sink;
+    EXPECT_EQ(::moreau::testing::HeapAllocationCount() - before, 0);
   }
 }
 
