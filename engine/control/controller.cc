@@ -92,18 +92,33 @@ class StandController final : public Controller {
 //     blends from the lift-off offset to the live one (smoothstep), so the
 //     targets stay continuous.
 //  3. Yaw: the stance feet also sweep the arc of a yaw rate
-//     ω = −k_ψ (ψ − ψ₀) about the base origin (the step vector of a leg at
-//     r is T_stance (v_cmd + ω × r)), holding the heading ψ₀ the trot
-//     started with; without it, small asymmetries turn the robot and the
-//     straight trot drifts sideways.
+//     ω = −k_ψ (e + ∫e dt / T_ψ), e = ψ − ψ₀, about the base origin (the
+//     step vector of a leg at r is T_stance (v_cmd + ω × r)), holding the
+//     heading ψ₀ the trot started with; without it, small asymmetries turn
+//     the robot and the straight trot drifts sideways. The integral removes
+//     the steady heading offset a proportional hold leaves under a steady
+//     yaw disturbance (the Mini Cheetah ran 15–30° off its heading with the
+//     P term alone, drifting sideways by up to 0.45 of its forward travel).
+//  4. Swing clearance: each swing foot's target is raised by the stance
+//     legs' mean compression c (how far their feet sit above their targets
+//     in the hip frames, i.e. how far the PD-held legs sag under the
+//     weight), blended out over the swing: lift c (1 − S(s)), s the swing
+//     phase. The swing curve is drawn from the nominal ground line, which
+//     lies c below the ground the sagging robot actually stands on; without
+//     this a lifting foot stays on the ground for the first third of its
+//     swing, pressed down by its PD and dragged forward. On slippery ground
+//     it skids; on 001 Table I's μ = 2 it grips and trips the robot: the trot
+//     then hops (≤ 1 foot loaded 15–30 % of the time), spins and falls with
+//     every contact model.
 // Without these the Mini Cheetah falls within seconds on hard contacts
 // (moreau-jor/sor at 1 ms).
 constexpr double kGravity = 9.81;            // m/s², for the pendulum time √(h/g)
 constexpr double kVelocityFilterS = 0.2;     // s: low-pass of the base velocity, ½ stride
 constexpr double kMaxFootholdOffset = 0.08;  // m: about ⅕ of the leg length
-constexpr double kYawGain = 0.5;     // 1/s: yaw rate per rad of heading error (2 oscillates ±15°)
-constexpr double kMaxYawRate = 0.5;  // rad/s
-constexpr int kMaxLegs = 4;          // a trot has four legs (CheckTrotLayout)
+constexpr double kYawGain = 0.5;  // 1/s: yaw rate per rad of heading error (2 oscillates ±15°)
+constexpr double kYawIntegralS = 1.0;       // T_ψ (s): ≈ one gait cycle (0.8 s at 1.25 Hz)
+constexpr double kMaxYawRate = 0.5;         // rad/s
+constexpr int kMaxLegs = 4;                 // a trot has four legs (CheckTrotLayout)
 constexpr double kAttitudeGain = 1.0;       // k_att: the hip's height error, fed back 1:1
 constexpr double kAttitudeDampingS = 0.05;  // T_att (s): ⅛ of a stance, damps the rocking
 
@@ -187,15 +202,23 @@ class TrotController final : public Controller {
       const Vec3 v_heading = heading.transpose() * v.head<3>();
       const double alpha = dt / (kVelocityFilterS + dt);
       for (int k = 0; k < 2; ++k) state.velocity[k] += alpha * (v_heading[k] - state.velocity[k]);
-      // 3. Yaw, once the gait runs (ramped with it).
+      // 3. Yaw, once the gait runs (ramped with it); the integral is
+      // clamped to what saturates the rate on its own (anti-windup).
+      const double heading_error = WrapAngle(yaw - state.heading);
+      const double max_integral = kMaxYawRate * kYawIntegralS / kYawGain;
+      state.heading_integral = std::clamp(state.heading_integral + ramp * dt * heading_error,
+                                          -max_integral, max_integral);
       yaw_rate =
-          ramp * std::clamp(-kYawGain * WrapAngle(yaw - state.heading), -kMaxYawRate, kMaxYawRate);
+          ramp * std::clamp(-kYawGain * (heading_error + state.heading_integral / kYawIntegralS),
+                            -kMaxYawRate, kMaxYawRate);
       // 2. Foot placement from the velocity error.
       const Eigen::Vector2d error(state.velocity[0] - v_cmd.x(), state.velocity[1] - v_cmd.y());
       foothold = (ramp * placement_gain_ * error)
                      .cwiseMax(-kMaxFootholdOffset)
                      .cwiseMin(kMaxFootholdOffset);
     }
+
+    const double clearance = balance_ ? ramp * StanceCompression(gait, q, state) : 0.0;  // 4.
 
     for (int i = 0; i < static_cast<int>(layout_.legs.size()) && i < kMaxLegs; ++i) {
       const Leg& leg = layout_.legs[i];
@@ -213,7 +236,13 @@ class TrotController final : public Controller {
       // The leg's step: T_stance (v_cmd + ω × r).
       const Eigen::Vector2d step =
           stance_s * (v_cmd + yaw_rate * Eigen::Vector2d(-lever_[i].y(), lever_[i].x()));
-      const Vec3 target = FootTarget(gait, step, lift[i], state, i, psi, !stance);
+      // 1. and 4.: the feedback lifts, from the measured state (like the
+      // offsets, not differentiated into q̇_d: that is the gait curve's rate).
+      double leg_lift = lift[i];
+      if (!stance) {
+        leg_lift += clearance * (1.0 - Smooth((psi - gait.duty_factor) / (1.0 - gait.duty_factor)));
+      }
+      const Vec3 target = FootTarget(gait, step, leg_lift, state, i, psi, !stance);
       Vec3 angles;
       Vec3 rates = Vec3::Zero();
       IkResult result;
@@ -222,7 +251,7 @@ class TrotController final : public Controller {
         // step's end reuses the first solution's angles (LegIkPair).
         Vec3 ahead;
         result = LegIkPair(leg, target,
-                           FootTarget(gait, step, lift[i], state, i, psi + kPhaseStep, !stance),
+                           FootTarget(gait, step, leg_lift, state, i, psi + kPhaseStep, !stance),
                            angles, ahead);
         for (int j = 0; j < 3; ++j) rates[j] = WrapAngle(ahead[j] - angles[j]) * (f / kPhaseStep);
       } else {
@@ -243,6 +272,27 @@ class TrotController final : public Controller {
   }
 
  private:
+  // 4. The stance legs' mean compression (m, ≥ 0): how far their feet sit
+  // above the targets of the last Compute, z in the hip frames (forward
+  // kinematics of the measured and the target joint angles).
+  double StanceCompression(const GaitParams& gait, const Eigen::VectorXd& q,
+                           const ControllerState& state) const {
+    double sum = 0.0;
+    int count = 0;
+    for (int i = 0; i < static_cast<int>(layout_.legs.size()) && i < kMaxLegs; ++i) {
+      if (!InStance(gait, WrapPhase(state.phase + offset_[i]))) continue;
+      const Leg& leg = layout_.legs[i];
+      Vec3 measured, target;
+      for (int j = 0; j < 3; ++j) {
+        measured[j] = q[leg.q_index[j]];
+        target[j] = q_des_[leg.actuator[j]];
+      }
+      sum += LegForwardKinematics(leg, measured).z() - LegForwardKinematics(leg, target).z();
+      ++count;
+    }
+    return count > 0 ? std::max(0.0, sum / count) : 0.0;
+  }
+
   // τ += −Jᵀ Rᵀ F_i for each leg with weight share w_i > 0, F_i = −m g w_i / Σw
   // (ControllerOptions::weight_feedforward), clamped to the effort limits.
   void AddWeightFeedforward(const Model& model, const Eigen::VectorXd& q,

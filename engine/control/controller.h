@@ -10,8 +10,9 @@
 //            corner; diagonal pairs half a period apart, duty factor ½. Plus
 //            balance feedback beyond the paper (ControllerOptions::balance;
 //            controller.cc): stance-leg heights against roll and pitch,
-//            Raibert foot placement against velocity errors, and a heading
-//            hold by the stance feet's sweep.
+//            Raibert foot placement against velocity errors, a heading hold
+//            (proportional–integral) by the stance feet's sweep, and swing
+//            feet lifted by the stance legs' sag.
 // "stand" and "trot" discretize the PD for the step (StableJointPd, pd.h).
 //
 // A Controller object holds constant tables and scratch (the last targets);
@@ -52,6 +53,8 @@ struct ControllerState {
   // The heading (yaw, rad) the trot holds: the base's at the first Compute.
   double heading = 0.0;
   bool heading_set = false;
+  // ∫ (ψ − ψ₀) dt (rad s) of the trot's heading hold (its integral term).
+  double heading_integral = 0.0;
 };
 static_assert(std::is_trivially_copyable_v<ControllerState>);
 
@@ -91,7 +94,8 @@ struct ControllerOptions {
   bool velocity_feedforward = true;
   // Trot balance feedback, added to 001 §6.2's open-loop generator (see
   // controller.cc for what each does and why). false: the paper's
-  // open-loop trot (fixed footholds, no attitude or heading feedback).
+  // open-loop trot (fixed footholds, no attitude or heading feedback, no
+  // swing clearance).
   bool balance = true;
   // Trot, also beyond 001 §6.2 (off by default): each stance leg carries its
   // share of the robot's weight by a feed-forward torque τ_ff = −Jᵀ Rᵀ F_i

@@ -2,7 +2,8 @@
 // the trot validated kinematically (the targets through the engine's
 // ForwardKinematics): continuous foot paths, swing apex, stance speed,
 // diagonal pairing, joint limits, clamped torques, the oscillator and the
-// start ramp.
+// start ramp; the balance feedback's footholds, leg lengths, swing clearance
+// and heading integral.
 #include "engine/control/controller.h"
 
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 #include <numbers>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "engine/control/gait.h"
 #include "engine/control/legs.h"
@@ -430,6 +432,134 @@ TEST(TrotController, BalanceFeedbackMovesFootholdsAndLegLengths) {
       EXPECT_LT(rolled.z(), level.z() - 1e-3) << leg;
     }
   }
+}
+
+// Balance feedback 4 (controller.cc): a swing foot's target rises by the
+// stance legs' mean compression c (their feet above their targets, hip
+// frames), by c (1 − S(s)) at swing phase s; stance targets do not change.
+TEST(TrotController, SwingFeetLiftedByTheStanceLegsSag) {
+  auto model = testing::MiniCheetah();
+  ASSERT_NE(model, nullptr);
+  auto layout = FindLegs(*model);
+  ASSERT_TRUE(layout.ok());
+  auto c = Make("trot", *model, ControllerOptions{});
+  ASSERT_NE(c, nullptr);
+  const double h = DefaultStandHeight(*layout);
+  const double phase = 0.6;  // FR and HL (offset 0) in swing at s = 0.2, FL and HR in stance
+  auto feet = [&](const Eigen::VectorXd& q) {
+    ControllerState state;
+    state.phase = phase;
+    state.elapsed_s = 100.0;
+    Eigen::VectorXd tau(model->nv);
+    c->Compute(*model, 0.0, 0.0, q, Eigen::VectorXd::Zero(model->nv), state, tau);
+    std::vector<Vec3> out;
+    for (const Leg& leg : layout->legs) {
+      const Vec3 angles(c->LastTargets()[leg.actuator[0]], c->LastTargets()[leg.actuator[1]],
+                        c->LastTargets()[leg.actuator[2]]);
+      out.push_back(LegForwardKinematics(leg, angles));
+    }
+    return out;
+  };
+  // Measured joints at the targets: no compression.
+  Eigen::VectorXd q = ConfigurationFromTargets(*model, c->LastTargets(), h);
+  const std::vector<Vec3> tracked = feet(q);
+  q = ConfigurationFromTargets(*model, c->LastTargets(), h);
+  const std::vector<Vec3> again = feet(q);  // same measured state, same targets
+  // The stance legs' feet 2 and 4 cm above their targets: c = 3 cm.
+  const double rise[2] = {0.02, 0.04};
+  int k = 0;
+  for (const Leg& leg : layout->legs) {
+    if (leg.front == leg.left) {  // FL, HR (offset ½): stance at phase 0.6
+      Vec3 angles;
+      ASSERT_EQ(LegIk(leg, again[&leg - &layout->legs[0]] + Vec3(0, 0, rise[k++]), angles),
+                IkResult::kOk);
+      for (int j = 0; j < 3; ++j) q[leg.q_index[j]] = angles[j];
+    }
+  }
+  const std::vector<Vec3> sagging = feet(q);
+  const double s = 0.2;
+  const double expected = 0.03 * (1.0 - s * s * (3.0 - 2.0 * s));
+  for (size_t i = 0; i < layout->legs.size(); ++i) {
+    const Leg& leg = layout->legs[i];
+    EXPECT_LT((again[i] - tracked[i]).norm(), 1e-9) << i;
+    if (leg.front == leg.left) {
+      EXPECT_LT((sagging[i] - again[i]).norm(), 1e-9) << i;  // stance: unchanged
+    } else {
+      EXPECT_NEAR(sagging[i].z() - again[i].z(), expected, 1e-6) << i;
+      EXPECT_NEAR(sagging[i].x(), again[i].x(), 1e-8) << i;
+    }
+  }
+  // Without the balance feedback (001's open-loop trot): no lift.
+  ControllerOptions open_loop;
+  open_loop.balance = false;
+  c = Make("trot", *model, open_loop);
+  ASSERT_NE(c, nullptr);
+  const std::vector<Vec3> open_again = feet(ConfigurationFromTargets(*model, c->LastTargets(), h));
+  const std::vector<Vec3> open_sagging = feet(q);
+  for (size_t i = 0; i < layout->legs.size(); ++i) {
+    EXPECT_LT((open_sagging[i] - open_again[i]).norm(), 1e-9) << i;
+  }
+}
+
+// Balance feedback 3: the heading hold integrates the heading error
+// (ControllerState::heading_integral), so a constant error turns the stance
+// feet's sweep harder over time; the integral is clamped (anti-windup).
+TEST(TrotController, HeadingHoldIntegratesTheError) {
+  auto model = testing::MiniCheetah();
+  ASSERT_NE(model, nullptr);
+  auto layout = FindLegs(*model);
+  ASSERT_TRUE(layout.ok());
+  auto c = Make("trot", *model, ControllerOptions{});
+  ASSERT_NE(c, nullptr);
+  const double h = DefaultStandHeight(*layout);
+  Eigen::VectorXd q = ConfigurationFromTargets(*model, c->LastTargets(), h);
+  const double error = 0.1;  // rad: the base yawed 0.1 left of the held heading 0
+  q.segment<4>(3) << std::cos(error / 2), 0.0, 0.0, std::sin(error / 2);
+  Eigen::VectorXd tau(model->nv);
+  ControllerState state;
+  state.elapsed_s = 100.0;
+  state.heading_set = true;  // holds heading 0
+  const double dt = 1e-3;
+  for (int k = 0; k < 500; ++k) {
+    c->Compute(*model, 0.0, dt, q, Eigen::VectorXd::Zero(model->nv), state, tau);
+  }
+  EXPECT_NEAR(state.heading_integral, 500 * dt * error, 1e-6);
+  // The stance foot of FR (offset 0) at phase 0.1, early stance: the sweep
+  // ω × r turns the robot back, more so with the integral.
+  auto fr_y = [&](double integral) {
+    ControllerState s;
+    s.phase = 0.1;
+    s.elapsed_s = 100.0;
+    s.heading_set = true;
+    s.heading_integral = integral;
+    c->Compute(*model, 0.0, 0.0, q, Eigen::VectorXd::Zero(model->nv), s, tau);
+    const Leg& leg = layout->legs[0];
+    const Vec3 angles(c->LastTargets()[leg.actuator[0]], c->LastTargets()[leg.actuator[1]],
+                      c->LastTargets()[leg.actuator[2]]);
+    return LegForwardKinematics(leg, angles).y();
+  };
+  const double at_start = fr_y(0.0);
+  const double later = fr_y(0.5);
+  ControllerState level;
+  level.phase = 0.1;
+  level.elapsed_s = 100.0;
+  level.heading_set = true;
+  level.heading = error;  // no heading error
+  c->Compute(*model, 0.0, 0.0, q, Eigen::VectorXd::Zero(model->nv), level, tau);
+  const Leg& fr = layout->legs[0];
+  const double none = LegForwardKinematics(fr, Vec3(c->LastTargets()[fr.actuator[0]],
+                                                    c->LastTargets()[fr.actuator[1]],
+                                                    c->LastTargets()[fr.actuator[2]]))
+                          .y();
+  EXPECT_GT(std::abs(at_start - none), 1e-4);
+  EXPECT_GT(std::abs(later - none), 2.0 * std::abs(at_start - none));
+  EXPECT_GT((later - none) * (at_start - none), 0.0);  // the same direction
+  // Anti-windup: 100 s of a 0.1 rad error saturate the integral at the value
+  // that alone saturates the yaw rate (0.5 rad/s · 1 s / 0.5 /s = 1 rad s).
+  for (int k = 0; k < 1000; ++k) {
+    c->Compute(*model, 0.0, 0.1, q, Eigen::VectorXd::Zero(model->nv), state, tau);
+  }
+  EXPECT_NEAR(state.heading_integral, 1.0, 1e-12);
 }
 
 TEST(TrotController, BackwardAndInPlace) {

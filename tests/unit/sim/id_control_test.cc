@@ -297,17 +297,17 @@ TEST(IdConstraint, MiniCheetahStandsAtTenMillisecondSteps) {
               1e3 * r.max_slip, r.min_up, r.min_height);
 }
 
-TEST(IdConstraint, MiniCheetahTrotsAtTenMillisecondStepsWithoutSkating) {
+// 001's trot generator (tuned for soft PD legs) under id-constraint joint
+// rows at 10 ms: it stays up and moves forward. Its feet do not stay put —
+// the generator's attitude feedback is unstable with deadbeat joint rows and
+// its stance feet hop (≈ 8 contact closures per stance; the figure printed
+// restarts at each closure) — which is why the id-constraint trot of issue 7
+// is the velocity trot (engine/control/velocity_trot.h), whose stance-slip
+// bound is checked in bench/control/velocity_trot_test.cc.
+TEST(IdConstraint, MiniCheetahTrotsWith001GeneratorAtTenMillisecondSteps) {
   const GaitResult r = RunGait("trot", 0.01, 6.0);
   ASSERT_TRUE(r.ok);
   EXPECT_GT(r.stances, 20);
-  // Not the issue's 5 mm. r.max_slip restarts at every closure of a
-  // contact, and at 10 ms the trot hops (≈ 8 closures per stance: the trot's
-  // attitude feedback, tuned for PD legs, is unstable with deadbeat joint
-  // rows); measured per stance phase without restarting, the in-contact slip
-  // is 9.9 mm and the displacement from the first touchdown 93 mm
-  // (BENCHMARKS.md, issue 7, moreau_control_bench).
-  EXPECT_LT(r.max_slip, 1e-2);
   EXPECT_GT(r.min_up, 0.95);
   EXPECT_GT(r.min_height, 0.2);
   EXPECT_GT(r.forward, 0.5);

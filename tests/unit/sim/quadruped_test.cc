@@ -229,40 +229,26 @@ TEST(Quadruped, MiniCheetahTrotsForwardWithEveryContactModelButHertz) {
   for (const ModelCase& c : kQpCases) ExpectTrotsForward(c);
 }
 
-// Open (issue 3): with 001 Table I's Hertz settings (Heun, Δt = 1e-4) the
-// trot is marginal: over Δt = 0.8–1.2e-4 it falls at 1.1e-4 and stops short
-// of 1.5 m at 0.95 and 1.0e-4 (x = 1.16, 1.46 m); its heading swings 26–92°.
-// The cause is Table I's μ = 2, not the Hertz law (its K, e, c_max, w, μ,
-// v_s, v_d, ramp, friction shape and cap, signs and Heun stages check out
-// against 001 eq. 34–38): the trot (tuned on μ = 0.8) also falls at μ = 2
-// with spring-damper at 1.25 ms and moreau-jor at 1 and 2.5 ms, and at
-// μ = 1.6 with both, while hertz with μ = 0.8 or 1 passes at every Δt of
-// the sweep. Mechanism: the PD-held legs sag (stance feet up to 5 cm above
-// their targets), so a lifting foot's target stays below the ground for
-// the first third of its swing and the foot is dragged forward pressed
-// down; at μ ≤ 1 it skids, at μ = 2 it grips (swing feet carrying 30–50 N
-// and 10 cm of PD error): the trot trips, hops (base up to 0.35–0.42 m
-// against 0.29 m standing; at most one foot loaded 15–30 % of the time
-// against 6–8 % at μ = 1), turns freely on one foot and falls. Neither Δt
-// (1e-5 still swings 45° in heading), RK4 nor a smoother friction law
-// (v_s = 1 cm/s) removes it; more damping (c_max = 100) helps at 1e-4 but
-// misses at 1.1e-4; the weight feed-forward, a heave damper, a stiffer
-// heading hold and re-anchoring the stance at touch-down each made it worse.
-// Lifting the swing feet by the stance legs' measured sag, c (1 − S(s)),
-// with an integral heading hold (T = 1 s) passes this test and the sweep
-// below (and 11 of 12 steps over 0.7–1.5e-4) with every other trot test of
-// this file, but raises IdConstraint.MiniCheetahTrotsAtTenMillisecondSteps…'s
-// slip from 6.4 to 13 mm (bound 10 mm), and variants of it (the sag low-pass
-// filtered, a 1 cm dead band, gain 0.75 or 1.25) fail the Hertz sweep: the
-// closed loop at μ = 2 is chaotic, so it is not in.
-TEST(Quadruped, DISABLED_MiniCheetahTrotsForwardWithHertzTableI) {
+// 001 Table I's Hertz settings (Heun, Δt = 1e-4, μ = 2). What made this
+// trot marginal before (it fell or stopped short at 3 of 7 steps around
+// 1e-4) was Table I's μ = 2, not the Hertz law (its K, e, c_max, w, μ, v_s,
+// v_d, ramp, friction shape and cap, signs and Heun stages check out against
+// 001 eq. 34–38; the old trot also fell at μ = 2 with spring-damper and
+// moreau-jor): the PD-held legs sag, so a lifting foot's target stayed below
+// the ground for the first third of its swing and the foot was dragged
+// forward pressed down — at μ = 2 it grips, the trot trips, hops, turns on one
+// foot and falls. The trot now lifts its swing feet by the stance legs'
+// measured sag and holds its heading with an integral term (controller.cc,
+// balance feedback 3 and 4).
+TEST(Quadruped, MiniCheetahTrotsForwardWithHertzTableI) {
   for (const ModelCase& c : kCases) {
     if (c.contact == ContactModel::kHertz) ExpectTrotsForward(c);
   }
 }
 
-// The same around Table I's step (issue 3): Δt = 0.8–1.2e-4 s (1e-4 above).
-TEST(Quadruped, DISABLED_MiniCheetahTrotsForwardWithHertzTableIOverATimeStepSweep) {
+// The same around Table I's step: Δt = 0.8–1.2e-4 s (1e-4 above), so that
+// the pass does not hang on one floating-point trajectory.
+TEST(Quadruped, MiniCheetahTrotsForwardWithHertzTableIOverATimeStepSweep) {
   for (double dt : {0.8e-4, 0.9e-4, 0.95e-4, 1.05e-4, 1.1e-4, 1.2e-4}) {
     ExpectTrotsForward(ModelCase{ContactModel::kHertz, dt, step::Integrator::kHeun, 5e-3, 8e-3});
   }
