@@ -283,8 +283,10 @@ absl::StatusOr<RunResult> Run(const Scenario& scenario, sim::ControlMode mode, d
     if (!made.ok()) return made.status();
     velocity = std::move(*made);
   } else if (scenario.trot) {
-    absl::StatusOr<std::unique_ptr<Controller>> made =
-        MakeController("trot", model, scenario.trot_options);
+    ControllerOptions options = scenario.trot_options;
+    // The id mode's lagging joints would read as leg sag (ControllerOptions).
+    if (mode == sim::ControlMode::kId) options.swing_clearance = false;
+    absl::StatusOr<std::unique_ptr<Controller>> made = MakeController("trot", model, options);
     if (!made.ok()) return made.status();
     controller = std::move(*made);
   }

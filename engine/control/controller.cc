@@ -141,6 +141,7 @@ class TrotController final : public Controller {
         ramp_s_(options.start_ramp_s),
         velocity_feedforward_(options.velocity_feedforward),
         balance_(options.balance && model.floating_base),
+        swing_clearance_(balance_ && options.swing_clearance),
         weight_feedforward_(options.weight_feedforward && model.floating_base),
         weight_force_(-model.TotalMass() * model.gravity),
         placement_gain_(std::sqrt(stand_height / kGravity)),
@@ -218,7 +219,8 @@ class TrotController final : public Controller {
                      .cwiseMin(kMaxFootholdOffset);
     }
 
-    const double clearance = balance_ ? ramp * StanceCompression(gait, q, state) : 0.0;  // 4.
+    const double clearance =
+        swing_clearance_ ? ramp * StanceCompression(gait, q, state) : 0.0;  // 4.
 
     for (int i = 0; i < static_cast<int>(layout_.legs.size()) && i < kMaxLegs; ++i) {
       const Leg& leg = layout_.legs[i];
@@ -349,6 +351,7 @@ class TrotController final : public Controller {
   double ramp_s_;
   bool velocity_feedforward_;
   bool balance_;             // ControllerOptions::balance, floating base only
+  bool swing_clearance_;     // ControllerOptions::swing_clearance, with balance_
   bool weight_feedforward_;  // ControllerOptions::weight_feedforward, floating base only
   Vec3 weight_force_;        // −m g (world, N): the support the stance legs share
   double placement_gain_;    // √(h/g), s

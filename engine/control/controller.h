@@ -97,6 +97,12 @@ struct ControllerOptions {
   // open-loop trot (fixed footholds, no attitude or heading feedback, no
   // swing clearance).
   bool balance = true;
+  // Balance feedback 4 (swing clearance by the stance legs' sag; needs
+  // `balance`). It suits PD-held legs, whose sag is the weight's; joints
+  // driven toward the targets with a lag (the `id` control mode's time
+  // constant) read that lag as sag and lift their swing feet too high (the
+  // id trot's largest stable step falls from 8 ms to 3.9 ms): turn it off there.
+  bool swing_clearance = true;
   // Trot, also beyond 001 §6.2 (off by default): each stance leg carries its
   // share of the robot's weight by a feed-forward torque τ_ff = −Jᵀ Rᵀ F_i
   // (J = LegJacobian, F_i = −m g w_i / Σw the support force, w_i = 1 for a

@@ -489,15 +489,21 @@ TEST(TrotController, SwingFeetLiftedByTheStanceLegsSag) {
       EXPECT_NEAR(sagging[i].x(), again[i].x(), 1e-8) << i;
     }
   }
-  // Without the balance feedback (001's open-loop trot): no lift.
+  // Without the balance feedback (001's open-loop trot), or with it but
+  // without the swing clearance (the id mode's setting): no lift.
   ControllerOptions open_loop;
   open_loop.balance = false;
-  c = Make("trot", *model, open_loop);
-  ASSERT_NE(c, nullptr);
-  const std::vector<Vec3> open_again = feet(ConfigurationFromTargets(*model, c->LastTargets(), h));
-  const std::vector<Vec3> open_sagging = feet(q);
-  for (size_t i = 0; i < layout->legs.size(); ++i) {
-    EXPECT_LT((open_sagging[i] - open_again[i]).norm(), 1e-9) << i;
+  ControllerOptions no_clearance;
+  no_clearance.swing_clearance = false;
+  for (const ControllerOptions& options : {open_loop, no_clearance}) {
+    c = Make("trot", *model, options);
+    ASSERT_NE(c, nullptr);
+    const std::vector<Vec3> open_again =
+        feet(ConfigurationFromTargets(*model, c->LastTargets(), h));
+    const std::vector<Vec3> open_sagging = feet(q);
+    for (size_t i = 0; i < layout->legs.size(); ++i) {
+      EXPECT_LT((open_sagging[i] - open_again[i]).norm(), 1e-9) << i;
+    }
   }
 }
 
