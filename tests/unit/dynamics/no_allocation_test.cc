@@ -59,6 +59,8 @@ TEST(NoAllocation, EveryAlgorithmAfterMakeData) {
     ContactJdotV(*model, data, q, v);
     ForwardKinematics(*model, data, q, v);
     AbaFromKinematics(*model, data, v, tau, &f_ext);
+    AbaVelocities(*model, data, v, &f_ext);
+    AbaFromVelocities(*model, data, tau);
     volatile double sink = KineticEnergy(*model, data) + PotentialEnergy(*model, data) +
                            CenterOfMass(*model, data).x() +
                            SpatialMomentum(*model, data).linear.x();
