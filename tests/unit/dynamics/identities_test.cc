@@ -296,6 +296,41 @@ TEST(DynamicsIdentities, AbaHalvesWithForcesOnBiasMatchAbaWithExternalForces) {
   }
 }
 
+// CrbaFactorFromKinematics (CRBA's entries straight into the factor's rows)
+// gives FactorMassMatrix's factor of CrbaFromKinematics's M bit for bit, with
+// and without armature.
+TEST(DynamicsIdentities, CrbaFactorEqualsFactorOfCrba) {
+  std::mt19937_64 rng(23);
+  for (const auto& [label, model_ptr] : testing::AllTestModels()) {
+    for (const bool armature : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << label << (armature ? " with armature" : ""));
+      Model model = *model_ptr;
+      if (armature) {
+        if (model.actuators.empty()) continue;
+        for (Actuator& a : model.actuators) {
+          a.gear = 10.0;
+          a.rotor_inertia = 1e-5;
+        }
+        UpdateArmature(model);
+      }
+      Data dense = MakeData(model);
+      Data rows = MakeData(model);
+      for (int s = 0; s < 5; ++s) {
+        const Eigen::VectorXd q = RandomConfiguration(model, rng);
+        ForwardKinematics(model, dense, q);
+        ForwardKinematics(model, rows, q);
+        CrbaFromKinematics(model, dense);
+        ASSERT_TRUE(FactorMassMatrix(model, dense));
+        rows.L_values.assign(rows.L_values.size(), 7.0);  // every entry must be written
+        rows.L_diag.setConstant(7.0);
+        ASSERT_TRUE(CrbaFactorFromKinematics(model, rows));
+        EXPECT_EQ(rows.L_values, dense.L_values) << "state " << s;
+        EXPECT_EQ(rows.L_diag, dense.L_diag) << "state " << s;
+      }
+    }
+  }
+}
+
 TEST(DynamicsIdentities, FloatingBaseGravityIsWeightInWorldFrame) {
   // At any orientation the base's generalized gravity force is −m g in world
   // coordinates (MuJoCo's free-joint convention: force in world, moment in base).

@@ -54,6 +54,8 @@ TEST(NoAllocation, EveryAlgorithmAfterMakeData) {
     Crba(*model, data, q);
     FactorMassMatrix(*model, data);
     SolveMassMatrix(data, x);
+    CrbaFactorFromKinematics(*model, data);
+    SolveMassMatrixHalf(data, x);
     Aba(*model, data, q, v, tau, &f_ext);
     ContactJacobians(*model, data, q);
     ContactJdotV(*model, data, q, v);
