@@ -52,12 +52,12 @@ void ExplicitStep(const Model& model, const contact::Terrain& terrain,
 
   // Stage 1 at the step's start also advances the contact memory.
   ForceLawAcceleration(model, terrain, params, dt, inputs, q, v, states, w);
-  w.k_a[0] = w.data.qacc;
+  if (integrator != Integrator::kSemiImplicitEuler) w.k_a[0] = w.data.qacc;
 
   switch (integrator) {
     case Integrator::kSemiImplicitEuler:
       // v⁺ = v + Δt q̈, q⁺ = q ⊕ Δt v⁺.
-      v += dt * w.k_a[0];
+      v += dt * w.data.qacc;
       IntegrateConfiguration(model, q, v, dt);
       break;
     case Integrator::kHeun: {
