@@ -120,4 +120,19 @@ void ContactForcesFromAxes(const Model& model, const Data& data, const ContactFo
   });
 }
 
+void ContactForcesOnBodies(const Model& model, const Data& data, const ContactForceParams& params,
+                           double dt, ContactSet& set, std::span<ContactState> states,
+                           std::span<Force> bias) {
+  assert(bias.size() == static_cast<size_t>(model.nbodies));
+  ForEachContactForce(params, dt, set, states, [&](int k, const Contact& c) {
+    // λ in body coordinates, E λ, at the body point r: the spatial force
+    // (r × E λ, E λ) (RBDA §2.9).
+    const ContactPoint& cp = model.contact_points[k];
+    const Vec3 force_body = data.X_0[cp.body].E * c.force;
+    Force& p = bias[cp.body];
+    p.angular -= cp.position.cross(force_body);
+    p.linear -= force_body;
+  });
+}
+
 }  // namespace moreau::contact

@@ -73,6 +73,19 @@ void ContactForcesFromAxes(const Model& model, const Data& data, const ContactFo
                            double dt, ContactSet& set, std::span<ContactState> states,
                            Eigen::Ref<Eigen::VectorXd> h);
 
+// ContactForces for ABA, as wrenches on the contacts' bodies (no Jacobian,
+// no world axes): λ_k acts at the sphere centre, r_k = ContactPoint::position
+// in the coordinates of its body b, so on b it is the spatial force
+// f_k = (r_k × E λ_k, E λ_k) in body coordinates, E = data.X_0[b].E (world to
+// body; ForwardKinematics at the set's q). Each f_k is subtracted from
+// bias[b]: ABA's articulated bias force p^A_b = v_b ×* I_b v_b − f^x_b of
+// pass 1 (RBDA Table 7.1; AbaVelocities, then AbaFromVelocities), which then
+// gives the accelerations with Σ_k J_kᵀ λ_k, as ContactForces adds it to h.
+// bias.size() must be model.nbodies. Allocation-free.
+void ContactForcesOnBodies(const Model& model, const Data& data, const ContactForceParams& params,
+                           double dt, ContactSet& set, std::span<ContactState> states,
+                           std::span<Force> bias);
+
 }  // namespace moreau::contact
 
 #endif  // MOREAU_ENGINE_CONTACT_CONTACT_FORCES_H_

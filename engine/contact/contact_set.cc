@@ -99,10 +99,17 @@ void ComputeContactVelocitiesFromAxes(const Model& model, const Data& data,
   }
 }
 
-void ComputeContactVelocitiesFromTwists(const Model& model, const Data& data, ContactSet& set) {
+void ComputeContactVelocitiesFromTwists(const Model& model, const Data& data, ContactSet& set,
+                                        bool active_only) {
   const int nc = set.capacity();
   for (int k = 0; k < nc; ++k) {
     Contact& c = set.contacts[k];
+    if (active_only && !c.active) {
+      c.velocity.setZero();
+      c.gamma_N = 0.0;
+      c.gamma_T.setZero();
+      continue;
+    }
     const ContactPoint& cp = model.contact_points[k];
     const Motion& twist = data.v[cp.body];
     const Vec3 velocity_body = twist.linear + twist.angular.cross(cp.position);

@@ -108,8 +108,10 @@ void ComputeContactVelocitiesFromAxes(const Model& model, const Data& data,
 // Stage 2 without the Jacobians: the sphere centre's world velocity from its
 // body's twist (data.v, data.X_0 of ForwardKinematics with v),
 // Eᵀ (v_O + ω × r) for the centre r in body coordinates (001 Alg. 1), the
-// same J_k v as ComputeContactVelocities up to rounding. Allocation-free.
-void ComputeContactVelocitiesFromTwists(const Model& model, const Data& data, ContactSet& set);
+// same J_k v as ComputeContactVelocities up to rounding. With active_only,
+// as in ComputeContactVelocitiesFromAxes. Allocation-free.
+void ComputeContactVelocitiesFromTwists(const Model& model, const Data& data, ContactSet& set,
+                                        bool active_only = false);
 
 }  // namespace moreau::contact
 

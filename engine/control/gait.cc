@@ -32,19 +32,24 @@ Eigen::Vector2d FootTrajectory(const GaitParams& gait, double leg_phase) {
   if (psi < beta) {
     // Stance (001 §6.2): a line on the ground, from L/2 ahead to L/2 behind.
     const double s = psi / beta;
-    const double x[2] = {0.5 * l, -0.5 * l};
-    return {Bezier(x, 2, s), 0.0};
+    // Bezier({L/2, −L/2}, s): de Casteljau's one level, written out.
+    return {(1.0 - s) * (0.5 * l) + s * (-0.5 * l), 0.0};
   }
   // Swing (001 §6.2): x leaves and lands with the stance velocity; z lifts
   // to the apex h at s = ½ with zero vertical velocity at both ends.
   const double s = (psi - beta) / (1.0 - beta);
   const double r = (1.0 - beta) / beta;
   const double x[4] = {-0.5 * l, -0.5 * l - l * r / 3.0, 0.5 * l + l * r / 3.0, 0.5 * l};
+  // Bezier(x, 4, s): de Casteljau's three levels, written out (the same
+  // operations in the same order).
+  const double t = 1.0 - s;
+  const double a0 = t * x[0] + s * x[1], a1 = t * x[1] + s * x[2], a2 = t * x[2] + s * x[3];
+  const double b0 = t * a0 + s * a1, b1 = t * a1 + s * a2;
   // z: the Bézier curve of degree 6 with control points {0, 0, 0, 3.2 h, 0,
   // 0, 0}, i.e. its one Bernstein term 3.2 h C(6,3) s³ (1 − s)³.
   const double h = gait.step_height;
   const double s_1ms = s * (1.0 - s);
-  return {Bezier(x, 4, s), 3.2 * h * 20.0 * s_1ms * s_1ms * s_1ms};
+  return {t * b0 + s * b1, 3.2 * h * 20.0 * s_1ms * s_1ms * s_1ms};
 }
 
 double TrotPhaseOffset(const Leg& leg) { return leg.front != leg.left ? 0.0 : 0.5; }

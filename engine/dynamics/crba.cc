@@ -64,25 +64,58 @@ inline void MoveToParent(const Data& data, int j, Force& F) {
   }
 }
 
+// Where CRBA's entries of M go: kRows false, the full symmetric data.M;
+// kRows true, the factor's tree-sparse rows that FactorMassMatrix gathers
+// (data.L_diag: M_kk; data.L_values row k: M_kj for the ancestors j of DOF k,
+// nearest first), ready to be factored in place.
+template <bool kRows>
+inline void SetDiagonal(Data& data, int k, double value) {
+  if constexpr (kRows) {
+    data.L_diag[k] = value;
+  } else {
+    data.M(k, k) = value;
+  }
+}
+
 // M_ij = M_ji = S_jᵀ F for the ancestors j of body i, F = I^c_i S_i moved up
 // the support path (RBDA Table 6.2's inner loop); F is in body i's parent's
-// coordinates on entry.
-inline void SupportPathColumns(const Model& model, const Data& data, int vi, int j, Force F,
-                               Eigen::MatrixXd& M) {
+// coordinates on entry. The ancestors come nearest first, the order of DOF
+// vi's factor row (a free joint's DOFs 5, 4, …, 0).
+template <bool kRows>
+inline void SupportPathColumns(const Model& model, Data& data, int vi, int j, Force F) {
+  Eigen::MatrixXd& M = data.M;
+  double* row = kRows ? data.L_values.data() + data.L_row_adr[vi] : nullptr;
+  int t = 0;  // position in the row
   while (true) {
     const int vj = model.v_index[j];
     const int K = data.rotation_axis[j];
     if (K >= 0) {
-      M(vi, vj) = M(vj, vi) = model.joint_axis[j][K] * F.angular[K];
+      const double value = model.joint_axis[j][K] * F.angular[K];
+      if constexpr (kRows) {
+        row[t++] = value;
+      } else {
+        M(vi, vj) = M(vj, vi) = value;
+      }
     } else if (model.joint_type[j] == JointType::kFree) {
       // Sᵀ F = [R f; n] for the base columns.
       const Vec3 f_world = data.R_base * F.linear;
       for (int k = 0; k < 3; ++k) {
-        M(vi, vj + k) = M(vj + k, vi) = f_world[k];
-        M(vi, vj + 3 + k) = M(vj + 3 + k, vi) = F.angular[k];
+        if constexpr (kRows) {
+          row[t + 5 - k] = f_world[k];    // DOF vj + k
+          row[t + 2 - k] = F.angular[k];  // DOF vj + 3 + k
+        } else {
+          M(vi, vj + k) = M(vj + k, vi) = f_world[k];
+          M(vi, vj + 3 + k) = M(vj + 3 + k, vi) = F.angular[k];
+        }
       }
+      t += 6;
     } else {
-      M(vi, vj) = M(vj, vi) = joint::MotionSubspace(model, j).Dot(F);
+      const double value = joint::MotionSubspace(model, j).Dot(F);
+      if constexpr (kRows) {
+        row[t++] = value;
+      } else {
+        M(vi, vj) = M(vj, vi) = value;
+      }
     }
     if (model.parent[j] <= 0) return;
     MoveToParent(data, j, F);
@@ -93,53 +126,62 @@ inline void SupportPathColumns(const Model& model, const Data& data, int vi, int
 // Body i of RBDA Table 6.2 for a revolute joint about σ e_K with X_tree a
 // translation: F = I^c_i S_i, M_ii = S_iᵀ F (plus the rotor's reflected
 // inertia N²·I_rotor, 002 §IV-C), I^c_λ(i) += Xᵀ I^c_i X, then the support path.
-template <int K>
+template <bool kRows, int K>
 void CompositeBodyAboutAxis(const Model& model, Data& data, int i) {
   const int vi = model.v_index[i];
   const int p = model.parent[i];
   const double sigma = model.joint_axis[i][K];
   const PackedInertia& Ic = data.Ic[i];
-  Eigen::MatrixXd& M = data.M;
   Force F = ColumnAboutAxis<K>(sigma, Ic);
-  M(vi, vi) = sigma * F.angular[K] + ArmatureOf(model, vi);
+  SetDiagonal<kRows>(data, vi, sigma * F.angular[K] + ArmatureOf(model, vi));
   if (p <= 0) return;
   const Transform& X = data.X_up[i];
   const double c = axis::Cos<K>(X), s = axis::Sin<K>(X);
   AddInParentAboutAxis<K>(c, s, X.r, Ic, data.Ic[p]);
-  SupportPathColumns(model, data, vi, p, axis::ApplyTranspose<K>(c, s, X.r, F), M);
+  SupportPathColumns<kRows>(model, data, vi, p, axis::ApplyTranspose<K>(c, s, X.r, F));
 }
 
 // The same for any other joint, with the general forms.
+template <bool kRows>
 void CompositeBodyGeneral(const Model& model, Data& data, int i) {
   const int vi = model.v_index[i];
   const int p = model.parent[i];
   const Inertia Ic = data.Ic[i].Unpacked();
-  Eigen::MatrixXd& M = data.M;
   const Transform& X = data.X_up[i];
   if (p > 0) data.Ic[p] += Ic.ExpressedInParent(X);
   if (model.joint_type[i] == JointType::kFree) {
     // The base block Sᵀ I^c S with S = [0 1; Rᵀ 0] for v_b = [ṗ; ω] and
     // I^c = [Ī h×; h×ᵀ m1]: [m1, −R h×; (−R h×)ᵀ, Ī].
     const Mat3 cross_block = -data.R_base * spatial::Skew(Ic.h);
-    M.block<3, 3>(vi, vi) = Ic.mass * Mat3::Identity();
-    M.block<3, 3>(vi, vi + 3) = cross_block;
-    M.block<3, 3>(vi + 3, vi) = cross_block.transpose();
-    M.block<3, 3>(vi + 3, vi + 3) = Ic.Ibar;
+    Mat6 block;
+    block.topLeftCorner<3, 3>() = Ic.mass * Mat3::Identity();
+    block.topRightCorner<3, 3>() = cross_block;
+    block.bottomLeftCorner<3, 3>() = cross_block.transpose();
+    block.bottomRightCorner<3, 3>() = Ic.Ibar;
+    if constexpr (kRows) {
+      // Row vi + a: M_aa, then M_ae for e = a − 1, …, 0 (the DOF chain).
+      for (int a = 0; a < 6; ++a) {
+        data.L_diag[vi + a] = block(a, a);
+        double* row = data.L_values.data() + data.L_row_adr[vi + a];
+        for (int e = 0; e < a; ++e) row[a - 1 - e] = block(a, e);
+      }
+    } else {
+      data.M.block<6, 6>(vi, vi) = block;
+    }
     return;
   }
   const Motion S_i = joint::MotionSubspace(model, i);
   const Force F = Ic * S_i;
-  M(vi, vi) = S_i.Dot(F) + ArmatureOf(model, vi);
-  if (p > 0) SupportPathColumns(model, data, vi, p, X.ApplyTranspose(F), M);
+  SetDiagonal<kRows>(data, vi, S_i.Dot(F) + ArmatureOf(model, vi));
+  if (p > 0) SupportPathColumns<kRows>(model, data, vi, p, X.ApplyTranspose(F));
 }
-
-}  // namespace
 
 // 001 Alg. 5 / RBDA Table 6.2 in one sweep from the leaves: when body i is
 // reached its composite inertia I^c_i is complete (its children come before
-// it in the reversed Data::level_order), so its column of M is computed and I^c_i added to its
-// parent's.
-const Eigen::MatrixXd& CrbaFromKinematics(const Model& model, Data& data) {
+// it in the reversed Data::level_order), so its column of M is computed and
+// I^c_i added to its parent's.
+template <bool kRows>
+void CompositeSweep(const Model& model, Data& data) {
   const int nb = model.nbodies;
   for (int i = 1; i < nb; ++i) data.Ic[i] = data.I_packed[i];  // I^c_i = I_i
   // Children before parents, a level at a time (Data::level_order).
@@ -147,47 +189,34 @@ const Eigen::MatrixXd& CrbaFromKinematics(const Model& model, Data& data) {
     const int i = *it;
     switch (data.rotation_axis[i]) {
       case 0:
-        CompositeBodyAboutAxis<0>(model, data, i);
+        CompositeBodyAboutAxis<kRows, 0>(model, data, i);
         break;
       case 1:
-        CompositeBodyAboutAxis<1>(model, data, i);
+        CompositeBodyAboutAxis<kRows, 1>(model, data, i);
         break;
       case 2:
-        CompositeBodyAboutAxis<2>(model, data, i);
+        CompositeBodyAboutAxis<kRows, 2>(model, data, i);
         break;
       default:
-        CompositeBodyGeneral(model, data, i);
+        CompositeBodyGeneral<kRows>(model, data, i);
     }
   }
-  // Entries between DOFs on different branches stay zero (set at MakeData and
-  // never written).
-  return data.M;
 }
 
-// The inner loops run over at most the tree depth; vectorizing them costs more
-// in set-up than it saves.
-__attribute__((optimize("no-tree-vectorize"))) bool FactorMassMatrix(const Model& model,
-                                                                     Data& data) {
-  (void)model;
+// RBDA Table 6.3 (LTDL) in place on the gathered rows (data.L_diag,
+// data.L_values), k = n..1: for each ancestor i of k, a = H_ki / H_kk,
+// H_ij −= a H_kj for j ∈ {i} ∪ ancestors(i), H_ki = a. The ancestors of i are
+// the entries after i in row k (the DOF tree is a chain above k), so the
+// update of row i is one contiguous axpy of length len_k − t − 1.
+// The inner loops run over at most the tree depth; vectorizing them costs
+// more in set-up than it saves.
+__attribute__((optimize("no-tree-vectorize"))) bool FactorRows(Data& data) {
   const int n = static_cast<int>(data.L_diag.size());
   double* L = data.L_values.data();
   const int* cols = data.L_cols.data();
   const int* adr = data.L_row_adr.data();
   const int* len = data.L_row_len.data();
   double* D = data.L_diag.data();
-  // Gather M's tree-sparse lower triangle: row k holds M_kj for the
-  // ancestors j of k, nearest first.
-  // (M is symmetric: read column k, which is contiguous.)
-  for (int k = 0; k < n; ++k) {
-    const double* M_k = data.M.col(k).data();
-    D[k] = M_k[k];
-    for (int t = 0; t < len[k]; ++t) L[adr[k] + t] = M_k[cols[adr[k] + t]];
-  }
-  // RBDA Table 6.3 (LTDL), k = n..1: for each ancestor i of k,
-  // a = H_ki / H_kk, H_ij −= a H_kj for j ∈ {i} ∪ ancestors(i), H_ki = a.
-  // The ancestors of i are the entries after i in row k (the DOF tree is a
-  // chain above k), so the update of row i is one contiguous axpy of length
-  // len_k − t − 1.
   for (int k = n - 1; k >= 0; --k) {
     if (!(D[k] > 0.0)) return false;
     double* __restrict row_k = L + adr[k];
@@ -207,16 +236,53 @@ __attribute__((optimize("no-tree-vectorize"))) bool FactorMassMatrix(const Model
   return true;
 }
 
+}  // namespace
+
+const Eigen::MatrixXd& CrbaFromKinematics(const Model& model, Data& data) {
+  CompositeSweep</*kRows=*/false>(model, data);
+  // Entries between DOFs on different branches stay zero (set at MakeData and
+  // never written).
+  return data.M;
+}
+
+bool FactorMassMatrix(const Model& model, Data& data) {
+  (void)model;
+  const int n = static_cast<int>(data.L_diag.size());
+  double* L = data.L_values.data();
+  const int* cols = data.L_cols.data();
+  const int* adr = data.L_row_adr.data();
+  const int* len = data.L_row_len.data();
+  double* D = data.L_diag.data();
+  // Gather M's tree-sparse lower triangle: row k holds M_kj for the
+  // ancestors j of k, nearest first.
+  // (M is symmetric: read column k, which is contiguous.)
+  for (int k = 0; k < n; ++k) {
+    const double* M_k = data.M.col(k).data();
+    D[k] = M_k[k];
+    for (int t = 0; t < len[k]; ++t) L[adr[k] + t] = M_k[cols[adr[k] + t]];
+  }
+  return FactorRows(data);
+}
+
+bool CrbaFactorFromKinematics(const Model& model, Data& data) {
+  CompositeSweep</*kRows=*/true>(model, data);
+  return FactorRows(data);
+}
+
 void SolveMassMatrix(const Data& data, Eigen::Ref<Eigen::VectorXd> x) {
+  // M = Lᵀ D L: solve Lᵀ y = x (leaves to root), D z = y, L x = z.
+  SolveMassMatrixHalf(data, x);
+  SolveMassMatrixFromHalf(data, x);
+}
+
+void SolveMassMatrixHalf(const Data& data, Eigen::Ref<Eigen::VectorXd> x) {
   const int n = static_cast<int>(data.L_diag.size());
   const double* L = data.L_values.data();
   const int* cols = data.L_cols.data();
   const int* adr = data.L_row_adr.data();
   const int* len = data.L_row_len.data();
-  // M = Lᵀ D L: solve Lᵀ y = x (leaves to root), D z = y, L x = z.
   for (int i = n - 1; i >= 0; --i)
     for (int t = 0; t < len[i]; ++t) x[cols[adr[i] + t]] -= L[adr[i] + t] * x[i];
-  SolveMassMatrixFromHalf(data, x);
 }
 
 void SolveMassMatrixFromHalf(const Data& data, Eigen::Ref<Eigen::VectorXd> x) {

@@ -23,8 +23,19 @@ const Eigen::MatrixXd& CrbaFromKinematics(const Model& model, Data& data);
 // positive (M not positive definite).
 bool FactorMassMatrix(const Model& model, Data& data);
 
+// CrbaFromKinematics then FactorMassMatrix without the dense M: CRBA writes
+// each entry straight into the factor's tree-sparse rows (data.L_diag and
+// data.L_values, the layout FactorMassMatrix gathers from M) and factors them
+// in place — the same factor, bit for bit. data.M is not written. Returns
+// false as FactorMassMatrix does.
+bool CrbaFactorFromKinematics(const Model& model, Data& data);
+
 // x ← M⁻¹ x with the factor from FactorMassMatrix.
 void SolveMassMatrix(const Data& data, Eigen::Ref<Eigen::VectorXd> x);
+
+// x ← L⁻ᵀ x: the first half of SolveMassMatrix (Lᵀ y = x from the leaves to
+// the root), whose SolveMassMatrixFromHalf is M⁻¹ x.
+void SolveMassMatrixHalf(const Data& data, Eigen::Ref<Eigen::VectorXd> x);
 
 // x ← L⁻¹ D⁻¹ x: the second half of SolveMassMatrix (M⁻¹ b = L⁻¹ D⁻¹ L⁻ᵀ b)
 // for an x that already is L⁻ᵀ b, e.g. Y Λ with Y = L⁻ᵀ W from the contact

@@ -26,6 +26,10 @@ contact::ContactForceLaw ForceLawOf(ContactModel model) {
   }
 }
 
+// True when every entry of x is finite: x·0 is ±0 for a finite x and NaN for
+// ±∞ or NaN, and Eigen's vectorized sum of ±0s is 0 (in any order).
+bool AllFinite(const Eigen::VectorXd& x) { return (x.array() * 0.0).sum() == 0.0; }
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(std::shared_ptr<const Model> model,
@@ -126,17 +130,10 @@ absl::Status Simulation::Restore(std::string_view bytes) {
 }
 
 bool Simulation::Diverged() const {
-  // x·0 is 0 for a finite x and NaN for ±∞ or NaN, and |v_i| > max_speed
-  // for some i exactly when max_i |v_i| > max_speed: one pass over q, one
-  // over v.
-  double zero = 0.0;
-  for (const double x : state_.q) zero += x * 0.0;
-  double speed = 0.0;
-  for (const double x : state_.v) {
-    zero += x * 0.0;
-    speed = std::max(speed, std::abs(x));
-  }
-  return zero != 0.0 || speed > settings_.max_speed;
+  // Non-finite q or v (AllFinite), or |v_i| > max_speed for some i, i.e.
+  // max_i |v_i| > max_speed (with finite v): vectorized reductions.
+  if (!AllFinite(state_.q) || !AllFinite(state_.v)) return true;
+  return state_.v.size() > 0 && state_.v.cwiseAbs().maxCoeff() > settings_.max_speed;
 }
 
 absl::Status Simulation::StepOnce(const Eigen::VectorXd& tau, const std::vector<Force>* f_ext,
@@ -217,7 +214,7 @@ absl::Status Simulation::Step(const Eigen::VectorXd& tau, int substeps,
     return absl::InvalidArgumentError(
         absl::StrCat("tau has size ", tau.size(), ", expected ", m.nv));
   }
-  if (!tau.allFinite()) return absl::InvalidArgumentError("tau has a non-finite entry");
+  if (!AllFinite(tau)) return absl::InvalidArgumentError("tau has a non-finite entry");
   MOREAU_RETURN_IF_ERROR(ValidateExternalWrenches(f_ext));
   return StepLoop(
       substeps, f_ext, [&](const State&) { tau_ = tau; }, {}, [] {});

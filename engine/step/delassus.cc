@@ -166,6 +166,30 @@ void PathImpulse(std::span<const int> support, std::span<const int> support_len,
   }
 }
 
+void AddPathVelocity(std::span<const int> support, std::span<const int> support_len,
+                     Eigen::Ref<const Eigen::MatrixXd> Y_path, Eigen::Ref<const Eigen::VectorXd> z,
+                     Eigen::Ref<Eigen::VectorXd> out) {
+  const int nv = static_cast<int>(z.size());
+  const auto n = static_cast<Eigen::Index>(3 * support_len.size());
+  for (size_t a = 0; a < support_len.size(); ++a) {
+    const int* dofs = support.data() + a * nv;
+    const auto i = static_cast<Eigen::Index>(3 * a);
+    const double* d0 = Y_path.col(n + i).data();
+    const double* d1 = Y_path.col(n + i + 1).data();
+    const double* d2 = Y_path.col(n + i + 2).data();
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0;
+    for (int s = 0; s < support_len[a]; ++s) {
+      const double zs = z[dofs[s]];
+      s0 += d0[s] * zs;
+      s1 += d1[s] * zs;
+      s2 += d2[s] * zs;
+    }
+    out[i] += s0;
+    out[i + 1] += s1;
+    out[i + 2] += s2;
+  }
+}
+
 void ContactSpaceVelocity(const Data& data, const contact::ContactSet& contacts,
                           std::span<const int> active, std::span<const int> support,
                           std::span<const int> support_len, const Eigen::VectorXd& u,

@@ -49,6 +49,13 @@ void PathImpulse(std::span<const int> support, std::span<const int> support_len,
                  Eigen::Ref<const Eigen::MatrixXd> Y_path, Eigen::Ref<const Eigen::VectorXd> Lambda,
                  Eigen::Ref<Eigen::VectorXd> out);
 
+// out (n) += Yᵀ D⁻¹ z from AssembleDelassus's Y_path (its D⁻¹ Y columns
+// n..2n−1) for z = L⁻ᵀ x (SolveMassMatrixHalf): Wᵀ M⁻¹ x = (L⁻ᵀ W)ᵀ D⁻¹ L⁻ᵀ x,
+// a dot product over each contact's support path.
+void AddPathVelocity(std::span<const int> support, std::span<const int> support_len,
+                     Eigen::Ref<const Eigen::MatrixXd> Y_path, Eigen::Ref<const Eigen::VectorXd> z,
+                     Eigen::Ref<Eigen::VectorXd> out);
+
 // out (n) = Wᵀ u: per active contact, [n t1 t2]ᵀ J u over the support.
 void ContactSpaceVelocity(const Data& data, const contact::ContactSet& contacts,
                           std::span<const int> active, std::span<const int> support,

@@ -15,26 +15,28 @@ void ForceLawAcceleration(const Model& model, const contact::Terrain& terrain,
                           const StepInputs& inputs, const Eigen::VectorXd& q,
                           const Eigen::VectorXd& v, std::span<contact::ContactState> states,
                           StepWorkspace& w) {
-  // 1. position: kinematics, world joint axes, contact points, collision
-  // detection. No contact Jacobians: γ and J_kᵀ λ_k are formed from the
-  // world axes over each support path (…FromAxes).
+  // 1. position: kinematics, contact points, collision detection.
   ForwardKinematics(model, w.data, q);
-  ComputeJointAxesWorld(model, w.data);
   ContactPositions(model, w.data);
   contact::DetectContacts(model, w.data, terrain, w.contacts);
-  // 2. velocity: contact-point velocities γ, of the active contacts (the
-  // laws' only readers; the open ones get 0).
-  contact::ComputeContactVelocitiesFromAxes(model, w.data, v, w.contacts, /*active_only=*/true);
-  // 4–5. actuation and contact: τ + Σ J_kᵀ λ_k, added onto τ in place.
+  // 3a. ABA's pass 1: body twists, velocity products, I^A = I and
+  // p^A = v ×* I v − f_ext (RBDA Table 7.1), reusing ForwardKinematics'
+  // joint transforms at this q.
+  AbaVelocities(model, w.data, v, inputs.f_ext);
+  // 2. velocity: contact-point velocities γ from the body twists, of the
+  // active contacts (the laws' only readers; the open ones get 0).
+  contact::ComputeContactVelocitiesFromTwists(model, w.data, w.contacts, /*active_only=*/true);
+  // 5. contact: each law's λ_k as a wrench on its body, taken off p^A
+  // (external forces of pass 1): ABA then gives M⁻¹(τ − c − g + Σ J_kᵀ λ_k)
+  // with no contact Jacobian and no world joint axes.
+  contact::ContactForcesOnBodies(model, w.data, params, dt, w.contacts, states, w.data.pA);
+  // 3b, 4. ABA's passes 2 and 3 with the actuation τ.
   if (inputs.tau != nullptr) {
-    w.tau_total = *inputs.tau;
+    AbaFromVelocities(model, w.data, *inputs.tau);
   } else {
     w.tau_total.setZero();
+    AbaFromVelocities(model, w.data, w.tau_total);
   }
-  contact::ContactForcesFromAxes(model, w.data, params, dt, w.contacts, states, w.tau_total);
-  // 3. smooth dynamics by ABA (no M needed), reusing the joint transforms of
-  // ForwardKinematics at this q.
-  AbaFromKinematics(model, w.data, v, w.tau_total, inputs.f_ext);
 }
 
 void ExplicitStep(const Model& model, const contact::Terrain& terrain,
@@ -50,12 +52,12 @@ void ExplicitStep(const Model& model, const contact::Terrain& terrain,
 
   // Stage 1 at the step's start also advances the contact memory.
   ForceLawAcceleration(model, terrain, params, dt, inputs, q, v, states, w);
-  w.k_a[0] = w.data.qacc;
+  if (integrator != Integrator::kSemiImplicitEuler) w.k_a[0] = w.data.qacc;
 
   switch (integrator) {
     case Integrator::kSemiImplicitEuler:
       // v⁺ = v + Δt q̈, q⁺ = q ⊕ Δt v⁺.
-      v += dt * w.k_a[0];
+      v += dt * w.data.qacc;
       IntegrateConfiguration(model, q, v, dt);
       break;
     case Integrator::kHeun: {

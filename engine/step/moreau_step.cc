@@ -80,10 +80,18 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
     ++nc;
   }
 
-  // u_free = u_S + M⁻¹ h Δt (000 eq. 11 without contact).
-  w.u_free = w.h * dt;
-  SolveMassMatrix(data, w.u_free);
-  w.u_free += v;
+  // z = L⁻ᵀ h Δt (w.W_Lambda until the impulse), so that M⁻¹ h Δt =
+  // L⁻¹ D⁻¹ z (SolveMassMatrixFromHalf). u_free = u_S + M⁻¹ h Δt (000 eq. 11
+  // without contact) is formed only for the bilateral rows: the contact rows
+  // take Wᵀ u_free = Wᵀ u_S + Yᵀ D⁻¹ z (AddPathVelocity) and the end velocity
+  // u_E = u_S + L⁻¹ D⁻¹ (z + Y Λ), one solve.
+  w.W_Lambda = w.h * dt;
+  SolveMassMatrixHalf(data, w.W_Lambda);
+  if (nb > 0) {
+    w.u_free = w.W_Lambda;
+    SolveMassMatrixFromHalf(data, w.u_free);
+    w.u_free += v;
+  }
 
   // Bilateral rows (000 eq. 19–20) at the midpoint: B's columns, their
   // supports, targets and impulse boxes.
@@ -149,7 +157,12 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
       // Y's full columns only for the bilateral rows' assembly.
       AssembleDelassus(data, w.contacts, active, support, support_len, w.Y.leftCols(nb > 0 ? n : 0),
                        w.Y_path.leftCols(2 * n), w.G.topLeftCorner(n, n));
-      ContactSpaceVelocity(data, w.contacts, active, support, support_len, w.u_free, w.c.head(n));
+      if (nb > 0) {
+        ContactSpaceVelocity(data, w.contacts, active, support, support_len, w.u_free, w.c.head(n));
+      } else {
+        ContactSpaceVelocity(data, w.contacts, active, support, support_len, v, w.c.head(n));
+        AddPathVelocity(support, support_len, w.Y_path.leftCols(2 * n), w.W_Lambda, w.c.head(n));
+      }
     }
     if (nb > 0) {
       AssembleBilateralRows(data, w.B.leftCols(nb), row_support, row_support_len, n,
@@ -193,16 +206,23 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
                                  w.row_lo.head(nb), w.row_hi.head(nb));
     }
     // 000 eq. 11: u_E = u_free + M⁻¹ (W Λ + B Λ_B), where
-    // M⁻¹ [W B] Λ = L⁻¹ D⁻¹ (Y Λ) with the assembly's Y = L⁻ᵀ [W B].
+    // M⁻¹ [W B] Λ = L⁻¹ D⁻¹ (Y Λ) with the assembly's Y = L⁻ᵀ [W B];
+    // without bilateral rows u_E = u_S + L⁻¹ D⁻¹ (z + Y Λ).
     if (nb > 0) {
       w.W_Lambda.noalias() = w.Y.leftCols(nt) * w.Lambda.head(nt);
       bilateral_impulses = w.Lambda.segment(n, nb);
+      SolveMassMatrixFromHalf(data, w.W_Lambda);
+      w.u_free += w.W_Lambda;
     } else {
-      PathImpulse(support, support_len, w.Y_path.leftCols(n), w.Lambda.head(n), w.W_Lambda);
+      PathImpulse(support, support_len, w.Y_path.leftCols(n), w.Lambda.head(n), w.u_free);
+      w.W_Lambda += w.u_free;
     }
-    SolveMassMatrixFromHalf(data, w.W_Lambda);
-    w.u_free += w.W_Lambda;
     RecordContactImpulses(active, w.Lambda.head(n), dt, w.contacts, impulses);
+  }
+  if (nb == 0) {
+    // u_E = u_S + L⁻¹ D⁻¹ z', z' = z (+ Y Λ with contacts).
+    SolveMassMatrixFromHalf(data, w.W_Lambda);
+    w.u_free = v + w.W_Lambda;
   }
   v = w.u_free;
   // 000 eq. 7: q_E = q_M + ½Δt F(q_M) u_E.

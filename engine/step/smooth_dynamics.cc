@@ -7,8 +7,8 @@ namespace moreau::step {
 
 absl::Status MassMatrixAndForces(const Model& model, const StepInputs& inputs, StepWorkspace& w) {
   Data& data = w.data;
-  CrbaFromKinematics(model, data);
-  if (!FactorMassMatrix(model, data)) {
+  // M's entries straight into the factor's rows (data.M is not formed).
+  if (!CrbaFactorFromKinematics(model, data)) {
     return absl::FailedPreconditionError("mass matrix is not positive definite");
   }
   w.h = -NonlinearEffectsFromKinematics(model, data);

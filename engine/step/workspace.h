@@ -33,10 +33,10 @@ struct StepWorkspace {
 
   // Moreau time-stepping (000 eq. 6–19), for up to max_contacts active contacts.
   int max_contacts = 0;
-  Eigen::MatrixXd Y;         // nv × 3 n_c: L⁻ᵀ W, W = [w_N, w_T1, w_T2] per contact
-  Eigen::MatrixXd Y_path;    // nv × 6 n_c: Y and D⁻¹ Y on each support path (AssembleDelassus)
-  Eigen::MatrixXd G;         // 3 n_c × 3 n_c Delassus matrix Wᵀ M⁻¹ W = Yᵀ D⁻¹ Y
-  Eigen::VectorXd W_Lambda;  // nv: M⁻¹ W Λ
+  Eigen::MatrixXd Y;       // nv × 3 n_c: L⁻ᵀ W, W = [w_N, w_T1, w_T2] per contact
+  Eigen::MatrixXd Y_path;  // nv × 6 n_c: Y and D⁻¹ Y on each support path (AssembleDelassus)
+  Eigen::MatrixXd G;       // 3 n_c × 3 n_c Delassus matrix Wᵀ M⁻¹ W = Yᵀ D⁻¹ Y
+  Eigen::VectorXd W_Lambda;  // nv: M⁻¹ W Λ (MoreauStep without bilateral rows: L⁻ᵀ (h Δt + W Λ))
   std::vector<int> support;  // nv per active contact: its SupportDofs
   std::vector<int> support_len;
   Eigen::VectorXd c;        // 3 n_c: Wᵀ u_free

@@ -12,8 +12,10 @@
 
 #include "engine/contact/contact_set.h"
 #include "engine/contact/terrain.h"
+#include "engine/dynamics/aba.h"
 #include "engine/dynamics/data.h"
 #include "engine/dynamics/jacobians.h"
+#include "engine/dynamics/kinematics.h"
 #include "engine/model/loader.h"
 #include "tests/unit/contact/test_bodies.h"
 
@@ -218,6 +220,68 @@ TEST(ContactForces, FromAxesEqualsJacobianTranspose) {
         EXPECT_EQ(by_axes[k].anchor, by_jacobian[k].anchor);
       }
       EXPECT_LE((h_axes - h_jacobian).norm(), 1e-12 * (1.0 + h_jacobian.norm()));
+    }
+    EXPECT_GT(active, 0);
+  }
+}
+
+// ContactForcesOnBodies (each λ_k as a wrench on its body, taken off ABA's
+// p^A between AbaVelocities and AbaFromVelocities) gives the accelerations of
+// ABA with τ + Σ J_kᵀ λ_k (ContactForces), and the same forces and contact
+// memory, for every law, on the Mini Cheetah pressed into the ground at
+// random poses and velocities, with external wrenches on the bodies too.
+TEST(ContactForces, OnBodiesEqualsJacobianTransposeInAba) {
+  auto loaded = LoadBuiltin("mini_cheetah");
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  const Model& model = **loaded;
+  Data data = MakeData(model);
+  std::mt19937_64 rng(13);
+  std::normal_distribution<double> g(0.0, 1.0);
+  for (ContactForceLaw law :
+       {ContactForceLaw::kSpringDamper, ContactForceLaw::kHertz, ContactForceLaw::kMicro}) {
+    ContactForceParams params;
+    params.law = law;
+    ContactSet set = MakeContactSet(model);
+    std::vector<ContactState> by_jacobian = MakeContactStates(model);
+    std::vector<ContactState> on_bodies = MakeContactStates(model);
+    int active = 0;
+    for (int trial = 0; trial < 20; ++trial) {
+      SCOPED_TRACE(::testing::Message() << ContactForceLawName(law) << " trial " << trial);
+      Eigen::VectorXd q = model.q_default;
+      for (int i = 7; i < model.nq; ++i) q[i] = 0.3 * g(rng);
+      q[2] = 0.25 + 0.05 * g(rng);  // around the feet's height: some touch
+      Eigen::VectorXd v(model.nv), tau(model.nv);
+      for (int i = 0; i < model.nv; ++i) v[i] = 0.5 * g(rng);
+      for (int i = 0; i < model.nv; ++i) tau[i] = 5.0 * g(rng);
+      std::vector<Force> f_ext(static_cast<size_t>(model.nbodies), Force::Zero());
+      for (Force& f : f_ext) f = Force(Vec3(g(rng), g(rng), g(rng)), Vec3(g(rng), g(rng), g(rng)));
+      // Reference: h = τ + Σ J_kᵀ λ_k from the Jacobians, then ABA.
+      ContactJacobians(model, data, q);
+      DetectContacts(model, data, Terrain(), set);
+      ComputeContactVelocities(model, data, v, set);
+      active += set.num_active;
+      Eigen::VectorXd h = tau;
+      ContactForces(model, data, params, 1e-3, set, by_jacobian, h);
+      std::vector<Vec3> forces;
+      for (const Contact& c : set.contacts) forces.push_back(c.force);
+      const Eigen::VectorXd expected = AbaFromKinematics(model, data, v, h, &f_ext);
+      // The explicit step's order: kinematics, pass 1, velocities from the
+      // twists, the wrenches on the bodies, passes 2 and 3.
+      ForwardKinematics(model, data, q);
+      ContactPositions(model, data);
+      DetectContacts(model, data, Terrain(), set);
+      AbaVelocities(model, data, v, &f_ext);
+      ComputeContactVelocitiesFromTwists(model, data, set, /*active_only=*/true);
+      ContactForcesOnBodies(model, data, params, 1e-3, set, on_bodies, data.pA);
+      const Eigen::VectorXd qacc = AbaFromVelocities(model, data, tau);
+      for (int k = 0; k < set.capacity(); ++k) {
+        // The velocities from the twists differ from J v by rounding, and so
+        // may the forces computed from them.
+        EXPECT_LE((set.contacts[k].force - forces[k]).norm(), 1e-9 * (1.0 + forces[k].norm()));
+        EXPECT_EQ(on_bodies[k].closed, by_jacobian[k].closed);
+        EXPECT_EQ(on_bodies[k].slip, by_jacobian[k].slip);
+      }
+      EXPECT_LE((qacc - expected).norm(), 1e-9 * (1.0 + expected.norm()));
     }
     EXPECT_GT(active, 0);
   }

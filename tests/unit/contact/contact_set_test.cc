@@ -319,6 +319,19 @@ TEST(ContactVelocities, FromTwistsEqualJacobianTimesV) {
       EXPECT_NEAR(b.gamma_N, a.gamma_N, 1e-12 * (1.0 + a.velocity.norm()));
       EXPECT_NEAR((b.gamma_T - a.gamma_T).norm(), 0.0, 1e-12 * (1.0 + a.velocity.norm()));
     }
+    // active_only: the same for the active slots, zero for the others.
+    ComputeContactVelocitiesFromTwists(model, data, by_twist, /*active_only=*/true);
+    for (int k = 0; k < by_jacobian.capacity(); ++k) {
+      const Contact& a = by_jacobian.contacts[k];
+      const Contact& b = by_twist.contacts[k];
+      if (b.active) {
+        ExpectVecNear(b.velocity, a.velocity, 1e-12 * (1.0 + a.velocity.norm()));
+      } else {
+        EXPECT_EQ(b.velocity, Vec3::Zero());
+        EXPECT_EQ(b.gamma_N, 0.0);
+        EXPECT_EQ(b.gamma_T, Eigen::Vector2d::Zero());
+      }
+    }
   }
 }
 

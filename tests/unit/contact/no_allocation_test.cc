@@ -51,6 +51,8 @@ TEST(NoAllocation, DetectVelocitiesAndEveryForceLaw) {
         ContactForces(model, data, params, 1e-3, set, states, h);
         ComputeContactVelocitiesFromAxes(model, data, v, set);
         ContactForcesFromAxes(model, data, params, 1e-3, set, states, h);
+        ComputeContactVelocitiesFromTwists(model, data, set, /*active_only=*/true);
+        ContactForcesOnBodies(model, data, params, 1e-3, set, states, data.pA);
       }
     }
   }

@@ -88,6 +88,31 @@ TEST_P(FootTrajectoryTest, ContinuousWithApexAndStanceSpeed) {
 
 INSTANTIATE_TEST_SUITE_P(DutyFactors, FootTrajectoryTest, ::testing::Values(0.5, 0.4, 0.65));
 
+// FootTrajectory's x is the Bézier curve of its control points (stance: the
+// line L/2 → −L/2; swing: the cubic of gait.h) — the written-out de Casteljau
+// gives Bezier's value bit for bit.
+TEST(FootTrajectory, XIsBezierOfTheControlPointsExactly) {
+  for (const double beta : {0.5, 0.4, 0.65}) {
+    GaitParams gait;
+    gait.duty_factor = beta;
+    gait.step_length = 0.13;
+    const double l = gait.step_length;
+    const double r = (1.0 - beta) / beta;
+    const double stance[2] = {0.5 * l, -0.5 * l};
+    const double swing[4] = {-0.5 * l, -0.5 * l - l * r / 3.0, 0.5 * l + l * r / 3.0, 0.5 * l};
+    for (int k = 0; k < 1000; ++k) {
+      const double psi = k / 1000.0 + 1e-4;
+      const double x = FootTrajectory(gait, psi).x();
+      if (psi < beta) {
+        EXPECT_EQ(x, Bezier(stance, 2, psi / beta)) << "beta " << beta << " psi " << psi;
+      } else {
+        EXPECT_EQ(x, Bezier(swing, 4, (psi - beta) / (1.0 - beta)))
+            << "beta " << beta << " psi " << psi;
+      }
+    }
+  }
+}
+
 TEST(FootTrajectory, TrotSpeedFromStepLength) {
   // L = v β / f: the stance foot moves back at the commanded v.
   GaitParams gait;  // 1.25 Hz, β = ½

@@ -261,6 +261,76 @@ TEST(DynamicsIdentities, AbaFromKinematicsMatchesAba) {
   }
 }
 
+// ABA in two halves: pass 1 (AbaVelocities) leaves the body twists of
+// ForwardKinematics, and external forces applied between the halves as
+// p^A_i −= f_i give Aba with those f_ext (RBDA Table 7.1).
+TEST(DynamicsIdentities, AbaHalvesWithForcesOnBiasMatchAbaWithExternalForces) {
+  std::mt19937_64 rng(19);
+  for (const auto& [label, model_ptr] : testing::AllTestModels()) {
+    SCOPED_TRACE(label);
+    const Model& model = *model_ptr;
+    Data data = MakeData(model);
+    Data fk = MakeData(model);
+    for (int s = 0; s < 10; ++s) {
+      const Eigen::VectorXd q = RandomConfiguration(model, rng);
+      const Eigen::VectorXd v = RandomVector(model.nv, rng);
+      const Eigen::VectorXd tau = RandomVector(model.nv, rng);
+      std::vector<Force> f_ext(static_cast<size_t>(model.nbodies), Force::Zero());
+      for (int i = 1; i < model.nbodies; ++i) {
+        const Eigen::VectorXd f = RandomVector(6, rng);
+        f_ext[i] = Force(f.head<3>(), f.tail<3>());
+      }
+      const Eigen::VectorXd expected = Aba(model, data, q, v, tau, &f_ext);
+      ForwardKinematics(model, fk, q, v);
+      const std::vector<Motion> twists = fk.v;
+      AbaVelocities(model, fk, v);
+      for (int i = 1; i < model.nbodies; ++i) {
+        EXPECT_LT((fk.v[i].ToVector() - twists[i].ToVector()).norm(),
+                  1e-12 * std::max(1.0, twists[i].ToVector().norm()))
+            << "body " << i;
+        fk.pA[i] -= f_ext[i];
+      }
+      const Eigen::VectorXd qacc = AbaFromVelocities(model, fk, tau);
+      EXPECT_LT(RelativeError(qacc, expected), 1e-12) << "state " << s;
+    }
+  }
+}
+
+// CrbaFactorFromKinematics (CRBA's entries straight into the factor's rows)
+// gives FactorMassMatrix's factor of CrbaFromKinematics's M bit for bit, with
+// and without armature.
+TEST(DynamicsIdentities, CrbaFactorEqualsFactorOfCrba) {
+  std::mt19937_64 rng(23);
+  for (const auto& [label, model_ptr] : testing::AllTestModels()) {
+    for (const bool armature : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << label << (armature ? " with armature" : ""));
+      Model model = *model_ptr;
+      if (armature) {
+        if (model.actuators.empty()) continue;
+        for (Actuator& a : model.actuators) {
+          a.gear = 10.0;
+          a.rotor_inertia = 1e-5;
+        }
+        UpdateArmature(model);
+      }
+      Data dense = MakeData(model);
+      Data rows = MakeData(model);
+      for (int s = 0; s < 5; ++s) {
+        const Eigen::VectorXd q = RandomConfiguration(model, rng);
+        ForwardKinematics(model, dense, q);
+        ForwardKinematics(model, rows, q);
+        CrbaFromKinematics(model, dense);
+        ASSERT_TRUE(FactorMassMatrix(model, dense));
+        rows.L_values.assign(rows.L_values.size(), 7.0);  // every entry must be written
+        rows.L_diag.setConstant(7.0);
+        ASSERT_TRUE(CrbaFactorFromKinematics(model, rows));
+        EXPECT_EQ(rows.L_values, dense.L_values) << "state " << s;
+        EXPECT_EQ(rows.L_diag, dense.L_diag) << "state " << s;
+      }
+    }
+  }
+}
+
 TEST(DynamicsIdentities, FloatingBaseGravityIsWeightInWorldFrame) {
   // At any orientation the base's generalized gravity force is −m g in world
   // coordinates (MuJoCo's free-joint convention: force in world, moment in base).

@@ -130,6 +130,22 @@ TEST_P(DelassusTest, MatchesDenseAssembly) {
     PathImpulse(support, support_len, w.Y_path.leftCols(n), Lambda, x_path);
     SolveMassMatrixFromHalf(data, x_path);
     EXPECT_LT((x_path - expected).norm(), 1e-9 * (1.0 + expected.norm()));
+
+    // Wᵀ M⁻¹ b from the half solve z = L⁻ᵀ b (AddPathVelocity adds Yᵀ D⁻¹ z),
+    // and the two halves make SolveMassMatrix.
+    Eigen::VectorXd b(nv);
+    for (int i = 0; i < nv; ++i) b[i] = normal(rng);
+    Eigen::VectorXd z = b;
+    SolveMassMatrixHalf(data, z);
+    const Eigen::VectorXd offset = Eigen::VectorXd::Constant(n, 0.5);
+    Eigen::VectorXd velocity = offset;
+    AddPathVelocity(support, support_len, w.Y_path.leftCols(2 * n), z, velocity);
+    const Eigen::VectorXd velocity_dense = offset + W.transpose() * llt.solve(b);
+    EXPECT_LT((velocity - velocity_dense).norm(), 1e-9 * (1.0 + velocity_dense.norm()));
+    Eigen::VectorXd full = b;
+    SolveMassMatrix(data, full);
+    SolveMassMatrixFromHalf(data, z);
+    EXPECT_EQ(z, full);
   }
 }
 

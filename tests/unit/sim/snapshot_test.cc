@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string_view>
 
 #include "engine/model/loader.h"
@@ -136,6 +137,8 @@ TEST(Simulation, BadInputsNameTheProblem) {
   tau = Eigen::VectorXd::Zero(a->model().nv);
   tau[7] = std::nan("");
   EXPECT_EQ(a->Step(tau, 1).code(), absl::StatusCode::kInvalidArgument);
+  tau[7] = -std::numeric_limits<double>::infinity();
+  EXPECT_EQ(a->Step(tau, 1).code(), absl::StatusCode::kInvalidArgument);
   tau[7] = 0.0;
   EXPECT_EQ(a->Step(tau, 0).code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(a->Snapshot(), before);
@@ -155,6 +158,24 @@ TEST(Simulation, DivergenceIsReportedAndLastGoodStateKept) {
   EXPECT_NE(s.message().find("diverged"), std::string::npos);
   EXPECT_EQ(a->Snapshot(), before);
   EXPECT_TRUE(a->state().q.allFinite());
+}
+
+// Settings::max_speed: a generalized velocity entry above it is a divergence
+// (the fall under gravity reaches 1 mm/s within the first step); the last
+// good state is kept.
+TEST(Simulation, SpeedAboveTheLimitIsADivergence) {
+  auto model = LoadBuiltin("mini_cheetah");
+  ASSERT_TRUE(model.ok()) << model.status();
+  Settings settings;
+  settings.dt = 1e-3;
+  settings.max_speed = 1e-3;
+  auto sim = Simulation::Create(*model, settings);
+  ASSERT_TRUE(sim.ok()) << sim.status();
+  const std::string before = (*sim)->Snapshot();
+  const absl::Status s = (*sim)->Step(Eigen::VectorXd::Zero((*sim)->model().nv), 1);
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
+  EXPECT_NE(s.message().find("diverged"), std::string::npos);
+  EXPECT_EQ((*sim)->Snapshot(), before);
 }
 
 }  // namespace
