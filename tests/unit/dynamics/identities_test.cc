@@ -215,7 +215,9 @@ TEST(DynamicsIdentities, LevelOrderAndKinematicsCompose) {
       ASSERT_GE(i, 1);
       ASSERT_EQ(position[i], -1) << "body " << i << " twice";
       position[i] = static_cast<int>(k);
-      if (model.parent[i] > 0) EXPECT_LT(position[model.parent[i]], position[i]) << i;
+      if (model.parent[i] > 0) {
+        EXPECT_LT(position[model.parent[i]], position[i]) << i;
+      }
     }
     for (int s = 0; s < 10; ++s) {
       const Eigen::VectorXd q = RandomConfiguration(model, rng);
