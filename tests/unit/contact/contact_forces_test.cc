@@ -177,6 +177,18 @@ TEST(ContactForces, SphereDropPipelineRests) {
   EXPECT_TRUE(states[0].closed);
 }
 
+// A random pose (joints ± 0.3 rad, the base around the feet's height, so
+// that some feet touch) and velocity of a floating-base model.
+void RandomPressedState(const Model& model, std::mt19937_64& rng,
+                        std::normal_distribution<double>& g, Eigen::VectorXd& q,
+                        Eigen::VectorXd& v) {
+  q = model.q_default;
+  for (int i = 7; i < model.nq; ++i) q[i] = 0.3 * g(rng);
+  q[2] = 0.25 + 0.05 * g(rng);
+  v.resize(model.nv);
+  for (int i = 0; i < model.nv; ++i) v[i] = 0.5 * g(rng);
+}
+
 // ContactForcesFromAxes (J_kᵀ λ_k from the world axes and the sphere
 // centres) adds the same generalized force and sets the same forces and
 // contact memory as ContactForces, for every law, on the Mini Cheetah pressed
@@ -198,11 +210,8 @@ TEST(ContactForces, FromAxesEqualsJacobianTranspose) {
     int active = 0;
     for (int trial = 0; trial < 20; ++trial) {
       SCOPED_TRACE(::testing::Message() << ContactForceLawName(law) << " trial " << trial);
-      Eigen::VectorXd q = model.q_default;
-      for (int i = 7; i < model.nq; ++i) q[i] = 0.3 * g(rng);
-      q[2] = 0.25 + 0.05 * g(rng);  // around the feet's height: some touch
-      Eigen::VectorXd v(model.nv);
-      for (int i = 0; i < model.nv; ++i) v[i] = 0.5 * g(rng);
+      Eigen::VectorXd q, v;
+      RandomPressedState(model, rng, g, q, v);
       ContactJacobians(model, data, q);
       DetectContacts(model, data, Terrain(), set);
       ComputeContactVelocities(model, data, v, set);
@@ -247,11 +256,8 @@ TEST(ContactForces, OnBodiesEqualsJacobianTransposeInAba) {
     int active = 0;
     for (int trial = 0; trial < 20; ++trial) {
       SCOPED_TRACE(::testing::Message() << ContactForceLawName(law) << " trial " << trial);
-      Eigen::VectorXd q = model.q_default;
-      for (int i = 7; i < model.nq; ++i) q[i] = 0.3 * g(rng);
-      q[2] = 0.25 + 0.05 * g(rng);  // around the feet's height: some touch
-      Eigen::VectorXd v(model.nv), tau(model.nv);
-      for (int i = 0; i < model.nv; ++i) v[i] = 0.5 * g(rng);
+      Eigen::VectorXd q, v, tau(model.nv);
+      RandomPressedState(model, rng, g, q, v);
       for (int i = 0; i < model.nv; ++i) tau[i] = 5.0 * g(rng);
       std::vector<Force> f_ext(static_cast<size_t>(model.nbodies), Force::Zero());
       for (Force& f : f_ext) f = Force(Vec3(g(rng), g(rng), g(rng)), Vec3(g(rng), g(rng), g(rng)));
