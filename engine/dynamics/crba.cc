@@ -4,6 +4,7 @@
 #include "engine/dynamics/kinematics.h"
 #include "engine/spatial/articulated_inertia.h"
 #include "engine/spatial/axis_transform.h"
+#include "engine/util/compiler.h"
 
 namespace moreau {
 
@@ -210,7 +211,7 @@ void CompositeSweep(const Model& model, Data& data) {
 // update of row i is one contiguous axpy of length len_k − t − 1.
 // The inner loops run over at most the tree depth; vectorizing them costs
 // more in set-up than it saves.
-__attribute__((optimize("no-tree-vectorize"))) bool FactorRows(Data& data) {
+MOREAU_NO_TREE_VECTORIZE bool FactorRows(Data& data) {
   const int n = static_cast<int>(data.L_diag.size());
   double* L = data.L_values.data();
   const int* cols = data.L_cols.data();

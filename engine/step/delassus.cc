@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/util/compiler.h"
+
 namespace moreau::step {
 namespace {
 
@@ -36,7 +38,7 @@ int SupportDofs(const Model& model, const Data& data, int body, int* dofs) {
 
 // The tiny per-path loops (a few DOFs) run faster scalar than with the
 // vectorizer's set-up and alias checks.
-__attribute__((optimize("no-tree-vectorize"))) void AssembleDelassus(
+MOREAU_NO_TREE_VECTORIZE void AssembleDelassus(
     const Data& data, const contact::ContactSet& contacts, std::span<const int> active,
     std::span<const int> support, std::span<const int> support_len, Eigen::Ref<Eigen::MatrixXd> Y,
     Eigen::Ref<Eigen::MatrixXd> Y_path, Eigen::Ref<Eigen::MatrixXd> G) {
