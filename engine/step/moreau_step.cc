@@ -160,7 +160,8 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
       if (nb > 0) {
         ContactSpaceVelocity(data, w.contacts, active, support, support_len, w.u_free, w.c.head(n));
       } else {
-        ContactSpaceVelocity(data, w.contacts, active, support, support_len, v, w.c.head(n));
+        // Wᵀ u_S is γ_S, formed above from the contact velocities.
+        w.c.head(n) = w.gamma_S.head(n);
         AddPathVelocity(support, support_len, w.Y_path.leftCols(2 * n), w.W_Lambda, w.c.head(n));
       }
     }
