@@ -73,15 +73,24 @@ void ComputeContactVelocities(const Model& model, const Data& data, const Eigen:
   }
 }
 
+namespace {
+
+// The velocity of a slot the active_only variants skip: 0.
+void ClearVelocity(Contact& c) {
+  c.velocity.setZero();
+  c.gamma_N = 0.0;
+  c.gamma_T.setZero();
+}
+
+}  // namespace
+
 void ComputeContactVelocitiesFromAxes(const Model& model, const Data& data,
                                       const Eigen::VectorXd& v, ContactSet& set, bool active_only) {
   const int nc = set.capacity();
   for (int k = 0; k < nc; ++k) {
     Contact& c = set.contacts[k];
     if (active_only && !c.active) {
-      c.velocity.setZero();
-      c.gamma_N = 0.0;
-      c.gamma_T.setZero();
+      ClearVelocity(c);
       continue;
     }
     // J_k v = Σ_d (v_d + ω_d × p) u_d = v_O + ω × p with the world twist
@@ -105,9 +114,7 @@ void ComputeContactVelocitiesFromTwists(const Model& model, const Data& data, Co
   for (int k = 0; k < nc; ++k) {
     Contact& c = set.contacts[k];
     if (active_only && !c.active) {
-      c.velocity.setZero();
-      c.gamma_N = 0.0;
-      c.gamma_T.setZero();
+      ClearVelocity(c);
       continue;
     }
     const ContactPoint& cp = model.contact_points[k];
