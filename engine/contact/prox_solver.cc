@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "absl/strings/str_cat.h"
+#include "engine/util/finite.h"
 
 namespace moreau::contact {
 namespace {
@@ -32,23 +33,6 @@ inline void ProjectOntoDisc(double radius, double& x, double& y) {
   const double scale = radius / std::sqrt(norm2);  // norm2 > radius² ≥ 0
   x *= scale;
   y *= scale;
-}
-
-// True when every entry of x is finite: x·0 is ±0 for a finite x and NaN for
-// ±∞ or NaN, and the (vectorized) sum of ±0s is 0.
-// Four rows at a time per column into one 4-vector, the rest into a scalar.
-bool AllFinite(Eigen::Ref<const Eigen::MatrixXd> x) {
-  const Eigen::Index rows = x.rows();
-  const Eigen::Index stride = x.outerStride();
-  const double* p = x.data();
-  Eigen::Vector4d sum4 = Eigen::Vector4d::Zero();
-  double sum = 0.0;
-  for (Eigen::Index j = 0; j < x.cols(); ++j, p += stride) {
-    Eigen::Index i = 0;
-    for (; i + 4 <= rows; i += 4) sum4 += Eigen::Map<const Eigen::Vector4d>(p + i) * 0.0;
-    for (; i < rows; ++i) sum += p[i] * 0.0;
-  }
-  return sum4.sum() + sum == 0.0;
 }
 
 // γ = c + G Λ, four rows at a time (one 4-vector accumulator against a

@@ -10,6 +10,7 @@
 #include "engine/step/least_constraint_step.h"
 #include "engine/step/micro_macro_step.h"
 #include "engine/step/moreau_step.h"
+#include "engine/util/finite.h"
 #include "engine/util/status_macros.h"
 
 namespace moreau::sim {
@@ -25,10 +26,6 @@ contact::ContactForceLaw ForceLawOf(ContactModel model) {
       return contact::ContactForceLaw::kSpringDamper;
   }
 }
-
-// True when every entry of x is finite: x·0 is ±0 for a finite x and NaN for
-// ±∞ or NaN, and Eigen's vectorized sum of ±0s is 0 (in any order).
-bool AllFinite(const Eigen::VectorXd& x) { return (x.array() * 0.0).sum() == 0.0; }
 
 }  // namespace
 
