@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "engine/control/atan2.h"
 #include "engine/control/gait.h"
@@ -414,20 +415,6 @@ absl::StatusOr<Eigen::VectorXd> StandPose(const Model& model, const LegLayout& l
   return q_des;
 }
 
-absl::Status CheckTrotLayout(const Model& model, const LegLayout& layout) {
-  int corners[2][2] = {{0, 0}, {0, 0}};  // [front][left]
-  for (const Leg& leg : layout.legs) ++corners[leg.front][leg.left];
-  if (layout.legs.size() != 4 || corners[0][0] != 1 || corners[0][1] != 1 || corners[1][0] != 1 ||
-      corners[1][1] != 1) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "trot: model '%s' needs four legs, one at each corner of the base (front/hind × "
-        "left/right); found %d legs (FL %d, FR %d, HL %d, HR %d)",
-        model.name, layout.legs.size(), corners[1][1], corners[1][0], corners[0][1],
-        corners[0][0]));
-  }
-  return absl::OkStatus();
-}
-
 absl::Status CheckTrotReach(const LegLayout& layout, const GaitParams& gait, double stand_height) {
   for (const Leg& leg : layout.legs) {
     const Vec3 nominal = NominalFoot(leg, stand_height);
@@ -487,7 +474,9 @@ absl::StatusOr<std::unique_ptr<Controller>> MakeController(std::string_view name
     return std::make_unique<StandController>(model, options, q_stand, std::move(inertia));
   }
 
-  MOREAU_RETURN_IF_ERROR(CheckTrotLayout(model, *layout));
+  if (absl::Status status = CheckTrotLayout(model, *layout); !status.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("trot: ", status.message()));
+  }
   GaitParams gait;
   gait.frequency_hz = options.trot_frequency_hz;
   gait.duty_factor = options.duty_factor;

@@ -361,4 +361,18 @@ Mat3 LegJacobian(const Leg& leg, const Vec3& angles) {
   return J;
 }
 
+absl::Status CheckTrotLayout(const Model& model, const LegLayout& layout) {
+  int corners[2][2] = {{0, 0}, {0, 0}};  // [front][left]
+  for (const Leg& leg : layout.legs) ++corners[leg.front][leg.left];
+  if (layout.legs.size() != 4 || corners[0][0] != 1 || corners[0][1] != 1 || corners[1][0] != 1 ||
+      corners[1][1] != 1) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("model '%s' needs four legs, one at each corner of the base (front/hind × "
+                        "left/right); found %d legs (FL %d, FR %d, HL %d, HR %d)",
+                        model.name, layout.legs.size(), corners[1][1], corners[1][0], corners[0][1],
+                        corners[0][0]));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace moreau

@@ -90,6 +90,11 @@ struct LegLayout {
 // degenerate link lengths or an unactuated leg joint.
 absl::StatusOr<LegLayout> FindLegs(const Model& model);
 
+// OK when `layout` has four legs, one at each corner of the base (front/hind
+// × left/right), as a trot needs; else InvalidArgument "model '…' needs four
+// legs, …" with the count at each corner (callers prefix their name).
+absl::Status CheckTrotLayout(const Model& model, const LegLayout& layout);
+
 // What LegIk had to do.
 enum class IkResult {
   kOk = 0,

@@ -8,6 +8,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
 #include "engine/control/gait.h"
+#include "engine/control/legs.h"
+#include "engine/spatial/motion.h"
 
 namespace moreau {
 namespace {
@@ -27,12 +29,6 @@ double MinJerkRate(double u) {
 // The swing's apex, as a fraction of its main part: a quick lift, a longer
 // descent.
 constexpr double kApexAt = 0.35;
-
-Mat3 Skew(const Vec3& a) {
-  Mat3 m;
-  m << 0.0, -a.z(), a.y(), a.z(), 0.0, -a.x(), -a.y(), a.x(), 0.0;
-  return m;
-}
 
 // The shank's angular velocity relative to the base per joint rate (hip
 // frame): abduction about s_a x, hip and knee about R_x(φ_a) y (legs.h).
@@ -120,13 +116,8 @@ absl::StatusOr<VelocityTrot> VelocityTrot::Create(const Model& model,
     return absl::InvalidArgumentError(
         absl::StrFormat("velocity trot: %s", layout.status().message()));
   }
-  int corners[2][2] = {{0, 0}, {0, 0}};  // [front][left]
-  for (const Leg& leg : layout->legs) ++corners[leg.front][leg.left];
-  if (layout->legs.size() != kLegs || corners[0][0] != 1 || corners[0][1] != 1 ||
-      corners[1][0] != 1 || corners[1][1] != 1) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "velocity trot: model '%s' needs four legs, one at each corner of the base; found %d",
-        model.name, layout->legs.size()));
+  if (absl::Status status = CheckTrotLayout(model, *layout); !status.ok()) {
+    return absl::InvalidArgumentError(absl::StrFormat("velocity trot: %s", status.message()));
   }
   const double stand_height =
       options.stand_height > 0.0 ? options.stand_height : DefaultStandHeight(*layout);
@@ -307,7 +298,7 @@ void VelocityTrot::Compute(const Model& /*model*/, double dt, const Eigen::Vecto
       // The material contact point still: 0 = u_v + u_ω × (p_c − p_b) + R J_c q̇.
       const Vec3 contact = centre - leg.foot_radius * Vec3::UnitZ();
       const Mat3 J = LegJacobian(leg, theta_mid) +
-                     leg.foot_radius * Skew(up_base) * LegAngularJacobian(leg, theta_mid);
+                     leg.foot_radius * spatial::Skew(up_base) * LegAngularJacobian(leg, theta_mid);
       Vec3 foot_velocity = -(R.transpose() * (u_linear + u_angular.cross(contact - p_base)));
       // A planted foot whose contact opened (the body rocked it off the
       // ground) comes back down at v_td instead of hovering.

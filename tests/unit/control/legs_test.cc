@@ -137,6 +137,28 @@ TEST(FindLegs, RejectsTheUr10Arm) {
   EXPECT_EQ(layout.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
+// A trot's layout (the trot and the velocity trot check it): one leg at each
+// corner of the base.
+TEST(CheckTrotLayout, WantsOneLegAtEachCorner) {
+  auto model = testing::MiniCheetah();
+  ASSERT_NE(model, nullptr);
+  auto layout = FindLegs(*model);
+  ASSERT_TRUE(layout.ok()) << layout.status();
+  EXPECT_TRUE(CheckTrotLayout(*model, *layout).ok());
+  LegLayout three = *layout;
+  three.legs.pop_back();
+  absl::Status status = CheckTrotLayout(*model, three);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(status.message().find("needs four legs"), std::string::npos) << status;
+  EXPECT_NE(status.message().find("found 3 legs"), std::string::npos) << status;
+  LegLayout twice = *layout;  // four legs, two of them at one corner
+  for (Leg& leg : twice.legs) leg.front = true;
+  status = CheckTrotLayout(*model, twice);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(status.message().find("found 4 legs (FL 2, FR 2, HL 0, HR 0)"), std::string::npos)
+      << status;
+}
+
 TEST(LegForwardKinematics, AgreesWithTheEngine) {
   for (const auto& [label, model] : testing::Quadrupeds()) {
     SCOPED_TRACE(label);
