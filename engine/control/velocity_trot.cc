@@ -209,16 +209,21 @@ void VelocityTrot::Compute(const Model& /*model*/, double dt, const Eigen::Vecto
   std::array<Mode, kLegs> modes{};
   std::array<Vec3, kLegs> centres{};
   std::array<double, kLegs> progress{};  // swing s ∈ [0, 1)
+  std::array<Vec3, kLegs> thetas{};      // joint angles at the step's start
+  std::array<Vec3, kLegs> thetas_mid{};  // and at its midpoint
+  std::array<bool, kLegs> closed_feet{};
   int supports = 0;
   for (int i = 0; i < kLegs; ++i) {
     const Leg& leg = layout_.legs[i];
     LegState& st = legs_[i];
     const Vec3 theta(q[leg.q_index[0]], q[leg.q_index[1]], q[leg.q_index[2]]);
     const Vec3 theta_dot(v[leg.v_index[0]], v[leg.v_index[1]], v[leg.v_index[2]]);
-    const Vec3 centre =
-        p_base + R * (leg.hip_position + LegForwardKinematics(leg, theta + 0.5 * dt * theta_dot));
+    thetas[i] = theta;
+    thetas_mid[i] = theta + 0.5 * dt * theta_dot;
+    const Vec3 centre = p_base + R * (leg.hip_position + LegForwardKinematics(leg, thetas_mid[i]));
     const bool closed = leg.foot >= 0 && static_cast<size_t>(leg.foot) < contact_closed.size() &&
                         contact_closed[static_cast<size_t>(leg.foot)];
+    closed_feet[i] = closed;
     const double psi = WrapPhase(phase_ + offset_[i]);
     Mode mode = Mode::kSupport;
     double s = 0.0;  // swing progress
@@ -279,13 +284,11 @@ void VelocityTrot::Compute(const Model& /*model*/, double dt, const Eigen::Vecto
   for (int i = 0; i < kLegs; ++i) {
     const Leg& leg = layout_.legs[i];
     LegState& st = legs_[i];
-    const Vec3 theta(q[leg.q_index[0]], q[leg.q_index[1]], q[leg.q_index[2]]);
-    const Vec3 theta_dot(v[leg.v_index[0]], v[leg.v_index[1]], v[leg.v_index[2]]);
-    const Vec3 theta_mid = theta + 0.5 * dt * theta_dot;
+    const Vec3& theta = thetas[i];
+    const Vec3& theta_mid = thetas_mid[i];
     const Vec3& centre = centres[i];
     const Mode mode = modes[i];
-    const bool closed = leg.foot >= 0 && static_cast<size_t>(leg.foot) < contact_closed.size() &&
-                        contact_closed[static_cast<size_t>(leg.foot)];
+    const bool closed = closed_feet[i];
     const double s = progress[i];
     const double ground_z = leg.foot_radius;  // flat ground at z = 0
 
