@@ -41,6 +41,30 @@ void RandomState(const Model& model, std::mt19937_64& rng, std::normal_distribut
   for (int i = 0; i < model.nv; ++i) v[i] = g(rng);
 }
 
+// b's contact-point velocity, γ_N and γ_T equal a's (1e-12 relative).
+void ExpectSameVelocity(const Contact& b, const Contact& a) {
+  const double tol = 1e-12 * (1.0 + a.velocity.norm());
+  ExpectVecNear(b.velocity, a.velocity, tol);
+  EXPECT_NEAR(b.gamma_N, a.gamma_N, tol);
+  EXPECT_NEAR((b.gamma_T - a.gamma_T).norm(), 0.0, tol);
+}
+
+// `active_only` (an active_only variant's result): `reference`'s velocity at
+// the active slots, zero at the others.
+void ExpectActiveOnlyVelocities(const ContactSet& active_only, const ContactSet& reference) {
+  for (int k = 0; k < reference.capacity(); ++k) {
+    const Contact& a = reference.contacts[k];
+    const Contact& b = active_only.contacts[k];
+    if (b.active) {
+      ExpectVecNear(b.velocity, a.velocity, 1e-12 * (1.0 + a.velocity.norm()));
+    } else {
+      EXPECT_EQ(b.velocity, Vec3::Zero());
+      EXPECT_EQ(b.gamma_N, 0.0);
+      EXPECT_EQ(b.gamma_T, Eigen::Vector2d::Zero());
+    }
+  }
+}
+
 void ExpectRightHandedFrame(const Contact& c) {
   EXPECT_NEAR(c.normal.norm(), 1.0, kTol);
   EXPECT_NEAR(c.t1.norm(), 1.0, kTol);
@@ -313,25 +337,11 @@ TEST(ContactVelocities, FromTwistsEqualJacobianTimesV) {
     ComputeContactVelocities(model, data, v, by_jacobian);
     ComputeContactVelocitiesFromTwists(model, data, by_twist);
     for (int k = 0; k < by_jacobian.capacity(); ++k) {
-      const Contact& a = by_jacobian.contacts[k];
-      const Contact& b = by_twist.contacts[k];
-      ExpectVecNear(b.velocity, a.velocity, 1e-12 * (1.0 + a.velocity.norm()));
-      EXPECT_NEAR(b.gamma_N, a.gamma_N, 1e-12 * (1.0 + a.velocity.norm()));
-      EXPECT_NEAR((b.gamma_T - a.gamma_T).norm(), 0.0, 1e-12 * (1.0 + a.velocity.norm()));
+      ExpectSameVelocity(by_twist.contacts[k], by_jacobian.contacts[k]);
     }
     // active_only: the same for the active slots, zero for the others.
     ComputeContactVelocitiesFromTwists(model, data, by_twist, /*active_only=*/true);
-    for (int k = 0; k < by_jacobian.capacity(); ++k) {
-      const Contact& a = by_jacobian.contacts[k];
-      const Contact& b = by_twist.contacts[k];
-      if (b.active) {
-        ExpectVecNear(b.velocity, a.velocity, 1e-12 * (1.0 + a.velocity.norm()));
-      } else {
-        EXPECT_EQ(b.velocity, Vec3::Zero());
-        EXPECT_EQ(b.gamma_N, 0.0);
-        EXPECT_EQ(b.gamma_T, Eigen::Vector2d::Zero());
-      }
-    }
+    ExpectActiveOnlyVelocities(by_twist, by_jacobian);
   }
 }
 
@@ -363,12 +373,8 @@ TEST(ContactVelocities, FromAxesEqualJacobianTimesV) {
     DetectContacts(model, data, Terrain(), by_axes);
     ComputeContactVelocitiesFromAxes(model, data, v, by_axes);
     for (int k = 0; k < by_jacobian.capacity(); ++k) {
-      const Contact& a = by_jacobian.contacts[k];
       const Contact& b = by_axes.contacts[k];
-      const double tol = 1e-12 * (1.0 + a.velocity.norm());
-      ExpectVecNear(b.velocity, a.velocity, tol);
-      EXPECT_NEAR(b.gamma_N, a.gamma_N, tol);
-      EXPECT_NEAR((b.gamma_T - a.gamma_T).norm(), 0.0, tol);
+      ExpectSameVelocity(b, by_jacobian.contacts[k]);
       Vec3 t1, t2;
       TangentBasis(b.normal, t1, t2);
       EXPECT_EQ(b.t1, t1);
@@ -376,17 +382,7 @@ TEST(ContactVelocities, FromAxesEqualJacobianTimesV) {
     }
     // active_only: the same for the active slots, zero for the others.
     ComputeContactVelocitiesFromAxes(model, data, v, by_axes, /*active_only=*/true);
-    for (int k = 0; k < by_jacobian.capacity(); ++k) {
-      const Contact& a = by_jacobian.contacts[k];
-      const Contact& b = by_axes.contacts[k];
-      if (b.active) {
-        ExpectVecNear(b.velocity, a.velocity, 1e-12 * (1.0 + a.velocity.norm()));
-      } else {
-        EXPECT_EQ(b.velocity, Vec3::Zero());
-        EXPECT_EQ(b.gamma_N, 0.0);
-        EXPECT_EQ(b.gamma_T, Eigen::Vector2d::Zero());
-      }
-    }
+    ExpectActiveOnlyVelocities(by_axes, by_jacobian);
   }
 }
 
