@@ -159,7 +159,6 @@ class VectorEnv:
         self._actions = np.zeros((self.num_envs, nu))  # the latest action of each env
         self._targets = np.zeros((self.num_envs, nu))  # and its joint targets
         self._in_flight = np.zeros(self.num_envs, dtype=bool)
-        self._env_ids = np.arange(self.num_envs)
         self.seed(self._seed)
         self._started = False
 
@@ -291,12 +290,9 @@ class VectorEnv:
             busy = np.flatnonzero(self._in_flight & mask)
             raise ValueError(f"env {int(busy[0])} is already in a send() awaiting recv()")
         resetting = (self._needs_reset & mask) if self.autoreset else np.zeros_like(mask)
-        if rows is None:
-            self._actions[:] = actions
-            self._targets[:] = self.task.targets(actions)
-        else:
-            self._actions[rows] = actions
-            self._targets[rows] = self.task.targets(actions)
+        index = slice(None) if rows is None else rows
+        self._actions[index] = actions
+        self._targets[index] = self.task.targets(actions)
         # Resets and steps go out together; an env being reset is left out of
         # its server's StepBatch (its action is ignored).
         reset_pending = self._start_resets(np.flatnonzero(resetting))
@@ -354,14 +350,11 @@ class VectorEnv:
             info = {key: np.where(stepped, value, 0) if value.dtype != bool else value & stepped
                     for key, value in info.items()}
         if self.autoreset:
-            if mask.all():
-                self._needs_reset = terminated | truncated
-            else:
-                self._needs_reset = np.where(mask, terminated | truncated, self._needs_reset)
+            self._needs_reset = np.where(mask, terminated | truncated, self._needs_reset)
         info.update(reset=resetting, diverged=diverged, episode_step=self._episode_step.copy())
         rows = round_.rows
         if rows is None:
-            info["env_id"] = self._env_ids
+            info["env_id"] = np.arange(self.num_envs)
             return obs, reward, terminated, truncated, info
         info = {key: value[rows] for key, value in info.items()}
         info["env_id"] = rows.copy()
