@@ -31,6 +31,20 @@ absl::Status Validate(const MicroParams& p) {
   return absl::OkStatus();
 }
 
+absl::StatusOr<MicroParams> MicroParamsForMass(double mass_kg) {
+  if (!std::isfinite(mass_kg) || mass_kg <= 0.0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("micro: the robot mass must be finite and > 0 kg, got ", mass_kg));
+  }
+  const double scale = mass_kg / kMicroDefaultsRobotMassKg;
+  MicroParams p;
+  p.stiffness *= scale;
+  p.damping *= scale;
+  p.tangential_stiffness *= scale;
+  p.tangential_damping *= scale;
+  return p;
+}
+
 spatial::Vec3 MicroForce(const MicroParams& params, const Contact& contact, double dt,
                          ContactState& state) {
   if (!(contact.gap <= 0.0)) {

@@ -7,6 +7,7 @@
 #define MOREAU_ENGINE_CONTACT_MICRO_H_
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "engine/contact/contact_set.h"
 #include "engine/contact/contact_state.h"
 #include "engine/spatial/motion.h"
@@ -25,6 +26,17 @@ struct MicroParams {
   double tangential_damping = 282.0;     // anchor damper, N s/m (ours)
   double stick_velocity = 1e-4;          // re-stick speed, m/s (ours)
 };
+
+// The mass of the robot 003 tuned its defaults for (HOAP-1, 003 Fig. 5).
+inline constexpr double kMicroDefaultsRobotMassKg = 5.0;
+
+// 003's defaults carried over to a robot of `mass_kg` (> 0, finite): the
+// stiffnesses and dampings scaled by mass_kg / 5 kg, μ and the re-stick speed
+// kept. Contacts then sink as deep under the robot's weight as 003's did under
+// HOAP-1's (k ∝ m), with the same damping ratio (c ∝ √(k m) ∝ m). With the
+// defaults as they are, one foot of the 8.9 kg Mini Cheetah standing on four
+// point feet carries 22 N at 5.0 mm. InvalidArgument for a bad mass.
+absl::StatusOr<MicroParams> MicroParamsForMass(double mass_kg);
 
 // InvalidArgument naming the field and value unless stiffnesses are finite
 // and > 0, and the other fields finite and ≥ 0.

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
+#include <string>
 
 #include "engine/contact/terrain.h"
 #include "tests/unit/contact/test_bodies.h"
@@ -23,6 +25,37 @@ TEST(Micro, DefaultsAreThePapers) {
   EXPECT_EQ(p.damping, 282.0);
   EXPECT_EQ(p.mu, 0.4);
   EXPECT_TRUE(Validate(p).ok());
+}
+
+TEST(Micro, ParamsForAMassScaleStiffnessAndDampingWithIt) {
+  const MicroParams paper;
+  auto same = MicroParamsForMass(kMicroDefaultsRobotMassKg);
+  ASSERT_TRUE(same.ok()) << same.status();
+  EXPECT_EQ(same->stiffness, paper.stiffness);
+  EXPECT_EQ(same->damping, paper.damping);
+  auto twice = MicroParamsForMass(2.0 * kMicroDefaultsRobotMassKg);
+  ASSERT_TRUE(twice.ok()) << twice.status();
+  EXPECT_DOUBLE_EQ(twice->stiffness, 2.0 * paper.stiffness);
+  EXPECT_DOUBLE_EQ(twice->damping, 2.0 * paper.damping);
+  EXPECT_DOUBLE_EQ(twice->tangential_stiffness, 2.0 * paper.tangential_stiffness);
+  EXPECT_DOUBLE_EQ(twice->tangential_damping, 2.0 * paper.tangential_damping);
+  EXPECT_EQ(twice->mu, paper.mu);
+  EXPECT_EQ(twice->stick_velocity, paper.stick_velocity);
+  EXPECT_TRUE(Validate(*twice).ok());
+  // The same weight per unit stiffness: twice the load sinks as deep.
+  ContactState state;
+  const double sink = 0.004;
+  const Vec3 f = MicroForce(*twice, Ground(Vec3(0, 0, -sink)), 0.001, state);
+  EXPECT_NEAR(f.z(), 2.0 * paper.stiffness * sink, kTol);
+}
+
+TEST(Micro, ParamsForABadMassAreRefused) {
+  for (double mass : {0.0, -1.0, std::nan(""), std::numeric_limits<double>::infinity()}) {
+    auto p = MicroParamsForMass(mass);
+    ASSERT_FALSE(p.ok()) << mass;
+    EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(std::string(p.status().message()), ::testing::HasSubstr("mass"));
+  }
 }
 
 TEST(Micro, StaticForceIsKd) {

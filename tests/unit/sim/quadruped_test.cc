@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/contact/micro.h"
 #include "engine/control/controller.h"
 #include "engine/control/push.h"
 #include "engine/dynamics/energy.h"
@@ -36,18 +37,29 @@ struct ModelCase {
   step::Integrator integrator;
   double max_penetration;  // m: < 1 mm hard, < 5 mm compliant (issue 3)
   double max_stand_slip;   // m: < 5 mm (issue 3)
+  // micro: 003's k and c scaled from its 5 kg HOAP-1 to the robot's mass
+  // (MicroParamsForMass) instead of taken as they are.
+  bool micro_for_robot_mass = false;
 };
 
 const ModelCase kCases[] = {
     {ContactModel::kSpringDamper, 1.25e-3, step::Integrator::kSemiImplicitEuler, 5e-3, 5e-3},
-    // Open: 001 eq. 38 has no static friction (μ(0) = 0: below v_s = 0.1 mm/s
-    // friction is viscous), so the standing robot's feet creep ≈ 6 mm in 5 s
-    // under the legs' splay forces; bound here at 8 mm, issue 3 asks < 5 mm.
+    // Open: the standing robot's feet creep ≈ 6 mm in 5 s; bound here at
+    // 8 mm, issue 3 asks < 5 mm. The creep is numerical: Table I's v_s =
+    // 0.1 mm/s makes eq. 38's stick regime a viscous law of slope
+    // ≈ 1.5 μ_s f_n / v_s ≈ 5e5 N s/m per foot, far too stiff for explicit
+    // Heun at Δt = 1e-4 with a foot's effective mass; the two Heun stages see
+    // opposite, saturated friction (at stage 2 every foot slips 5–10 mm/s
+    // with ‖f_T‖ = 2 f_n) whose mean lets the feet creep. With v_s = 2e-2 /
+    // 5e-2 m/s the creep is 4.4 / 2.2 mm (v_s up to 5e-3 changes nothing).
+    // The remedy is friction treated implicitly, not a different v_s.
     {ContactModel::kHertz, 1e-4, step::Integrator::kHeun, 5e-3, 8e-3},
-    // Open: 003's k = 4410 N/m (tuned for a 5 kg humanoid) holds a quarter
-    // of the 9 kg Mini Cheetah, 22 N, at 5.0 mm: the static penetration alone
-    // is at issue 3's 5 mm bound; bound here at 1.3 × that, 6.5 mm.
-    {ContactModel::kMicro, 1e-3, step::Integrator::kSemiImplicitEuler, 6.5e-3, 5e-3},
+    // 003's k = 4410 N/m was tuned for the 5 kg HOAP-1: as it is, it holds a
+    // quarter of the 8.9 kg Mini Cheetah, 22 N, at 5.0 mm (6.1 mm measured
+    // with the stand's weight shifts), at issue 3's bound on its own. Scaled
+    // to the robot's mass (k = 7.8 kN/m, c = 499 N s/m) the feet sink 2.8 mm
+    // statically, 3.3 mm measured.
+    {ContactModel::kMicro, 1e-3, step::Integrator::kSemiImplicitEuler, 5e-3, 5e-3, true},
     {ContactModel::kMoreauJor, 2.5e-3, step::Integrator::kSemiImplicitEuler, 1e-3, 5e-3},
     {ContactModel::kMoreauSor, 2.5e-3, step::Integrator::kSemiImplicitEuler, 1e-3, 5e-3},
 };
@@ -107,6 +119,12 @@ RunResult Simulate(const std::string& robot, const std::string& controller_name,
   settings.contact = c.contact;
   settings.dt = c.dt;
   settings.integrator = c.integrator;
+  if (c.micro_for_robot_mass) {
+    auto micro = contact::MicroParamsForMass(model->TotalMass());
+    EXPECT_TRUE(micro.ok()) << micro.status();
+    if (!micro.ok()) return r;
+    settings.force_law.micro = *micro;
+  }
   auto sim = Simulation::Create(model, settings);
   EXPECT_TRUE(sim.ok()) << sim.status();
   if (!sim.ok()) return r;
@@ -232,16 +250,18 @@ TEST(Quadruped, MiniCheetahTrotsForwardWithEveryContactModelButHertz) {
 // Open (issue 3): 001 Table I's Hertz settings (Heun, Δt = 1e-4, μ = 2).
 // The cause of the trouble is Table I's μ = 2, not the Hertz law (its K, e,
 // c_max, w, μ, v_s, v_d, ramp, friction shape and cap, signs and Heun stages
-// check out against 001 eq. 34–38; the trot also fell at μ = 2 with
-// spring-damper and moreau-jor): the PD-held legs sag, so a lifting foot's
-// target stayed below the ground for the first third of its swing and the
-// foot was dragged forward pressed down — at μ = 2 it grips, the trot trips,
-// hops, turns on one foot and falls. The trot now lifts its swing feet by
-// the stance legs' measured sag and holds its heading with an integral term
-// (controller.cc, balance feedback 3 and 4): this test passes, and passed the
-// whole sweep below on one build, but after a rounding-level change of the
-// explicit step two sweep points (0.8 and 1.2e-4 s) fall again. A closed loop
-// that chaotic is not claimed: both stay disabled until the trot is robust.
+// check out against 001 eq. 34–38): with `moreau sim … --mu 2` the trot also
+// falls with spring-damper (1.25 ms), micro (1 ms) and moreau-jor (2.5 ms),
+// all of which trot at μ = 0.8. The PD-held legs sag and the swing feet
+// drag: the hind-left foot is loaded 62–76 % of the time in a moreau-jor
+// trot (a trot's duty factor is 50 %); at μ = 2 the dragged foot grips and
+// trips the robot. Under Table I's Hertz the trot sometimes survives only
+// because its stiff stick regime creeps (see kCases): with v_s = 2e-2 or
+// 5e-2 m/s (friction that holds) it falls at every Δt of the sweep below.
+// The trot lifts its swing feet by the stance legs' measured sag (balance
+// feedback 4); a swing curve drawn from the ground under the stance feet
+// instead was tried and fell on every model. Both tests stay disabled until
+// the trot keeps its swing feet clear at μ = 2.
 TEST(Quadruped, DISABLED_MiniCheetahTrotsForwardWithHertzTableI) {
   for (const ModelCase& c : kCases) {
     if (c.contact == ContactModel::kHertz) ExpectTrotsForward(c);
