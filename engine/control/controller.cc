@@ -114,14 +114,11 @@ class StandController final : public Controller {
 // Without these the Mini Cheetah falls within seconds on hard contacts
 // (moreau-jor/sor at 1 ms).
 constexpr double kGravity = 9.81;            // m/s², for the pendulum time √(h/g)
-constexpr double kVelocityFilterS = 0.2;     // s: low-pass of the base velocity, ½ stride
 constexpr double kMaxFootholdOffset = 0.08;  // m: about ⅕ of the leg length
 constexpr double kYawGain = 0.5;  // 1/s: yaw rate per rad of heading error (2 oscillates ±15°)
 constexpr double kYawIntegralS = 1.0;       // T_ψ (s): ≈ one gait cycle (0.8 s at 1.25 Hz)
 constexpr double kMaxYawRate = 0.5;         // rad/s
 constexpr int kMaxLegs = 4;                 // a trot has four legs (CheckTrotLayout)
-constexpr double kAttitudeGain = 1.0;       // k_att: the hip's height error, fed back 1:1
-constexpr double kAttitudeDampingS = 0.05;  // T_att (s): ⅛ of a stance, damps the rocking
 
 double Smooth(double x) {
   x = std::clamp(x, 0.0, 1.0);
@@ -143,6 +140,9 @@ class TrotController final : public Controller {
         velocity_feedforward_(options.velocity_feedforward),
         balance_(options.balance && model.floating_base),
         swing_clearance_(balance_ && options.swing_clearance),
+        attitude_gain_(options.attitude_gain),
+        attitude_damping_s_(options.attitude_damping_s),
+        velocity_filter_s_(options.velocity_filter_s),
         weight_feedforward_(options.weight_feedforward && model.floating_base),
         weight_force_(-model.TotalMass() * model.gravity),
         placement_gain_(std::sqrt(stand_height / kGravity)),
@@ -199,10 +199,10 @@ class TrotController final : public Controller {
         const Vec3& hip = layout_.legs[i].hip_position;
         const Vec3 r = rotation * hip;
         const Vec3 r_level = heading * hip;
-        lift[i] = kAttitudeGain * (r.z() - r_level.z()) + kAttitudeDampingS * omega.cross(r).z();
+        lift[i] = attitude_gain_ * (r.z() - r_level.z()) + attitude_damping_s_ * omega.cross(r).z();
       }
       const Vec3 v_heading = heading.transpose() * v.head<3>();
-      const double alpha = dt / (kVelocityFilterS + dt);
+      const double alpha = dt / (velocity_filter_s_ + dt);
       for (int k = 0; k < 2; ++k) state.velocity[k] += alpha * (v_heading[k] - state.velocity[k]);
       // 3. Yaw, once the gait runs (ramped with it); the integral is
       // clamped to what saturates the rate on its own (anti-windup).
@@ -353,6 +353,9 @@ class TrotController final : public Controller {
   bool velocity_feedforward_;
   bool balance_;             // ControllerOptions::balance, floating base only
   bool swing_clearance_;     // ControllerOptions::swing_clearance, with balance_
+  double attitude_gain_;       // k_att (ControllerOptions::attitude_gain)
+  double attitude_damping_s_;  // T_att (s)
+  double velocity_filter_s_;   // low-pass time of the base velocity (s)
   bool weight_feedforward_;  // ControllerOptions::weight_feedforward, floating base only
   Vec3 weight_force_;        // −m g (world, N): the support the stance legs share
   double placement_gain_;    // √(h/g), s
@@ -393,6 +396,15 @@ absl::Status ValidateOptions(const ControllerOptions& o) {
   }
   if (!std::isfinite(o.start_ramp_s) || o.start_ramp_s < 0.0) {
     return bad("start_ramp_s", o.start_ramp_s, "finite, ≥ 0");
+  }
+  if (!std::isfinite(o.attitude_gain) || o.attitude_gain < 0.0) {
+    return bad("attitude_gain", o.attitude_gain, "finite, ≥ 0");
+  }
+  if (!std::isfinite(o.attitude_damping_s) || o.attitude_damping_s < 0.0) {
+    return bad("attitude_damping_s", o.attitude_damping_s, "finite, ≥ 0");
+  }
+  if (!std::isfinite(o.velocity_filter_s) || o.velocity_filter_s < 0.0) {
+    return bad("velocity_filter_s", o.velocity_filter_s, "finite, ≥ 0");
   }
   return absl::OkStatus();
 }

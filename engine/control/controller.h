@@ -103,6 +103,15 @@ struct ControllerOptions {
   // constant) read that lag as sag and lift their swing feet too high (the
   // id trot's largest stable step falls from 8 ms to 3.9 ms): turn it off there.
   bool swing_clearance = true;
+  // Balance feedback 1 and 2 (controller.cc): the attitude gain k_att, its
+  // damping time T_att (s) and the low-pass time of the base velocity that
+  // foot placement reads (s). The defaults damp the A1's slow roll–yaw
+  // wobble; 1, 0.05 and 0.2 were the first values. Stiff attitude feedback
+  // suits PD-held legs; under deadbeat joint rows (id-constraint at 10 ms)
+  // k_att = 1.5 diverges where 1 holds.
+  double attitude_gain = 1.5;
+  double attitude_damping_s = 0.1;
+  double velocity_filter_s = 0.1;
   // Trot, also beyond 001 §6.2 (off by default): each stance leg carries its
   // share of the robot's weight by a feed-forward torque τ_ff = −Jᵀ Rᵀ F_i
   // (J = LegJacobian, F_i = −m g w_i / Σw the support force, w_i = 1 for a

@@ -83,6 +83,9 @@ TEST(MakeController, NamesAndErrors) {
   bad([](ControllerOptions& o) { o.forward_velocity = NAN; }, "forward_velocity");
   bad([](ControllerOptions& o) { o.start_ramp_s = -1; }, "start_ramp_s");
   bad([](ControllerOptions& o) { o.start_delay_s = NAN; }, "start_delay_s");
+  bad([](ControllerOptions& o) { o.attitude_gain = -1; }, "attitude_gain");
+  bad([](ControllerOptions& o) { o.attitude_damping_s = NAN; }, "attitude_damping_s");
+  bad([](ControllerOptions& o) { o.velocity_filter_s = INFINITY; }, "velocity_filter_s");
   // Out of reach: too tall a stand, too long a step.
   bad([](ControllerOptions& o) { o.stand_height = 0.5; }, "toe_fr");
   bad([](ControllerOptions& o) { o.step_length = 0.6; }, "trot");
@@ -431,6 +434,51 @@ TEST(TrotController, BalanceFeedbackMovesFootholdsAndLegLengths) {
     } else {
       EXPECT_LT(rolled.z(), level.z() - 1e-3) << leg;
     }
+  }
+}
+
+// Balance feedback 1 scales with ControllerOptions::attitude_gain: at rest
+// (no rotation rate) a rolled base shortens and lengthens the legs by k_att
+// times the hips' height error, so halving k_att halves the change.
+TEST(TrotController, AttitudeFeedbackScalesWithItsGain) {
+  auto model = testing::MiniCheetah();
+  ASSERT_NE(model, nullptr);
+  auto layout = FindLegs(*model);
+  ASSERT_TRUE(layout.ok());
+  Data data = MakeData(*model);
+  const double h = DefaultStandHeight(*layout);
+  Eigen::VectorXd tau(model->nv);
+  const double a = 5.0 * std::numbers::pi / 180.0;
+  const auto leg_change = [&](double gain, int leg) {
+    ControllerOptions options;
+    options.attitude_gain = gain;
+    auto c = Make("trot", *model, options);
+    EXPECT_NE(c, nullptr);
+    if (c == nullptr) return 0.0;
+    const auto foot_z = [&](const Eigen::VectorXd& q_base) {
+      ControllerState state;
+      state.phase = 0.25;  // leg 0 (FR) and leg 3 mid-stance
+      state.elapsed_s = 100.0;
+      state.velocity = {0.5, 0.0};
+      Eigen::VectorXd q = ConfigurationFromTargets(*model, c->LastTargets(), h);
+      q.segment<7>(0) = q_base;
+      Eigen::VectorXd v = Eigen::VectorXd::Zero(model->nv);
+      v[0] = 0.5;
+      c->Compute(*model, 0.0, 0.0, q, v, state, tau);
+      const Eigen::VectorXd level = ConfigurationFromTargets(*model, c->LastTargets(), h);
+      return ContactPosition(*model, data, level, layout->legs[leg].foot).z();
+    };
+    Eigen::VectorXd level(7), rolled(7);
+    level << 0, 0, h, 1, 0, 0, 0;
+    rolled << 0, 0, h, std::cos(a / 2), std::sin(a / 2), 0, 0;
+    return foot_z(rolled) - foot_z(level);
+  };
+  for (int leg = 0; leg < 4; ++leg) {
+    const double full = leg_change(1.5, leg);
+    const double half = leg_change(0.75, leg);
+    EXPECT_GT(std::abs(full), 1e-3) << leg;
+    EXPECT_NEAR(half / full, 0.5, 0.05) << leg;
+    EXPECT_NEAR(leg_change(0.0, leg), 0.0, 1e-9) << leg;
   }
 }
 

@@ -240,6 +240,7 @@ void ExpectTrotsForward(const ModelCase& c) {
   EXPECT_LT(r.final_tilt_deg, 20.0);
 }
 
+// Hertz: MiniCheetahTrotsForwardWithHertzTableI below.
 TEST(Quadruped, MiniCheetahTrotsForwardWithEveryContactModelButHertz) {
   for (const ModelCase& c : kCases) {
     if (c.contact != ContactModel::kHertz) ExpectTrotsForward(c);
@@ -247,29 +248,29 @@ TEST(Quadruped, MiniCheetahTrotsForwardWithEveryContactModelButHertz) {
   for (const ModelCase& c : kQpCases) ExpectTrotsForward(c);
 }
 
-// Open (issue 3): 001 Table I's Hertz settings (Heun, Δt = 1e-4, μ = 2).
-// The cause of the trouble is Table I's μ = 2, not the Hertz law (its K, e,
-// c_max, w, μ, v_s, v_d, ramp, friction shape and cap, signs and Heun stages
-// check out against 001 eq. 34–38): with `moreau sim … --mu 2` the trot also
-// falls with spring-damper (1.25 ms), micro (1 ms) and moreau-jor (2.5 ms),
-// all of which trot at μ = 0.8. The PD-held legs sag and the swing feet
-// drag: the hind-left foot is loaded 62–76 % of the time in a moreau-jor
-// trot (a trot's duty factor is 50 %); at μ = 2 the dragged foot grips and
-// trips the robot. Under Table I's Hertz the trot sometimes survives only
-// because its stiff stick regime creeps (see kCases): with v_s = 2e-2 or
-// 5e-2 m/s (friction that holds) it falls at every Δt of the sweep below.
-// The trot lifts its swing feet by the stance legs' measured sag (balance
-// feedback 4); a swing curve drawn from the ground under the stance feet
-// instead was tried and fell on every model. Both tests stay disabled until
-// the trot keeps its swing feet clear at μ = 2.
-TEST(Quadruped, DISABLED_MiniCheetahTrotsForwardWithHertzTableI) {
+// 001 Table I's Hertz settings (Heun, Δt = 1e-4, μ = 2). This closed loop
+// is chaotic and μ = 2 is hard on the trot: the PD-held legs sag, the swing
+// feet drag (the hind-left foot was loaded 62–76 % of the time in a
+// moreau-jor trot against a 50 % duty factor) and at μ = 2 a dragged foot
+// grips — with `moreau sim … --mu 2` the trot still falls with spring-damper
+// (1.25 ms) and moreau-jor (2.5 ms), which trot at μ = 0.8. Table I's Hertz
+// law lets it through partly because its stiff stick regime creeps (see
+// kCases; with friction that holds, v_s = 2e-2 or 5e-2 m/s, the trot with the
+// first attitude gains fell at every Δt of the sweep). With the attitude and
+// velocity feedback of ControllerOptions' defaults (k_att = 1.5, T_att = 0.1
+// s, 0.1 s velocity low-pass; the first gains, 1, 0.05 s and 0.2 s, passed
+// here on some builds and fell at 0.8 and 1.2e-4 s on others) the trot kept
+// going forward at all 41 steps Δt = 0.80, 0.81, …, 1.20e-4 s
+// (`moreau sim mini_cheetah --controller trot --duration 10 --contact hertz
+// --integrator heun --dt DT`).
+TEST(Quadruped, MiniCheetahTrotsForwardWithHertzTableI) {
   for (const ModelCase& c : kCases) {
     if (c.contact == ContactModel::kHertz) ExpectTrotsForward(c);
   }
 }
 
 // The same around Table I's step: Δt = 0.8–1.2e-4 s (1e-4 above).
-TEST(Quadruped, DISABLED_MiniCheetahTrotsForwardWithHertzTableIOverATimeStepSweep) {
+TEST(Quadruped, MiniCheetahTrotsForwardWithHertzTableIOverATimeStepSweep) {
   for (double dt : {0.8e-4, 0.9e-4, 0.95e-4, 1.05e-4, 1.1e-4, 1.2e-4}) {
     ExpectTrotsForward(ModelCase{ContactModel::kHertz, dt, step::Integrator::kHeun, 5e-3, 8e-3});
   }
