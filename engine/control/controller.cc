@@ -116,9 +116,9 @@ class StandController final : public Controller {
 constexpr double kGravity = 9.81;            // m/s², for the pendulum time √(h/g)
 constexpr double kMaxFootholdOffset = 0.08;  // m: about ⅕ of the leg length
 constexpr double kYawGain = 0.5;  // 1/s: yaw rate per rad of heading error (2 oscillates ±15°)
-constexpr double kYawIntegralS = 1.0;       // T_ψ (s): ≈ one gait cycle (0.8 s at 1.25 Hz)
-constexpr double kMaxYawRate = 0.5;         // rad/s
-constexpr int kMaxLegs = 4;                 // a trot has four legs (CheckTrotLayout)
+constexpr double kYawIntegralS = 1.0;  // T_ψ (s): ≈ one gait cycle (0.8 s at 1.25 Hz)
+constexpr double kMaxYawRate = 0.5;    // rad/s
+constexpr int kMaxLegs = 4;            // a trot has four legs (CheckTrotLayout)
 
 double Smooth(double x) {
   x = std::clamp(x, 0.0, 1.0);
@@ -351,14 +351,14 @@ class TrotController final : public Controller {
   double delay_s_;
   double ramp_s_;
   bool velocity_feedforward_;
-  bool balance_;             // ControllerOptions::balance, floating base only
-  bool swing_clearance_;     // ControllerOptions::swing_clearance, with balance_
+  bool balance_;               // ControllerOptions::balance, floating base only
+  bool swing_clearance_;       // ControllerOptions::swing_clearance, with balance_
   double attitude_gain_;       // k_att (ControllerOptions::attitude_gain)
   double attitude_damping_s_;  // T_att (s)
   double velocity_filter_s_;   // low-pass time of the base velocity (s)
-  bool weight_feedforward_;  // ControllerOptions::weight_feedforward, floating base only
-  Vec3 weight_force_;        // −m g (world, N): the support the stance legs share
-  double placement_gain_;    // √(h/g), s
+  bool weight_feedforward_;    // ControllerOptions::weight_feedforward, floating base only
+  Vec3 weight_force_;          // −m g (world, N): the support the stance legs share
+  double placement_gain_;      // √(h/g), s
   LegLayout layout_;
   std::vector<Vec3> nominal_;           // per leg: standing foot in the hip frame
   std::vector<double> offset_;          // per leg: phase offset (0 or ½)
