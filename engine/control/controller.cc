@@ -117,6 +117,7 @@ constexpr double kGravity = 9.81;            // m/s², for the pendulum time √
 constexpr double kMaxFootholdOffset = 0.08;  // m: about ⅕ of the leg length
 constexpr double kYawGain = 0.5;  // 1/s: yaw rate per rad of heading error (2 oscillates ±15°)
 constexpr double kYawIntegralS = 1.0;  // T_ψ (s): ≈ one gait cycle (0.8 s at 1.25 Hz)
+constexpr double kMaxLineSpeed = 0.1;  // m/s: the line hold's sideways command
 constexpr double kMaxYawRate = 0.5;    // rad/s
 constexpr int kMaxLegs = 4;            // a trot has four legs (CheckTrotLayout)
 
@@ -143,6 +144,7 @@ class TrotController final : public Controller {
         attitude_gain_(options.attitude_gain),
         attitude_damping_s_(options.attitude_damping_s),
         velocity_filter_s_(options.velocity_filter_s),
+        line_gain_(options.line_gain),
         weight_feedforward_(options.weight_feedforward && model.floating_base),
         weight_force_(-model.TotalMass() * model.gravity),
         placement_gain_(std::sqrt(stand_height / kGravity)),
@@ -170,7 +172,7 @@ class TrotController final : public Controller {
     const double f = gait.frequency_hz;
     const double stance_s = gait.duty_factor / f;  // T_stance
     // The commanded velocity: stance feet move back at L f / β.
-    const Eigen::Vector2d v_cmd(gait.step_length / stance_s, 0.0);
+    Eigen::Vector2d v_cmd(gait.step_length / stance_s, 0.0);
 
     double lift[kMaxLegs] = {0.0, 0.0, 0.0, 0.0};     // 1. per leg: foot raised by (m)
     double support[kMaxLegs] = {0.0, 0.0, 0.0, 0.0};  // per leg: weight share w_i
@@ -184,6 +186,14 @@ class TrotController final : public Controller {
       if (!state.heading_set) {
         state.heading = yaw;
         state.heading_set = true;
+        state.line_origin = {q[0], q[1]};
+      }
+      // The line hold (ControllerOptions::line_gain): the sideways offset
+      // from the start line, fed back as a sideways velocity command.
+      if (line_gain_ > 0.0) {
+        const double offset = -(q[0] - state.line_origin[0]) * std::sin(state.heading) +
+                              (q[1] - state.line_origin[1]) * std::cos(state.heading);
+        v_cmd.y() = ramp * std::clamp(-line_gain_ * offset, -kMaxLineSpeed, kMaxLineSpeed);
       }
       // The rotation by the yaw about z: (cos ψ, sin ψ) is the base x axis's
       // horizontal direction, normalized (no sincos).
@@ -356,6 +366,7 @@ class TrotController final : public Controller {
   double attitude_gain_;       // k_att (ControllerOptions::attitude_gain)
   double attitude_damping_s_;  // T_att (s)
   double velocity_filter_s_;   // low-pass time of the base velocity (s)
+  double line_gain_;           // ControllerOptions::line_gain (1/s)
   bool weight_feedforward_;    // ControllerOptions::weight_feedforward, floating base only
   Vec3 weight_force_;          // −m g (world, N): the support the stance legs share
   double placement_gain_;      // √(h/g), s
@@ -405,6 +416,9 @@ absl::Status ValidateOptions(const ControllerOptions& o) {
   }
   if (!std::isfinite(o.velocity_filter_s) || o.velocity_filter_s < 0.0) {
     return bad("velocity_filter_s", o.velocity_filter_s, "finite, ≥ 0");
+  }
+  if (!std::isfinite(o.line_gain) || o.line_gain < 0.0) {
+    return bad("line_gain", o.line_gain, "finite, ≥ 0");
   }
   return absl::OkStatus();
 }

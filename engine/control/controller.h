@@ -55,6 +55,9 @@ struct ControllerState {
   bool heading_set = false;
   // ∫ (ψ − ψ₀) dt (rad s) of the trot's heading hold (its integral term).
   double heading_integral = 0.0;
+  // The base's (x, y) at the first Compute: a point of the line the trot
+  // holds with ControllerOptions::line_gain > 0.
+  std::array<double, 2> line_origin = {0.0, 0.0};
 };
 static_assert(std::is_trivially_copyable_v<ControllerState>);
 
@@ -112,6 +115,11 @@ struct ControllerOptions {
   double attitude_gain = 1.5;
   double attitude_damping_s = 0.1;
   double velocity_filter_s = 0.1;
+  // Trot, off by default: > 0 holds the line through the start position
+  // along the start heading. The sideways offset e from it commands a
+  // sideways velocity −line_gain · e (1/s; clamped to ±0.1 m/s), which the
+  // stance feet sweep and the foot placement steer by, like the forward one.
+  double line_gain = 0.0;
   // Trot, also beyond 001 §6.2 (off by default): each stance leg carries its
   // share of the robot's weight by a feed-forward torque τ_ff = −Jᵀ Rᵀ F_i
   // (J = LegJacobian, F_i = −m g w_i / Σw the support force, w_i = 1 for a

@@ -86,6 +86,7 @@ TEST(MakeController, NamesAndErrors) {
   bad([](ControllerOptions& o) { o.attitude_gain = -1; }, "attitude_gain");
   bad([](ControllerOptions& o) { o.attitude_damping_s = NAN; }, "attitude_damping_s");
   bad([](ControllerOptions& o) { o.velocity_filter_s = INFINITY; }, "velocity_filter_s");
+  bad([](ControllerOptions& o) { o.line_gain = -0.5; }, "line_gain");
   // Out of reach: too tall a stand, too long a step.
   bad([](ControllerOptions& o) { o.stand_height = 0.5; }, "toe_fr");
   bad([](ControllerOptions& o) { o.step_length = 0.6; }, "trot");
@@ -435,6 +436,54 @@ TEST(TrotController, BalanceFeedbackMovesFootholdsAndLegLengths) {
       EXPECT_LT(rolled.z(), level.z() - 1e-3) << leg;
     }
   }
+}
+
+// ControllerOptions::line_gain: a base 5 cm left of its start line commands
+// a sideways velocity v_y = −k e. Like the forward command it enters the
+// step vector, T_stance v_y, along which a swing foot travels (d_x(ψ) of it
+// at phase ψ), and foot placement, which with the robot not moving sideways
+// lands the foot √(h/g) k e further left (Raibert: stepping out on the left
+// pushes the body right). Without the line hold the offset changes nothing.
+TEST(TrotController, LineHoldStepsBackTowardTheStartLine) {
+  auto model = testing::MiniCheetah();
+  ASSERT_NE(model, nullptr);
+  auto layout = FindLegs(*model);
+  ASSERT_TRUE(layout.ok());
+  Data data = MakeData(*model);
+  const double h = DefaultStandHeight(*layout);
+  Eigen::VectorXd tau(model->nv);
+  const double offset = 0.05;
+  const auto landing_y = [&](double line_gain, double base_y) {
+    ControllerOptions options;
+    options.line_gain = line_gain;
+    auto c = Make("trot", *model, options);
+    EXPECT_NE(c, nullptr);
+    if (c == nullptr) return 0.0;
+    ControllerState state;
+    state.phase = 0.9;  // leg 0 (FR) late in its swing
+    state.elapsed_s = 100.0;
+    state.velocity = {0.5, 0.0};
+    state.heading_set = true;  // heading 0, line through the origin along +x
+    Eigen::VectorXd q = ConfigurationFromTargets(*model, c->LastTargets(), h);
+    q.segment<7>(0) << 0, base_y, h, 1, 0, 0, 0;
+    Eigen::VectorXd v = Eigen::VectorXd::Zero(model->nv);
+    v[0] = 0.5;
+    c->Compute(*model, 0.0, 0.0, q, v, state, tau);
+    const Eigen::VectorXd level = ConfigurationFromTargets(*model, c->LastTargets(), h);
+    return ContactPosition(*model, data, level, layout->legs[0].foot).y();
+  };
+  const double gain = 1.0;
+  const GaitParams unit{1.25, 0.5, 1.0, 0.06};  // the default trot, unit step
+  const double stance_s = 0.5 / 1.25;
+  const double v_y = -gain * offset;
+  // The swing blends from the lift-off foothold to the new one by the
+  // smoothstep of its progress s = (0.9 − 0.5) / 0.5.
+  const double s = 0.8, blend = s * s * (3.0 - 2.0 * s);
+  const double expected =
+      blend * std::sqrt(h / 9.81) * -v_y + stance_s * v_y * FootTrajectory(unit, 0.9).x();
+  EXPECT_GT(std::abs(expected), 1e-3);
+  EXPECT_NEAR(landing_y(gain, offset) - landing_y(gain, 0.0), expected, 0.2 * std::abs(expected));
+  EXPECT_NEAR(landing_y(0.0, offset) - landing_y(0.0, 0.0), 0.0, 1e-9);
 }
 
 // Balance feedback 1 scales with ControllerOptions::attitude_gain: at rest
