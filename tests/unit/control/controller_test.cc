@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <string>
 #include <type_traits>
@@ -31,6 +32,41 @@ std::unique_ptr<Controller> Make(std::string_view name, const Model& model,
   auto c = MakeController(name, model, options);
   EXPECT_TRUE(c.ok()) << c.status();
   return c.ok() ? std::move(*c) : nullptr;
+}
+
+// The Mini Cheetah's default stand height (m), or 0 on failure.
+double MiniCheetahStandHeight() {
+  auto model = testing::MiniCheetah();
+  if (model == nullptr) return 0.0;
+  auto layout = FindLegs(*model);
+  return layout.ok() ? DefaultStandHeight(*layout) : 0.0;
+}
+
+// A trot made with `options` on the Mini Cheetah, evaluated once (dt = 0) in
+// `state` at a standing configuration whose base pose is `q_base` (x, y, z,
+// quaternion), moving forward at 0.5 m/s: the foot of leg `leg` at the
+// targets, base frame (level base at the stand height), or NaN on failure.
+Vec3 TrotFootAt(const ControllerOptions& options, ControllerState state,
+                const Eigen::Matrix<double, 7, 1>& q_base, int leg) {
+  const Vec3 failed = Vec3::Constant(std::numeric_limits<double>::quiet_NaN());
+  auto model = testing::MiniCheetah();
+  EXPECT_NE(model, nullptr);
+  if (model == nullptr) return failed;
+  auto layout = FindLegs(*model);
+  EXPECT_TRUE(layout.ok()) << layout.status();
+  if (!layout.ok()) return failed;
+  auto c = Make("trot", *model, options);
+  if (c == nullptr) return failed;
+  const double h = DefaultStandHeight(*layout);
+  Eigen::VectorXd q = ConfigurationFromTargets(*model, c->LastTargets(), h);
+  q.segment<7>(0) = q_base;
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(model->nv);
+  v[0] = 0.5;
+  Eigen::VectorXd tau(model->nv);
+  c->Compute(*model, 0.0, 0.0, q, v, state, tau);
+  Data data = MakeData(*model);
+  const Eigen::VectorXd level = ConfigurationFromTargets(*model, c->LastTargets(), h);
+  return ContactPosition(*model, data, level, layout->legs[static_cast<size_t>(leg)].foot);
 }
 
 // Evaluates the controller at gait phase `phase` (past the start ramp)
@@ -445,32 +481,20 @@ TEST(TrotController, BalanceFeedbackMovesFootholdsAndLegLengths) {
 // lands the foot √(h/g) k e further left (Raibert: stepping out on the left
 // pushes the body right). Without the line hold the offset changes nothing.
 TEST(TrotController, LineHoldStepsBackTowardTheStartLine) {
-  auto model = testing::MiniCheetah();
-  ASSERT_NE(model, nullptr);
-  auto layout = FindLegs(*model);
-  ASSERT_TRUE(layout.ok());
-  Data data = MakeData(*model);
-  const double h = DefaultStandHeight(*layout);
-  Eigen::VectorXd tau(model->nv);
+  const double h = MiniCheetahStandHeight();
+  ASSERT_GT(h, 0.0);
   const double offset = 0.05;
   const auto landing_y = [&](double line_gain, double base_y) {
     ControllerOptions options;
     options.line_gain = line_gain;
-    auto c = Make("trot", *model, options);
-    EXPECT_NE(c, nullptr);
-    if (c == nullptr) return 0.0;
     ControllerState state;
     state.phase = 0.9;  // leg 0 (FR) late in its swing
     state.elapsed_s = 100.0;
     state.velocity = {0.5, 0.0};
     state.heading_set = true;  // heading 0, line through the origin along +x
-    Eigen::VectorXd q = ConfigurationFromTargets(*model, c->LastTargets(), h);
-    q.segment<7>(0) << 0, base_y, h, 1, 0, 0, 0;
-    Eigen::VectorXd v = Eigen::VectorXd::Zero(model->nv);
-    v[0] = 0.5;
-    c->Compute(*model, 0.0, 0.0, q, v, state, tau);
-    const Eigen::VectorXd level = ConfigurationFromTargets(*model, c->LastTargets(), h);
-    return ContactPosition(*model, data, level, layout->legs[0].foot).y();
+    Eigen::Matrix<double, 7, 1> q_base;
+    q_base << 0, base_y, h, 1, 0, 0, 0;
+    return TrotFootAt(options, state, q_base, 0).y();
   };
   const double gain = 1.0;
   const GaitParams unit{1.25, 0.5, 1.0, 0.06};  // the default trot, unit step
@@ -490,37 +514,20 @@ TEST(TrotController, LineHoldStepsBackTowardTheStartLine) {
 // (no rotation rate) a rolled base shortens and lengthens the legs by k_att
 // times the hips' height error, so halving k_att halves the change.
 TEST(TrotController, AttitudeFeedbackScalesWithItsGain) {
-  auto model = testing::MiniCheetah();
-  ASSERT_NE(model, nullptr);
-  auto layout = FindLegs(*model);
-  ASSERT_TRUE(layout.ok());
-  Data data = MakeData(*model);
-  const double h = DefaultStandHeight(*layout);
-  Eigen::VectorXd tau(model->nv);
+  const double h = MiniCheetahStandHeight();
+  ASSERT_GT(h, 0.0);
   const double a = 5.0 * std::numbers::pi / 180.0;
   const auto leg_change = [&](double gain, int leg) {
     ControllerOptions options;
     options.attitude_gain = gain;
-    auto c = Make("trot", *model, options);
-    EXPECT_NE(c, nullptr);
-    if (c == nullptr) return 0.0;
-    const auto foot_z = [&](const Eigen::VectorXd& q_base) {
-      ControllerState state;
-      state.phase = 0.25;  // leg 0 (FR) and leg 3 mid-stance
-      state.elapsed_s = 100.0;
-      state.velocity = {0.5, 0.0};
-      Eigen::VectorXd q = ConfigurationFromTargets(*model, c->LastTargets(), h);
-      q.segment<7>(0) = q_base;
-      Eigen::VectorXd v = Eigen::VectorXd::Zero(model->nv);
-      v[0] = 0.5;
-      c->Compute(*model, 0.0, 0.0, q, v, state, tau);
-      const Eigen::VectorXd level = ConfigurationFromTargets(*model, c->LastTargets(), h);
-      return ContactPosition(*model, data, level, layout->legs[leg].foot).z();
-    };
-    Eigen::VectorXd level(7), rolled(7);
+    ControllerState state;
+    state.phase = 0.25;  // leg 0 (FR) and leg 3 mid-stance
+    state.elapsed_s = 100.0;
+    state.velocity = {0.5, 0.0};
+    Eigen::Matrix<double, 7, 1> level, rolled;
     level << 0, 0, h, 1, 0, 0, 0;
     rolled << 0, 0, h, std::cos(a / 2), std::sin(a / 2), 0, 0;
-    return foot_z(rolled) - foot_z(level);
+    return TrotFootAt(options, state, rolled, leg).z() - TrotFootAt(options, state, level, leg).z();
   };
   for (int leg = 0; leg < 4; ++leg) {
     const double full = leg_change(1.5, leg);
