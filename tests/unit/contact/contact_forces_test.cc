@@ -189,6 +189,25 @@ void RandomPressedState(const Model& model, std::mt19937_64& rng,
   for (int i = 0; i < model.nv; ++i) v[i] = 0.5 * g(rng);
 }
 
+// The reference the fast paths are checked against: the contact Jacobians at
+// q, the contacts detected and their velocities J v, then ContactForces
+// adding Σ J_kᵀ λ_k to `h`. Returns each slot's force; adds the active
+// contacts to `active`.
+std::vector<Vec3> ForcesByJacobians(const Model& model, Data& data,
+                                    const ContactForceParams& params, const Eigen::VectorXd& q,
+                                    const Eigen::VectorXd& v, ContactSet& set,
+                                    std::vector<ContactState>& states, Eigen::VectorXd& h,
+                                    int& active) {
+  ContactJacobians(model, data, q);
+  DetectContacts(model, data, Terrain(), set);
+  ComputeContactVelocities(model, data, v, set);
+  active += set.num_active;
+  ContactForces(model, data, params, 1e-3, set, states, h);
+  std::vector<Vec3> forces;
+  for (const Contact& c : set.contacts) forces.push_back(c.force);
+  return forces;
+}
+
 // ContactForcesFromAxes (J_kᵀ λ_k from the world axes and the sphere
 // centres) adds the same generalized force and sets the same forces and
 // contact memory as ContactForces, for every law, on the Mini Cheetah pressed
@@ -212,15 +231,10 @@ TEST(ContactForces, FromAxesEqualsJacobianTranspose) {
       SCOPED_TRACE(::testing::Message() << ContactForceLawName(law) << " trial " << trial);
       Eigen::VectorXd q, v;
       RandomPressedState(model, rng, g, q, v);
-      ContactJacobians(model, data, q);
-      DetectContacts(model, data, Terrain(), set);
-      ComputeContactVelocities(model, data, v, set);
-      active += set.num_active;
       Eigen::VectorXd h_jacobian = Eigen::VectorXd::Zero(model.nv);
       Eigen::VectorXd h_axes = Eigen::VectorXd::Zero(model.nv);
-      ContactForces(model, data, params, 1e-3, set, by_jacobian, h_jacobian);
-      std::vector<Vec3> forces;
-      for (const Contact& c : set.contacts) forces.push_back(c.force);
+      const std::vector<Vec3> forces =
+          ForcesByJacobians(model, data, params, q, v, set, by_jacobian, h_jacobian, active);
       ContactForcesFromAxes(model, data, params, 1e-3, set, by_axes, h_axes);
       for (int k = 0; k < set.capacity(); ++k) {
         EXPECT_EQ(set.contacts[k].force, forces[k]);
@@ -262,14 +276,9 @@ TEST(ContactForces, OnBodiesEqualsJacobianTransposeInAba) {
       std::vector<Force> f_ext(static_cast<size_t>(model.nbodies), Force::Zero());
       for (Force& f : f_ext) f = Force(Vec3(g(rng), g(rng), g(rng)), Vec3(g(rng), g(rng), g(rng)));
       // Reference: h = τ + Σ J_kᵀ λ_k from the Jacobians, then ABA.
-      ContactJacobians(model, data, q);
-      DetectContacts(model, data, Terrain(), set);
-      ComputeContactVelocities(model, data, v, set);
-      active += set.num_active;
       Eigen::VectorXd h = tau;
-      ContactForces(model, data, params, 1e-3, set, by_jacobian, h);
-      std::vector<Vec3> forces;
-      for (const Contact& c : set.contacts) forces.push_back(c.force);
+      const std::vector<Vec3> forces =
+          ForcesByJacobians(model, data, params, q, v, set, by_jacobian, h, active);
       const Eigen::VectorXd expected = AbaFromKinematics(model, data, v, h, &f_ext);
       // The explicit step's order: kinematics, pass 1, velocities from the
       // twists, the wrenches on the bodies, passes 2 and 3.

@@ -42,12 +42,13 @@ double MiniCheetahStandHeight() {
   return layout.ok() ? DefaultStandHeight(*layout) : 0.0;
 }
 
-// A trot made with `options` on the Mini Cheetah, evaluated once (dt = 0) in
-// `state` at a standing configuration whose base pose is `q_base` (x, y, z,
-// quaternion), moving forward at 0.5 m/s: the foot of leg `leg` at the
+// A fresh trot made with `options` on the Mini Cheetah, evaluated once
+// (dt = 0) in `state` at a standing configuration whose base pose is `q_base`
+// (x, y, z, quaternion), moving forward at `forward_velocity` (m/s; also the
+// filtered velocity in `state`, as if settled): the foot of leg `leg` at the
 // targets, base frame (level base at the stand height), or NaN on failure.
 Vec3 TrotFootAt(const ControllerOptions& options, ControllerState state,
-                const Eigen::Matrix<double, 7, 1>& q_base, int leg) {
+                const Eigen::Matrix<double, 7, 1>& q_base, int leg, double forward_velocity = 0.5) {
   const Vec3 failed = Vec3::Constant(std::numeric_limits<double>::quiet_NaN());
   auto model = testing::MiniCheetah();
   EXPECT_NE(model, nullptr);
@@ -61,7 +62,8 @@ Vec3 TrotFootAt(const ControllerOptions& options, ControllerState state,
   Eigen::VectorXd q = ConfigurationFromTargets(*model, c->LastTargets(), h);
   q.segment<7>(0) = q_base;
   Eigen::VectorXd v = Eigen::VectorXd::Zero(model->nv);
-  v[0] = 0.5;
+  v[0] = forward_velocity;
+  state.velocity = {forward_velocity, 0.0};
   Eigen::VectorXd tau(model->nv);
   c->Compute(*model, 0.0, 0.0, q, v, state, tau);
   Data data = MakeData(*model);
@@ -432,44 +434,29 @@ TEST(TrotController, BalanceFeedbackMovesFootholdsAndLegLengths) {
   ASSERT_NE(model, nullptr);
   auto layout = FindLegs(*model);
   ASSERT_TRUE(layout.ok());
-  auto c = Make("trot", *model, ControllerOptions{});
-  ASSERT_NE(c, nullptr);
-  Data data = MakeData(*model);
   const double h = DefaultStandHeight(*layout);
-  Eigen::VectorXd tau(model->nv);
-  // Leg phase of leg 0 (FR, offset 0) at 0.9: late swing.
-  auto foot = [&](const Eigen::VectorXd& v, const Eigen::VectorXd& q_base, int leg) {
-    ControllerState state;
-    state.phase = 0.9;
-    state.elapsed_s = 100.0;
-    state.velocity = {v[0], v[1]};  // the filtered velocity, already settled
-    Eigen::VectorXd q = ConfigurationFromTargets(*model, c->LastTargets(), h);
-    q.segment<7>(0) = q_base;
-    c->Compute(*model, 0.0, 0.0, q, v, state, tau);
-    const Eigen::VectorXd level = ConfigurationFromTargets(*model, c->LastTargets(), h);
-    return ContactPosition(*model, data, level, layout->legs[leg].foot);
-  };
-  Eigen::VectorXd q_base(7);
-  q_base << 0, 0, h, 1, 0, 0, 0;
-  Eigen::VectorXd v = Eigen::VectorXd::Zero(model->nv);
-  v[0] = 0.5;  // as commanded
-  const Vec3 nominal = foot(v, q_base, 0);
-  v[0] = 0.8;  // 0.3 m/s too fast: lands √(h/g) · 0.3 ≈ 5 cm further ahead
-  const Vec3 fast = foot(v, q_base, 0);
+  ControllerState late_swing;  // leg phase of leg 0 (FR, offset 0) at 0.9
+  late_swing.phase = 0.9;
+  late_swing.elapsed_s = 100.0;
+  Eigen::Matrix<double, 7, 1> level;
+  level << 0, 0, h, 1, 0, 0, 0;
+  const Vec3 nominal = TrotFootAt({}, late_swing, level, 0, 0.5);  // as commanded
+  // 0.3 m/s too fast: lands √(h/g) · 0.3 ≈ 5 cm further ahead.
+  const Vec3 fast = TrotFootAt({}, late_swing, level, 0, 0.8);
   EXPECT_GT(fast.x() - nominal.x(), 0.02);
   EXPECT_LT(fast.x() - nominal.x(), 0.06);
   // Rolled 5° to the right (right side down): right legs (y < 0) longer,
   // left legs shorter, in the base frame.
-  v[0] = 0.5;
   const double a = 5.0 * std::numbers::pi / 180.0;
-  q_base << 0, 0, h, std::cos(a / 2), std::sin(a / 2), 0, 0;  // about +x: left up
+  Eigen::Matrix<double, 7, 1> rolled;
+  rolled << 0, 0, h, std::cos(a / 2), std::sin(a / 2), 0, 0;  // about +x: left up
   for (int leg = 0; leg < 4; ++leg) {
-    const Vec3 level = foot(v, (Eigen::VectorXd(7) << 0, 0, h, 1, 0, 0, 0).finished(), leg);
-    const Vec3 rolled = foot(v, q_base, leg);
+    const Vec3 at_level = TrotFootAt({}, late_swing, level, leg);
+    const Vec3 at_roll = TrotFootAt({}, late_swing, rolled, leg);
     if (layout->legs[leg].left) {
-      EXPECT_GT(rolled.z(), level.z() + 1e-3) << leg;
+      EXPECT_GT(at_roll.z(), at_level.z() + 1e-3) << leg;
     } else {
-      EXPECT_LT(rolled.z(), level.z() - 1e-3) << leg;
+      EXPECT_LT(at_roll.z(), at_level.z() - 1e-3) << leg;
     }
   }
 }
@@ -490,7 +477,6 @@ TEST(TrotController, LineHoldStepsBackTowardTheStartLine) {
     ControllerState state;
     state.phase = 0.9;  // leg 0 (FR) late in its swing
     state.elapsed_s = 100.0;
-    state.velocity = {0.5, 0.0};
     state.heading_set = true;  // heading 0, line through the origin along +x
     Eigen::Matrix<double, 7, 1> q_base;
     q_base << 0, base_y, h, 1, 0, 0, 0;
@@ -523,7 +509,6 @@ TEST(TrotController, AttitudeFeedbackScalesWithItsGain) {
     ControllerState state;
     state.phase = 0.25;  // leg 0 (FR) and leg 3 mid-stance
     state.elapsed_s = 100.0;
-    state.velocity = {0.5, 0.0};
     Eigen::Matrix<double, 7, 1> level, rolled;
     level << 0, 0, h, 1, 0, 0, 0;
     rolled << 0, 0, h, std::cos(a / 2), std::sin(a / 2), 0, 0;

@@ -29,6 +29,11 @@ double RelativeError(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
   return (a - b).norm() / std::max(1.0, b.norm());
 }
 
+// Two twists of body `body` agree to 1e-12 (RelativeError of their 6-vectors).
+void ExpectSameTwist(const Motion& got, const Motion& want, int body) {
+  EXPECT_LT(RelativeError(got.ToVector(), want.ToVector()), 1e-12) << "body " << body;
+}
+
 Eigen::VectorXd RandomVector(int n, std::mt19937_64& rng) {
   std::normal_distribution<double> normal(0.0, 1.0);
   Eigen::VectorXd x(n);
@@ -229,9 +234,7 @@ TEST(DynamicsIdentities, LevelOrderAndKinematicsCompose) {
         EXPECT_TRUE(data.X_0[i].E.isApprox(expected.E, 1e-12)) << "body " << i;
         EXPECT_LT((data.X_0[i].r - expected.r).norm(), 1e-12 * std::max(1.0, expected.r.norm()));
         const Motion v_expected = p == 0 ? data.vJ[i] : data.X_up[i].Apply(data.v[p]) + data.vJ[i];
-        EXPECT_LT((data.v[i].ToVector() - v_expected.ToVector()).norm(),
-                  1e-12 * std::max(1.0, v_expected.ToVector().norm()))
-            << "body " << i;
+        ExpectSameTwist(data.v[i], v_expected, i);
       }
     }
   }
@@ -253,9 +256,7 @@ TEST(DynamicsIdentities, AbaFromKinematicsMatchesAba) {
       for (int i = 1; i < model.nbodies; ++i) {
         EXPECT_TRUE(data.X_up[i].E.isApprox(fk.X_up[i].E, 1e-14)) << "body " << i;
         EXPECT_TRUE(data.X_up[i].r.isApprox(fk.X_up[i].r, 1e-14)) << "body " << i;
-        EXPECT_LT((data.v[i].ToVector() - fk.v[i].ToVector()).norm(),
-                  1e-12 * std::max(1.0, fk.v[i].ToVector().norm()))
-            << "body " << i;
+        ExpectSameTwist(data.v[i], fk.v[i], i);
       }
       const Eigen::VectorXd from_kinematics = AbaFromKinematics(model, fk, v, tau);
       EXPECT_LT(RelativeError(from_kinematics, qacc), 1e-12) << "state " << s;
@@ -287,9 +288,7 @@ TEST(DynamicsIdentities, AbaHalvesWithForcesOnBiasMatchAbaWithExternalForces) {
       const std::vector<Motion> twists = fk.v;
       AbaVelocities(model, fk, v);
       for (int i = 1; i < model.nbodies; ++i) {
-        EXPECT_LT((fk.v[i].ToVector() - twists[i].ToVector()).norm(),
-                  1e-12 * std::max(1.0, twists[i].ToVector().norm()))
-            << "body " << i;
+        ExpectSameTwist(fk.v[i], twists[i], i);
         fk.pA[i] -= f_ext[i];
       }
       const Eigen::VectorXd qacc = AbaFromVelocities(model, fk, tau);
