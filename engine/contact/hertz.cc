@@ -75,8 +75,21 @@ double HertzFrictionCoefficient(const HertzParams& params, double speed) {
   return speed < 0.0 ? -mu : mu;
 }
 
-spatial::Vec3 HertzForce(const HertzParams& params, const Contact& contact) {
-  if (!(contact.gap < 0.0)) return spatial::Vec3::Zero();
+double HertzFrictionSlope(const HertzParams& params, double speed) {
+  const double v = std::abs(speed);
+  const double vs = params.stiction_velocity;
+  const double vd = params.sliding_velocity;
+  if (v <= vs) {
+    const double x = (v + vs) / (2.0 * vs);
+    return 6.0 * params.mu_static * x * (1.0 - x) / vs;
+  }
+  if (v >= vd) return 0.0;
+  const double y = (v - vs) / (vd - vs);
+  return 6.0 * (params.mu_dynamic - params.mu_static) * y * (1.0 - y) / (vd - vs);
+}
+
+double HertzNormalForce(const HertzParams& params, const Contact& contact) {
+  if (!(contact.gap < 0.0)) return 0.0;
   const double depth = -contact.gap;           // δ ≥ 0 (001 eq. 34)
   const double depth_rate = -contact.gamma_N;  // δ̇ (001 eq. 36)
   // 001 eq. 34–35: f_n = f_s + f_d = K δ^e + c(δ) δ̇ with δ in units of δ₀
@@ -84,8 +97,29 @@ spatial::Vec3 HertzForce(const HertzParams& params, const Contact& contact) {
   const double d0 = params.reference_depth;
   const double f_s = params.stiffness * d0 * std::pow(depth / d0, params.exponent);
   const double f_d = HertzDamping(params, depth) * depth_rate;
-  const double f_n = std::max(f_s + f_d, 0.0);
+  return std::max(f_s + f_d, 0.0);
+}
+
+void HertzFrictionAndJacobian(const HertzParams& params, double f_n, const Eigen::Vector2d& v,
+                              Eigen::Vector2d& phi, Eigen::Matrix2d& H) {
+  const double s = v.norm();
+  if (s <= 0.0) {
+    phi.setZero();
+    H = f_n * HertzFrictionSlope(params, 0.0) * Eigen::Matrix2d::Identity();
+    return;
+  }
+  const Eigen::Vector2d dir = v / s;
+  const double mu = HertzFrictionCoefficient(params, s);
+  phi = f_n * mu * dir;
+  const Eigen::Matrix2d along = dir * dir.transpose();
+  H = f_n *
+      (HertzFrictionSlope(params, s) * along + (mu / s) * (Eigen::Matrix2d::Identity() - along));
+}
+
+spatial::Vec3 HertzForce(const HertzParams& params, const Contact& contact) {
+  const double f_n = HertzNormalForce(params, contact);
   spatial::Vec3 force = f_n * contact.normal;
+  if (params.implicit_friction) return force;  // the step adds friction
   // 001 eq. 38 on the disc: −μ(‖γ_T‖) f_n γ̂_T (see the header).
   const double speed = contact.gamma_T.norm();
   if (speed > 0.0 && f_n > 0.0) {

@@ -6,6 +6,8 @@
 #ifndef MOREAU_ENGINE_CONTACT_HERTZ_H_
 #define MOREAU_ENGINE_CONTACT_HERTZ_H_
 
+#include <Eigen/Core>
+
 #include "absl/status/status.h"
 #include "engine/contact/contact_set.h"
 #include "engine/spatial/motion.h"
@@ -39,6 +41,15 @@ struct HertzParams {
   double stiction_velocity = 1e-4;  // v_s, m/s: μ = μ_s at ‖v‖ = v_s
   double mu_dynamic = 2.0;          // μ_d
   double sliding_velocity = 2e-4;   // v_d, m/s: μ = μ_d for ‖v‖ ≥ v_d
+  // How eq. 38's friction is stepped. false: explicitly, at the stage's slip
+  // velocity, as 001 does. true: backward Euler on the friction alone — the
+  // force is μ(‖v⁺‖) f_n at the slip velocity v⁺ it leaves at the end of the
+  // step (engine/step/implicit_friction.h). Table I's v_s makes the stick
+  // regime a viscous law of slope ≈ 1.5 μ_s f_n / v_s (≈ 7e5 N s/m for a
+  // Mini Cheetah foot), far beyond an explicit scheme's stability at 1e-4 s:
+  // the stages then see saturated friction of alternating sign and a
+  // standing robot's feet creep millimetres. Same law, same parameters.
+  bool implicit_friction = false;
 };
 
 // InvalidArgument naming the field and value unless K > 0, e ≥ 1, δ₀ > 0,
@@ -63,6 +74,24 @@ double HertzDamping(const HertzParams& params, double depth);
 //   |v| ≥ v_d:        μ = μ_d
 double HertzFrictionCoefficient(const HertzParams& params, double speed);
 
+// Slope dμ/dv of HertzFrictionCoefficient at slip speed v ≥ 0 (1/(m/s)):
+// 6 μ_s x(1 − x) / v_s with x = (v + v_s)/(2 v_s) for v ≤ v_s, then
+// 6 (μ_d − μ_s) y(1 − y) / (v_d − v_s), 0 beyond v_d.
+double HertzFrictionSlope(const HertzParams& params, double speed);
+
+// Normal force f_n = max(0, K δ₀ (δ/δ₀)^e + c(δ) δ̇) of 001 eq. 34–35 at one
+// contact (N, ≥ 0; 0 when g_N ≥ 0).
+double HertzNormalForce(const HertzParams& params, const Contact& contact);
+
+// 001 eq. 38's friction as a function of the slip velocity v (contact frame,
+// m/s) for backward Euler (implicit_friction): phi = φ(v) = μ(‖v‖) f_n v/‖v‖,
+// the friction force's magnitude along v (the force is −φ), and its Jacobian
+// H = ∂φ/∂v = f_n [μ′ v̂v̂ᵀ + (μ/‖v‖)(I − v̂v̂ᵀ)] (f_n μ′(0) I at v = 0).
+// For μ_d ≥ μ_s, φ is the gradient of a convex potential and H is positive
+// semi-definite. Allocation-free.
+void HertzFrictionAndJacobian(const HertzParams& params, double f_n, const Eigen::Vector2d& v,
+                              Eigen::Vector2d& phi, Eigen::Matrix2d& H);
+
 // Force on the robot at one contact, world (N). Penetration δ = max(0, −g_N)
 // (001 eq. 34: δ = d_c), penetration rate δ̇ = −γ_N (001 eq. 36):
 //   f_n = max(0, K δ₀ (δ/δ₀)^e + c(δ) δ̇)       (001 eq. 34–35, no pulling)
@@ -73,7 +102,8 @@ double HertzFrictionCoefficient(const HertzParams& params, double speed);
 // slip direction instead (spatial Coulomb friction on the disc, as in 000
 // eq. 3), so ‖f_T‖ ≤ max(μ_s, μ_d) f_n in every direction. Zero when
 // g_N ≥ 0. Reads contact.gap, .normal, .t1, .t2, .gamma_N, .gamma_T.
-// Allocation-free.
+// With params.implicit_friction the normal force only (the step adds the
+// friction from HertzImplicitFriction). Allocation-free.
 spatial::Vec3 HertzForce(const HertzParams& params, const Contact& contact);
 
 }  // namespace moreau::contact

@@ -10,6 +10,7 @@ namespace moreau::sim {
 namespace {
 
 constexpr char kMaxIterations[] = "max_iterations";
+constexpr char kImplicitFriction[] = "implicit_friction";
 
 // The named double parameters of the chosen contact model.
 std::vector<std::pair<const char*, double*>> DoubleParameters(Settings& s) {
@@ -98,6 +99,7 @@ std::vector<std::string> ContactParameterNames(ContactModel model) {
   std::vector<std::string> names;
   for (const auto& entry : DoubleParameters(s)) names.emplace_back(entry.first);
   if (HasMaxIterations(model)) names.emplace_back(kMaxIterations);
+  if (model == ContactModel::kHertz) names.emplace_back(kImplicitFriction);
   return names;
 }
 
@@ -112,6 +114,15 @@ absl::Status SetContactParameter(Settings& settings, absl::string_view name, dou
           "contact parameter 'max_iterations' must be an integer in [1, 100000], got ", value));
     }
     MaxIterations(settings) = static_cast<int>(value);
+    return absl::OkStatus();
+  }
+  if (settings.contact == ContactModel::kHertz && name == kImplicitFriction) {
+    if (value != 0.0 && value != 1.0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "contact parameter 'implicit_friction' must be 0 (explicit) or 1 (implicit), got ",
+          value));
+    }
+    settings.force_law.hertz.implicit_friction = value == 1.0;
     return absl::OkStatus();
   }
   for (auto& [key, field] : DoubleParameters(settings)) {

@@ -1,20 +1,31 @@
 #include "engine/step/explicit_step.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "engine/contact/contact_set.h"
 #include "engine/dynamics/aba.h"
 #include "engine/dynamics/configuration.h"
 #include "engine/dynamics/jacobians.h"
 #include "engine/dynamics/kinematics.h"
+#include "engine/step/implicit_friction.h"
 
 namespace moreau::step {
 
-void ForceLawAcceleration(const Model& model, const contact::Terrain& terrain,
-                          const contact::ContactForceParams& params, double dt,
-                          const StepInputs& inputs, const Eigen::VectorXd& q,
-                          const Eigen::VectorXd& v, std::span<contact::ContactState> states,
-                          StepWorkspace& w) {
+namespace {
+
+// How a stage treats Hertz friction stepped implicitly (implicit_friction.h).
+enum class HeldFriction {
+  kNone,   // explicit laws: nothing to do
+  kSolve,  // the step's first stage: solve it and keep it
+  kHold,   // a later stage: apply the first stage's
+};
+
+void StageAcceleration(const Model& model, const contact::Terrain& terrain,
+                       const contact::ContactForceParams& params, double dt,
+                       const StepInputs& inputs, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                       std::span<contact::ContactState> states, HeldFriction friction,
+                       StepWorkspace& w) {
   // 1. position: kinematics, contact points, collision detection.
   ForwardKinematics(model, w.data, q);
   ContactPositions(model, w.data);
@@ -30,13 +41,43 @@ void ForceLawAcceleration(const Model& model, const contact::Terrain& terrain,
   // (external forces of pass 1): ABA then gives M⁻¹(τ − c − g + Σ J_kᵀ λ_k)
   // with no contact Jacobian and no world joint axes.
   contact::ContactForcesOnBodies(model, w.data, params, dt, w.contacts, states, w.data.pA);
-  // 3b, 4. ABA's passes 2 and 3 with the actuation τ.
+  // 3b, 4. ABA's passes 2 and 3 with the actuation τ (and a held friction's
+  // W_T λ_T).
+  if (friction == HeldFriction::kHold) {
+    w.tau_total = w.friction_tau;
+    if (inputs.tau != nullptr) w.tau_total += *inputs.tau;
+    AbaFromVelocities(model, w.data, w.tau_total);
+    AddHeldFriction(w);
+    return;
+  }
   if (inputs.tau != nullptr) {
     AbaFromVelocities(model, w.data, *inputs.tau);
   } else {
     w.tau_total.setZero();
     AbaFromVelocities(model, w.data, w.tau_total);
   }
+  // 5b. Hertz friction stepped implicitly: the law gave the normal forces
+  // only; add the friction that the step's end velocities call for. A mass
+  // matrix that is not positive definite makes the step non-finite, which
+  // the simulation reports as divergence.
+  if (friction == HeldFriction::kSolve && !AddHertzImplicitFriction(model, params.hertz, dt, w)) {
+    w.data.qacc.setConstant(std::numeric_limits<double>::quiet_NaN());
+  }
+}
+
+bool ImplicitFriction(const contact::ContactForceParams& params) {
+  return params.law == contact::ContactForceLaw::kHertz && params.hertz.implicit_friction;
+}
+
+}  // namespace
+
+void ForceLawAcceleration(const Model& model, const contact::Terrain& terrain,
+                          const contact::ContactForceParams& params, double dt,
+                          const StepInputs& inputs, const Eigen::VectorXd& q,
+                          const Eigen::VectorXd& v, std::span<contact::ContactState> states,
+                          StepWorkspace& w) {
+  StageAcceleration(model, terrain, params, dt, inputs, q, v, states,
+                    ImplicitFriction(params) ? HeldFriction::kSolve : HeldFriction::kNone, w);
 }
 
 void ExplicitStep(const Model& model, const contact::Terrain& terrain,
@@ -44,9 +85,10 @@ void ExplicitStep(const Model& model, const contact::Terrain& terrain,
                   const StepInputs& inputs, Eigen::VectorXd& q, Eigen::VectorXd& v,
                   std::span<contact::ContactState> states, StepWorkspace& w) {
   std::span<contact::ContactState> stage_states(w.stage_states.data(), states.size());
+  const HeldFriction later = ImplicitFriction(params) ? HeldFriction::kHold : HeldFriction::kNone;
   auto accel_at = [&](const Eigen::VectorXd& qq, const Eigen::VectorXd& vv, Eigen::VectorXd& out) {
     std::copy(states.begin(), states.end(), stage_states.begin());
-    ForceLawAcceleration(model, terrain, params, dt, inputs, qq, vv, stage_states, w);
+    StageAcceleration(model, terrain, params, dt, inputs, qq, vv, stage_states, later, w);
     out = w.data.qacc;
   };
 

@@ -27,7 +27,9 @@ struct StepInputs {
 
 // Accelerations q̈ = ABA(q, v, τ + Σ J_kᵀ λ_k) with the contact forces λ_k of
 // the force law at (q, v) (stages 1–5). `states` is the per-contact memory the
-// law may update. Result in w.data.qacc; contact forces in w.contacts.
+// law may update. Result in w.data.qacc; contact forces in w.contacts. With
+// Hertz friction stepped implicitly the friction is solved here, as at a
+// step's first stage (implicit_friction.h).
 void ForceLawAcceleration(const Model& model, const contact::Terrain& terrain,
                           const contact::ContactForceParams& params, double dt,
                           const StepInputs& inputs, const Eigen::VectorXd& q,
@@ -36,6 +38,8 @@ void ForceLawAcceleration(const Model& model, const contact::Terrain& terrain,
 
 // Advances (q, v) by dt (stage 6). The contact memory `states` advances once
 // per step, as evaluated at the step's start; intermediate stages use a copy.
+// Hertz friction stepped implicitly is solved at the first stage and held by
+// the others.
 void ExplicitStep(const Model& model, const contact::Terrain& terrain,
                   const contact::ContactForceParams& params, Integrator integrator, double dt,
                   const StepInputs& inputs, Eigen::VectorXd& q, Eigen::VectorXd& v,

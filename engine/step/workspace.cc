@@ -58,6 +58,17 @@ StepWorkspace MakeStepWorkspace(const Model& model) {
   w.qp_target = Eigen::VectorXd::Zero(3 * nc);
   w.qp_prev = Eigen::VectorXd::Zero(3 * nc);
   w.impact_Lambda = Eigen::VectorXd::Zero(3 * nc);
+  w.friction_A = Eigen::MatrixXd::Zero(2 * nc, 2 * nc);
+  w.friction_J = Eigen::MatrixXd::Zero(2 * nc, 2 * nc);
+  w.friction_H = Eigen::MatrixXd::Zero(2, 2 * nc);
+  w.friction_lu = Eigen::PartialPivLU<Eigen::MatrixXd>(2 * nc);
+  for (Eigen::VectorXd* x : {&w.friction_c, &w.friction_v, &w.friction_phi, &w.friction_R,
+                             &w.friction_step, &w.friction_trial}) {
+    *x = Eigen::VectorXd::Zero(2 * nc);
+  }
+  w.friction_fn = Eigen::VectorXd::Zero(nc);
+  w.friction_tau = Eigen::VectorXd::Zero(nv);
+  w.friction_force.assign(nc, Vec3::Zero());
   w.qp_blocks.assign(3 * nc, contact::ConeBlock{});
   w.qp_select.assign(nc, 0);
   w.qp_kind.assign(nc, 0);

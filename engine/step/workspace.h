@@ -5,6 +5,7 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
+#include <Eigen/LU>
 #include <span>
 #include <vector>
 
@@ -68,6 +69,24 @@ struct StepWorkspace {
   bool last_impact = false;                   // least-constraint: the last step projected an impact
 
   std::vector<Force> f_ext;  // per body, body coordinates (pushes)
+
+  // Hertz friction by backward Euler (implicit_friction.h), 2 max_contacts
+  // unknowns: the slip velocities v⁺ of the active contacts, padded.
+  Eigen::MatrixXd friction_A;  // Δt G_TT
+  Eigen::MatrixXd friction_J;  // Newton's I + A H
+  Eigen::MatrixXd friction_H;  // 2 × 2 max_contacts: each contact's ∂φ/∂v
+  Eigen::PartialPivLU<Eigen::MatrixXd> friction_lu{0};
+  Eigen::VectorXd friction_c;      // free slip velocities W_Tᵀ(v + Δt q̈₀)
+  Eigen::VectorXd friction_v;      // v⁺
+  Eigen::VectorXd friction_phi;    // φ(v⁺)
+  Eigen::VectorXd friction_R;      // residual v⁺ − c + A φ
+  Eigen::VectorXd friction_step;   // Newton step
+  Eigen::VectorXd friction_trial;  // v⁺ − t step
+  Eigen::VectorXd friction_fn;     // max_contacts: normal forces
+  // The step's friction, solved at its first stage and held by the others:
+  // W_T λ_T (nv) and each slot's force λ_T1 t1 + λ_T2 t2 (world; 0 if open).
+  Eigen::VectorXd friction_tau;
+  std::vector<Vec3> friction_force;
 
   // Bilateral rows of the Moreau step (000 eq. 19–20), after the contact rows
   // in Y, G, c and Lambda (sized 3 max_contacts + max_bilateral): first the

@@ -102,13 +102,16 @@ TEST(ServiceLifecycle, IdleInstanceIsReclaimed) {
 }
 
 TEST(ServiceLifecycle, StepBatchPastItsDeadlineSaysWhichInstancesAdvanced) {
-  LiveServer server = StartServer({"--workers", "1", "--max_substeps", "100000"});
+  // 10⁶ sub-steps per instance, several seconds each on any machine (10⁵, about
+  // 1 s once, finished within the deadline on a fast one).
+  constexpr int kSubsteps = 1000000;
+  LiveServer server = StartServer({"--workers", "1", "--max_substeps", "1000000"});
   ASSERT_NE(server.client, nullptr);
   auto created = server.client->CreateBuiltin("mini_cheetah", 8);
   ASSERT_TRUE(created.ok());
   v1::StepBatchRequest batch;
   for (const std::string& id : created->instance_ids()) {
-    *batch.add_steps() = MakeStep(id, Eigen::VectorXd::Zero(12), 100000);  // ~1 s each
+    *batch.add_steps() = MakeStep(id, Eigen::VectorXd::Zero(12), kSubsteps);
   }
   client::ClientOptions options;
   options.timeout = absl::Seconds(1);
@@ -123,7 +126,7 @@ TEST(ServiceLifecycle, StepBatchPastItsDeadlineSaysWhichInstancesAdvanced) {
   for (const v1::Observation& obs : response->observations()) {
     EXPECT_EQ(obs.status().code(), static_cast<int>(StatusCode::kDeadlineExceeded));
     EXPECT_NE(obs.status().message().find("deadline"), std::string::npos);
-    EXPECT_LT(obs.substeps_done(), 100000);
+    EXPECT_LT(obs.substeps_done(), kSubsteps);
     EXPECT_EQ(obs.steps(), obs.substeps_done());
     if (obs.substeps_done() > 0) ++advanced;
     ++stopped;

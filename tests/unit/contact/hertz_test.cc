@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <Eigen/Eigenvalues>
 #include <cmath>
 #include <random>
 
@@ -28,6 +29,7 @@ TEST(Hertz, DefaultsAreTableI) {
   EXPECT_EQ(p.mu_dynamic, 2.0);
   EXPECT_EQ(p.stiction_velocity, 1e-4);
   EXPECT_EQ(p.sliding_velocity, 2e-4);
+  EXPECT_FALSE(p.implicit_friction);  // stepped explicitly, as in 001
   EXPECT_TRUE(Validate(p).ok());
 }
 
@@ -141,6 +143,70 @@ TEST(Hertz, FrictionBoundedByMuFn) {
     EXPECT_GE(f.z(), 0.0);
     EXPECT_LE(f.head<2>().norm(), p.mu_static * f.z() + 1e-12);
   }
+}
+
+// dμ/dv of the smoothstep pieces against central differences of μ.
+TEST(Hertz, FrictionSlopeIsTheCoefficientsDerivative) {
+  HertzParams p;
+  p.mu_static = 1.0;
+  p.mu_dynamic = 0.6;
+  const double vs = p.stiction_velocity, vd = p.sliding_velocity;
+  EXPECT_NEAR(HertzFrictionSlope(p, 0.0), 1.5 * p.mu_static / vs, 1e-9);
+  EXPECT_EQ(HertzFrictionSlope(p, 2 * vd), 0.0);
+  for (double v = vs / 53; v < 1.5 * vd; v += vd / 97) {
+    const double e = 1e-10;
+    const double fd =
+        (HertzFrictionCoefficient(p, v + e) - HertzFrictionCoefficient(p, v - e)) / (2 * e);
+    EXPECT_NEAR(HertzFrictionSlope(p, v), fd, 1e-4 * std::abs(fd) + 1e-2) << v;
+  }
+}
+
+// φ(v) = μ(‖v‖) f_n v̂ and H = ∂φ/∂v against central differences, in the
+// stick regime, across v_s and in sliding.
+TEST(Hertz, FrictionJacobianMatchesFiniteDifferences) {
+  const HertzParams p;
+  const double f_n = 20.0;
+  for (const Eigen::Vector2d& v :
+       {Eigen::Vector2d(3e-5, -2e-5), Eigen::Vector2d(1.2e-4, 0.5e-4), Eigen::Vector2d(0.3, 0.1)}) {
+    Eigen::Vector2d phi;
+    Eigen::Matrix2d H;
+    HertzFrictionAndJacobian(p, f_n, v, phi, H);
+    EXPECT_NEAR(phi.norm(), HertzFrictionCoefficient(p, v.norm()) * f_n, 1e-9);
+    EXPECT_NEAR(phi.normalized().dot(v.normalized()), 1.0, 1e-12);
+    const double e = 1e-6 * v.norm();
+    for (int j = 0; j < 2; ++j) {
+      Eigen::Vector2d plus, minus;
+      Eigen::Matrix2d unused;
+      HertzFrictionAndJacobian(p, f_n, v + e * Eigen::Vector2d::Unit(j), plus, unused);
+      HertzFrictionAndJacobian(p, f_n, v - e * Eigen::Vector2d::Unit(j), minus, unused);
+      const Eigen::Vector2d fd = (plus - minus) / (2 * e);
+      EXPECT_LT((H.col(j) - fd).norm(), 1e-5 * H.norm()) << v.transpose() << " column " << j;
+    }
+    // Symmetric positive semi-definite for μ_d ≥ μ_s (a convex potential).
+    EXPECT_NEAR(H(0, 1), H(1, 0), 1e-9 * H.norm());
+    EXPECT_GE(H.selfadjointView<Eigen::Lower>().eigenvalues().minCoeff(), -1e-9 * H.norm());
+  }
+  // At rest: no force, H = f_n μ′(0) I.
+  Eigen::Vector2d phi;
+  Eigen::Matrix2d H;
+  HertzFrictionAndJacobian(p, f_n, Eigen::Vector2d::Zero(), phi, H);
+  EXPECT_EQ(phi, Eigen::Vector2d::Zero());
+  EXPECT_TRUE(H.isApprox(f_n * HertzFrictionSlope(p, 0.0) * Eigen::Matrix2d::Identity()));
+}
+
+// With implicit_friction the law gives the normal force only (the step adds
+// the friction), HertzNormalForce's.
+TEST(Hertz, ImplicitFrictionLeavesTheLawNormal) {
+  HertzParams p;
+  p.implicit_friction = true;
+  const Contact c = Ground(Vec3(0, 0, -0.002), Vec3(0.3, -0.2, -0.01));
+  const Vec3 f = HertzForce(p, c);
+  EXPECT_EQ(f.head<2>(), Eigen::Vector2d::Zero());
+  EXPECT_NEAR(f.z(), HertzNormalForce(p, c), kTol);
+  p.implicit_friction = false;
+  EXPECT_NEAR(HertzForce(p, c).z(), HertzNormalForce(p, c), kTol);
+  EXPECT_GT(HertzForce(p, c).head<2>().norm(), 0.0);
+  EXPECT_EQ(HertzNormalForce(p, Ground(Vec3(0, 0, 0.001))), 0.0);
 }
 
 TEST(Hertz, InvalidParametersAreRejected) {

@@ -54,6 +54,36 @@ TEST(SimulationNoAllocation, StepEveryContactModel) {
   }
 }
 
+// Hertz friction stepped implicitly (Newton over the contacts, the Delassus
+// blocks, the held friction of later stages), with the feet on the ground.
+TEST(SimulationNoAllocation, HertzImplicitFrictionOnTheGround) {
+  auto model = LoadBuiltin("mini_cheetah");
+  ASSERT_TRUE(model.ok()) << model.status();
+  for (step::Integrator integrator :
+       {step::Integrator::kSemiImplicitEuler, step::Integrator::kHeun, step::Integrator::kRk4}) {
+    SCOPED_TRACE(IntegratorName(integrator));
+    Settings settings;
+    settings.contact = ContactModel::kHertz;
+    settings.force_law.hertz.implicit_friction = true;
+    settings.integrator = integrator;
+    settings.dt = 1e-3;
+    settings.control.mode = ControlMode::kPd;
+    auto sim = Simulation::Create(*model, settings);
+    ASSERT_TRUE(sim.ok()) << sim.status();
+    // PD holding the default joint angles: it drops onto its feet and stands.
+    const Eigen::VectorXd action = (*model)->q_default.tail((*model)->actuators.size());
+    ASSERT_TRUE((*sim)->StepAction(action, 600).ok());
+    int active = 0;
+    for (const contact::Contact& c : (*sim)->contacts().contacts) active += c.active ? 1 : 0;
+    EXPECT_GT(active, 0);
+    const long before = ::moreau::testing::HeapAllocationCount();
+    const absl::Status status = (*sim)->StepAction(action, 200);
+    const long allocations = ::moreau::testing::HeapAllocationCount() - before;
+    ASSERT_TRUE(status.ok()) << status;
+    EXPECT_EQ(allocations, 0);
+  }
+}
+
 // The QP models through every path: the biped dropped onto its box feet
 // (arriving contacts, 004's impact projection, hyperstatic soles, static and
 // kinetic points of 003), with both QP methods and both friction couplings.
