@@ -108,12 +108,18 @@ void HertzFrictionAndJacobian(const HertzParams& params, double f_n, const Eigen
     H = f_n * HertzFrictionSlope(params, 0.0) * Eigen::Matrix2d::Identity();
     return;
   }
+  const double vs = params.stiction_velocity;
+  // μ/‖v‖: below v_s, μ = μ_s (2 S((u + 1)/2) − 1) = μ_s u (3 − u²)/2 with
+  // u = ‖v‖/v_s, so μ/‖v‖ = μ_s (3 − u²)/(2 v_s) exactly, without the
+  // cancellation of 2 S − 1 at small slip.
+  const double u = s / vs;
+  const double mu_over_s = s <= vs ? params.mu_static * (3.0 - u * u) / (2.0 * vs)
+                                   : HertzFrictionCoefficient(params, s) / s;
+  phi = f_n * mu_over_s * v;
   const Eigen::Vector2d dir = v / s;
-  const double mu = HertzFrictionCoefficient(params, s);
-  phi = f_n * mu * dir;
   const Eigen::Matrix2d along = dir * dir.transpose();
   H = f_n *
-      (HertzFrictionSlope(params, s) * along + (mu / s) * (Eigen::Matrix2d::Identity() - along));
+      (HertzFrictionSlope(params, s) * along + mu_over_s * (Eigen::Matrix2d::Identity() - along));
 }
 
 spatial::Vec3 HertzForce(const HertzParams& params, const Contact& contact) {

@@ -45,8 +45,8 @@ struct HertzParams {
   // velocity, as 001 does. true: backward Euler on the friction alone — the
   // force is μ(‖v⁺‖) f_n at the slip velocity v⁺ it leaves at the end of the
   // step (engine/step/implicit_friction.h). Table I's v_s makes the stick
-  // regime a viscous law of slope ≈ 1.5 μ_s f_n / v_s (≈ 7e5 N s/m for a
-  // Mini Cheetah foot), far beyond an explicit scheme's stability at 1e-4 s:
+  // regime a viscous law of slope 1.5 μ_s f_n / v_s (≈ 6.6e5 N s/m for a
+  // Mini Cheetah foot, f_n ≈ 22 N), far beyond an explicit scheme's stability at 1e-4 s:
   // the stages then see saturated friction of alternating sign and a
   // standing robot's feet creep millimetres. Same law, same parameters.
   bool implicit_friction = false;
@@ -86,9 +86,10 @@ double HertzNormalForce(const HertzParams& params, const Contact& contact);
 // 001 eq. 38's friction as a function of the slip velocity v (contact frame,
 // m/s) for backward Euler (implicit_friction): phi = φ(v) = μ(‖v‖) f_n v/‖v‖,
 // the friction force's magnitude along v (the force is −φ), and its Jacobian
-// H = ∂φ/∂v = f_n [μ′ v̂v̂ᵀ + (μ/‖v‖)(I − v̂v̂ᵀ)] (f_n μ′(0) I at v = 0).
-// For μ_d ≥ μ_s, φ is the gradient of a convex potential and H is positive
-// semi-definite. Allocation-free.
+// H = ∂φ/∂v = f_n [μ′ v̂v̂ᵀ + (μ/‖v‖)(I − v̂v̂ᵀ)] (f_n μ′(0) I at v = 0),
+// symmetric. For μ_d ≥ μ_s, φ is the gradient of a convex potential and H is
+// positive semi-definite; for μ_d < μ_s, μ′ < 0 between v_s and v_d and H is
+// indefinite there. Allocation-free.
 void HertzFrictionAndJacobian(const HertzParams& params, double f_n, const Eigen::Vector2d& v,
                               Eigen::Vector2d& phi, Eigen::Matrix2d& H);
 
@@ -103,7 +104,8 @@ void HertzFrictionAndJacobian(const HertzParams& params, double f_n, const Eigen
 // eq. 3), so ‖f_T‖ ≤ max(μ_s, μ_d) f_n in every direction. Zero when
 // g_N ≥ 0. Reads contact.gap, .normal, .t1, .t2, .gamma_N, .gamma_T.
 // With params.implicit_friction the normal force only (the step adds the
-// friction from HertzImplicitFriction). Allocation-free.
+// friction, step::AddHertzImplicitFriction in engine/step/implicit_friction.h).
+// Allocation-free.
 spatial::Vec3 HertzForce(const HertzParams& params, const Contact& contact);
 
 }  // namespace moreau::contact

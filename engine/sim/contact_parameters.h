@@ -18,8 +18,9 @@ std::vector<std::string> ContactParameterNames(ContactModel model);
 
 // Sets the named parameter of settings.contact's model. InvalidArgument when
 // the value is not finite, the name is not one of ContactParameterNames (the
-// message lists them) or an integer parameter (max_iterations) gets a
-// non-integer or out-of-range value. Range checks of the values themselves
+// message lists them), an integer parameter (max_iterations) gets a
+// non-integer or out-of-range value, or a flag (hertz's implicit_friction)
+// gets anything but 0 or 1. Range checks of the values themselves
 // are Validate(Settings)'s.
 absl::Status SetContactParameter(Settings& settings, absl::string_view name, double value);
 

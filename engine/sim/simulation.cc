@@ -162,8 +162,12 @@ absl::Status Simulation::StepOnce(const Eigen::VectorXd& tau, const std::vector<
   } else {
     step::ExplicitStep(*model_, settings_.terrain, settings_.force_law, settings_.integrator, dt,
                        inputs, state_.q, state_.v, state_.contact_states, workspace_);
-    report_.solver_iterations = 0;
-    report_.solver_converged = true;
+    // Hertz friction stepped implicitly reports its Newton solve; the other
+    // force laws solve nothing.
+    const bool implicit =
+        settings_.contact == ContactModel::kHertz && settings_.force_law.hertz.implicit_friction;
+    report_.solver_iterations = implicit ? workspace_.last_friction_iterations : 0;
+    report_.solver_converged = !implicit || workspace_.last_friction_converged;
   }
   report_.active_contacts = workspace_.contacts.num_active;
   if (settings_.contact != ContactModel::kLeastConstraint) report_.impact = false;

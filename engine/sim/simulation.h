@@ -23,7 +23,8 @@ namespace moreau::sim {
 // What the last step reported.
 struct StepReport {
   int solver_iterations = 0;  // prox sweeps (hard contact), QP iterations (least-constraint,
-                              // micro-macro: summed over the step's QPs), 0 for force laws
+                              // micro-macro: summed over the step's QPs), Newton iterations
+                              // of hertz's implicit friction, 0 for the other force laws
   bool solver_converged = true;
   int active_contacts = 0;
   bool impact = false;  // least-constraint: the step projected an impact (004 eq. 7–8)

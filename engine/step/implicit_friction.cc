@@ -37,17 +37,23 @@ double Residual(const contact::HertzParams& params, const Eigen::VectorXd& v, St
 }
 
 // Solves v⁺ = c + A λ, λ = −φ(v⁺) for v⁺ (all contacts at once) by Newton's
-// method from v⁺ = 0, J = I + A H; returns λ in w.friction_phi (as φ(v⁺)).
-// Along a slip direction the residual is increasing and concave in ‖v‖ (μ
-// rises, then flattens), so the iterates approach the root from below;
-// the halving guards the μ_d < μ_s case.
+// method from v⁺ = 0, J = I + A H; leaves λ in w.friction_phi (as φ(v⁺)) and
+// the iterations and convergence in w.last_friction_*. For μ_d ≥ μ_s, φ is
+// the gradient of a convex potential: H is symmetric positive semi-definite,
+// J = A (A⁻¹ + H) is nonsingular and the root unique. For μ_d < μ_s (a
+// falling friction curve) the root need not be unique and the solver returns
+// the one it reaches from rest. Each step is halved until the residual
+// decreases; a step that never does (or is not finite) ends the solve at the
+// last iterate, reported as not converged.
 void SolveFriction(const contact::HertzParams& params, StepWorkspace& w) {
   const int m = static_cast<int>(w.friction_v.size());
   const double tolerance =
       kVelocityTolerance + kRelativeTolerance * w.friction_c.lpNorm<Eigen::Infinity>();
   w.friction_v.setZero();
   double norm = Residual(params, w.friction_v, w, w.friction_R);
-  for (int it = 0; it < kMaxIterations && norm > tolerance; ++it) {
+  int iterations = 0;
+  while (iterations < kMaxIterations && norm > tolerance) {
+    ++iterations;
     w.friction_J.setIdentity();
     for (int b = 0; b < m / 2; ++b) {
       w.friction_J.middleCols<2>(2 * b).noalias() +=
@@ -55,17 +61,26 @@ void SolveFriction(const contact::HertzParams& params, StepWorkspace& w) {
     }
     w.friction_lu.compute(w.friction_J);
     w.friction_step = w.friction_lu.solve(w.friction_R);
-    double t = 1.0;
-    for (int halving = 0; halving <= kMaxHalvings; ++halving, t *= 0.5) {
-      w.friction_trial = w.friction_v - t * w.friction_step;
-      const double trial_norm = Residual(params, w.friction_trial, w, w.friction_R);
-      if (trial_norm < norm || halving == kMaxHalvings) {
-        norm = trial_norm;
-        break;
+    bool improved = false;
+    if (w.friction_step.allFinite()) {
+      double t = 1.0;
+      for (int halving = 0; halving <= kMaxHalvings && !improved; ++halving, t *= 0.5) {
+        w.friction_trial = w.friction_v - t * w.friction_step;
+        const double trial_norm = Residual(params, w.friction_trial, w, w.friction_R);
+        if (trial_norm < norm) {  // false for NaN
+          norm = trial_norm;
+          w.friction_v = w.friction_trial;  // friction_phi and friction_R are at it
+          improved = true;
+        }
       }
     }
-    w.friction_v = w.friction_trial;  // friction_phi and friction_R are at it
+    if (!improved) {
+      Residual(params, w.friction_v, w, w.friction_R);  // φ back at the last iterate
+      break;
+    }
   }
+  w.last_friction_iterations = iterations;
+  w.last_friction_converged = norm <= tolerance;
 }
 
 }  // namespace
@@ -83,6 +98,8 @@ bool AddHertzImplicitFriction(const Model& model, const contact::HertzParams& pa
   const int nv = model.nv;
   int nc = 0;
   w.friction_tau.setZero();
+  w.last_friction_iterations = 0;
+  w.last_friction_converged = true;
   for (int k = 0; k < w.contacts.capacity(); ++k) {
     w.friction_force[k].setZero();
     if (!w.contacts.contacts[k].active) continue;

@@ -26,18 +26,26 @@ namespace moreau::step {
 // params.implicit_friction (HertzForce gave the normal forces only): on entry
 // w.data.qacc = q̈₀ of ABA with those, w.contacts the stage's contacts with
 // their velocities γ and forces, w.data's kinematics at the stage's q (X_up,
-// X_0, contact_position). Factors M (CRBA), assembles the active contacts'
-// Delassus blocks, solves for λ_T and adds M⁻¹ W_T λ_T to w.data.qacc and
-// λ_T1 t1 + λ_T2 t2 to each contact's force; keeps W_T λ_T in
-// w.friction_tau and the forces in w.friction_force for AddHeldFriction.
-// Returns false if M is not positive definite (w.data.qacc then holds q̈₀).
-// Allocation-free.
+// R_base, X_0, contact_position). Factors M (CRBA; overwrites data.Ic and the
+// LᵀDL factor), writes data.S_world, assembles the active contacts' Delassus
+// matrix (overwrites w.G, w.Y_path, w.c, w.Lambda, w.W_Lambda, w.active,
+// w.support), solves for λ_T (w.last_friction_iterations / _converged), adds
+// M⁻¹ W_T λ_T to w.data.qacc and λ_T1 t1 + λ_T2 t2 to each active contact's
+// force; keeps W_T λ_T in w.friction_tau and the forces in w.friction_force
+// for AddHeldFriction. Returns false if M is not positive definite
+// (w.data.qacc then holds q̈₀). Allocation-free.
+//
+// Cost: a mass-matrix factor, the Delassus blocks and a dense Newton solve
+// over 2 × (the model's contact points) unknowns, padded, per step.
 bool AddHertzImplicitFriction(const Model& model, const contact::HertzParams& params, double dt,
                               StepWorkspace& w);
 
 // A later stage's contacts: adds the friction force that the first stage
 // solved (w.friction_force) to each active contact's force. The stage's
-// ABA takes w.friction_tau with the actuation.
+// ABA takes w.friction_tau with the actuation. Heun and RK4 report their last
+// stage's contacts, so a contact closed at the first stage only has its
+// friction applied (through w.friction_tau) but not reported, and one closed
+// at a later stage only gets no friction in that step.
 void AddHeldFriction(StepWorkspace& w);
 
 }  // namespace moreau::step

@@ -24,7 +24,7 @@ struct StepWorkspace {
   contact::ContactSet contacts;
   std::vector<contact::ContactState> stage_states;  // force laws: per-stage copy
 
-  Eigen::VectorXd tau_total;  // nv: actuation + contact generalized forces
+  Eigen::VectorXd tau_total;  // nv: actuation (+ held implicit friction, W_T λ_T)
   Eigen::VectorXd h_contact;  // nv: Σ J_kᵀ λ_k
   Eigen::VectorXd q_stage;    // nq
   Eigen::VectorXd v_stage;    // nv
@@ -87,6 +87,8 @@ struct StepWorkspace {
   // W_T λ_T (nv) and each slot's force λ_T1 t1 + λ_T2 t2 (world; 0 if open).
   Eigen::VectorXd friction_tau;
   std::vector<Vec3> friction_force;
+  int last_friction_iterations = 0;     // Newton iterations of the last solve
+  bool last_friction_converged = true;  // its residual met the tolerance
 
   // Bilateral rows of the Moreau step (000 eq. 19–20), after the contact rows
   // in Y, G, c and Lambda (sized 3 max_contacts + max_bilateral): first the

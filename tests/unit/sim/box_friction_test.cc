@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 #include <string>
 
@@ -108,7 +109,11 @@ void ExpectStaysPutOn30DegreeIncline(const FrictionCase& c) {
     const Vec3 start = box.sim->state().q.head<3>();
     ASSERT_TRUE(box.sim->Step(tau, static_cast<int>(2.0 / dt)).ok());
     const double moved = (box.sim->state().q.head<3>() - start).norm();
-    EXPECT_LT(moved, 1e-3);
+    // Hertz's stick regime is viscous: at tan 30° / μ = 0.72 of the disc a
+    // contact creeps at ≈ 0.54 v_s, ≈ 0.11 mm in 2 s. Bound at 0.3 mm there
+    // so that the explicit scheme's creep (1.17 mm) fails.
+    EXPECT_LT(moved, c.model == ContactModel::kHertz ? 0.3e-3 : 1e-3);
+    std::printf("[ measured ] %s: moved %.4f mm\n", CaseName(c).c_str(), 1e3 * moved);
   }
 }
 

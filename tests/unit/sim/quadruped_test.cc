@@ -48,16 +48,16 @@ const ModelCase kCases[] = {
     // Table I's hertz with its friction stepped explicitly, as 001 does: the
     // standing robot's feet creep ≈ 6 mm in 5 s (bound here at 8 mm). The
     // creep is numerical: Table I's v_s = 0.1 mm/s makes eq. 38's stick
-    // regime a viscous law of slope ≈ 1.5 μ_s f_n / v_s ≈ 5e5 N s/m per foot,
+    // regime a viscous law of slope 1.5 μ_s f_n / v_s ≈ 6.6e5 N s/m per foot,
     // far too stiff for explicit Heun at Δt = 1e-4 with a foot's effective
     // mass; the two Heun stages see opposite, saturated friction (at stage 2
     // every foot slips 5–10 mm/s with ‖f_T‖ = 2 f_n) whose mean lets the feet
     // creep.
     {ContactModel::kHertz, 1e-4, step::Integrator::kHeun, 5e-3, 8e-3},
     // The same law and parameters with the friction stepped by backward Euler
-    // (HertzParams::implicit_friction): the feet stay within 0.1 mm, the
-    // issue's < 5 mm.
-    {ContactModel::kHertz, 1e-4, step::Integrator::kHeun, 5e-3, 5e-3, false, true},
+    // (HertzParams::implicit_friction): the feet stay within 0.1 mm (issue 3
+    // asks < 5 mm; bound at 1 mm so that a return of the creep fails).
+    {ContactModel::kHertz, 1e-4, step::Integrator::kHeun, 5e-3, 1e-3, false, true},
     // 003's k = 4410 N/m was tuned for the 5 kg HOAP-1: as it is, it holds a
     // quarter of the 8.9 kg Mini Cheetah, 22 N, at 5.0 mm (6.1 mm measured
     // with the stand's weight shifts), at issue 3's bound on its own. Scaled
