@@ -340,8 +340,10 @@ int RunInProcess() {
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int substeps = absl::GetFlag(FLAGS_substeps);
   const double duration = absl::GetFlag(FLAGS_duration_s);
-  // Rounds like StepBatch: every instance advances once per round; threads
-  // take interleaved slices and meet at the end of the round.
+  // Thread w owns the interleaved slice w, w + threads, … and steps it round
+  // after round, every instance once per round as a StepBatch does, with no
+  // barrier between rounds: the service's per-call hand-offs are what the
+  // ratio measures, so the reference has none.
   std::atomic<bool> stop{false};
   std::atomic<long> env_steps{0};
   const Clock::time_point start = Clock::now();
