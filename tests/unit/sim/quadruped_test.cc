@@ -69,6 +69,10 @@ const ModelCase kCases[] = {
     {ContactModel::kMoreauSor, step::Integrator::kSemiImplicitEuler, 2.5e-3, 1e-3, 5e-3},
 };
 
+// moreau-jor at 1 ms, beside kCases' 000 step of 2.5 ms.
+constexpr ModelCase kMoreauJorAtOneMillisecond{
+    ContactModel::kMoreauJor, step::Integrator::kSemiImplicitEuler, 1e-3, 1e-3, 5e-3};
+
 // The QP models (issue "QP contact models"): 003 and 004 step at 1 ms.
 // micro-macro rests on its membrane (k = 5512 N/m): a quarter of the Mini
 // Cheetah's weight, 22 N, sinks a foot 4.0 mm statically (4.9 mm measured
@@ -302,19 +306,14 @@ TEST(Quadruped, MiniCheetahTrotsForwardWithHertzTableIOverATimeStepSweep) {
 }
 
 TEST(Quadruped, MiniCheetahTrotsWithMoreauJorAtOneMillisecond) {
-  const ModelCase c{ContactModel::kMoreauJor, step::Integrator::kSemiImplicitEuler, 1e-3, 1e-3,
-                    5e-3};
-  const RunResult r = Simulate("mini_cheetah", "trot", c, 10.0);
+  const RunResult r = Simulate("mini_cheetah", "trot", kMoreauJorAtOneMillisecond, 10.0);
   ASSERT_TRUE(r.ok);
   EXPECT_FALSE(r.fell);
   EXPECT_GT(r.final_x, 1.5);
 }
 
 TEST(Quadruped, UnitreeA1Stands) {
-  for (const ModelCase& c :
-       {kCases[1],
-        ModelCase{ContactModel::kMoreauJor, step::Integrator::kSemiImplicitEuler, 1e-3, 1e-3, 5e-3},
-        kQpCases[0], kQpCases[1]}) {
+  for (const ModelCase& c : {kCases[1], kMoreauJorAtOneMillisecond, kQpCases[0], kQpCases[1]}) {
     SCOPED_TRACE(CaseName(c));
     const RunResult stand = Simulate("unitree_a1", "stand", c, 10.0);
     ASSERT_TRUE(stand.ok);
@@ -334,8 +333,7 @@ TEST(Quadruped, UnitreeA1TrotsWithTheWeightFeedforward) {
   ControllerOptions carried;
   carried.weight_feedforward = true;
   std::vector<ModelCase> cases(std::begin(kCases), std::end(kCases));
-  cases.push_back(
-      ModelCase{ContactModel::kMoreauJor, step::Integrator::kSemiImplicitEuler, 1e-3, 1e-3, 5e-3});
+  cases.push_back(kMoreauJorAtOneMillisecond);
   cases.insert(cases.end(), std::begin(kQpCases), std::end(kQpCases));
   for (const ModelCase& c : cases) {
     SCOPED_TRACE(CaseName(c));
