@@ -14,6 +14,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
 #include "engine/sim/simulation.h"
+#include "moreau/v1/simulator.pb.h"
 
 namespace prometheus {
 class Counter;
@@ -37,6 +38,14 @@ struct Instance {
       : id(std::move(instance_id)), sim(std::move(simulation)) {}
 
   const std::string id;
+  // The tenant that created the instance ("" when the server runs without
+  // tokens); no other tenant can see it.
+  std::string tenant;
+  // What the instance was created from, kept so that a checkpoint can build
+  // it again: the model source (shared by the instances of one create call)
+  // and the settings as the client sent them.
+  std::shared_ptr<const v1::ModelSource> source;
+  v1::Settings settings;
 
   absl::Mutex mu;  // held while the instance is stepped, reset, read or written
   const std::unique_ptr<sim::Simulation> sim ABSL_PT_GUARDED_BY(mu);

@@ -142,6 +142,7 @@ grpc::ServerUnaryReactor* SimulatorService::CreateInstances(
 
   const std::string model_name = (*model)->name;
   const std::string contact_name = sim::ContactModelName(settings->contact);
+  const auto source = std::make_shared<const v1::ModelSource>(request->model());
   std::vector<std::shared_ptr<Instance>> instances;
   instances.reserve(static_cast<size_t>(count));
   for (int k = 0; k < count; ++k) {
@@ -151,6 +152,8 @@ grpc::ServerUnaryReactor* SimulatorService::CreateInstances(
       (*simulation)->ResetWithNoise(request->seed() + static_cast<uint64_t>(k), request->noise());
     }
     auto instance = std::make_shared<Instance>(Registry::NewId(), std::move(*simulation));
+    instance->source = source;
+    instance->settings = request->settings();
     instance->steps_counter = metrics_->StepsCounter(model_name, contact_name);
     instance->diverged_counter = metrics_->DivergedCounter(model_name, contact_name);
     instance->sim_seconds_counter = metrics_->SimSecondsCounter(model_name, contact_name);
