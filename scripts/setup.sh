@@ -8,6 +8,7 @@ packages=(
   libeigen3-dev libabsl-dev liburdfdom-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc prometheus-cpp-dev
+  libssl-dev openssl
   python3 python3-pytest python3-numpy python3-grpcio python3-protobuf python3-matplotlib
   libmujoco-dev
 )

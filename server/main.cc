@@ -1,10 +1,16 @@
 // moreaud: the Moreau simulation server (ARCHITECTURE.md § The service).
 //
-//   moreaud [--host 0.0.0.0] [--port 50051] [--metrics-port 9464] …
+//   moreaud [--host H] [--port 50051] [--metrics-port 9464]
+//           [--tls-cert-file F --tls-key-file F [--tls-client-ca-file F]]
+//           [--auth-tokens-file F] …
 //
-// Prints "moreaud: listening on HOST:PORT" once serving (port 0 picks a free
-// port and prints it). SIGTERM or SIGINT: stop accepting calls, let in-flight
-// calls finish (up to --shutdown-grace-s), exit 0.
+// Prints "moreaud: listening on HOST:PORT, plaintext|TLS|mTLS[, bearer
+// tokens] …" once serving (port 0 picks a free port and prints it). Without
+// TLS the default host is 127.0.0.1, with TLS 0.0.0.0. The metrics endpoint is
+// plain HTTP on its own port, whatever the gRPC port's transport.
+// SIGTERM or SIGINT: stop accepting calls, let in-flight calls finish (up to
+// --shutdown-grace-s), exit 0. SIGHUP: re-read --auth-tokens-file (a bad file
+// keeps the tokens in force and logs the error).
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
@@ -24,10 +30,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
+#include "server/auth_interceptor.h"
+#include "server/authenticator.h"
 #include "server/metrics.h"
 #include "server/service.h"
+#include "server/tls.h"
 
-ABSL_FLAG(std::string, host, "0.0.0.0", "Address to listen on");
+ABSL_FLAG(std::string, host, "",
+          "Address to listen on (default: 127.0.0.1 in plaintext, 0.0.0.0 with TLS)");
 ABSL_FLAG(int, port, 50051, "gRPC port (0: any free port, printed at start)");
 ABSL_FLAG(int, metrics_port, 9464,
           "Prometheus metrics HTTP port (0: any free port, -1: no metrics endpoint)");
@@ -43,6 +53,14 @@ ABSL_FLAG(double, deadline_margin_ms, 20.0,
           "StepBatch stops starting sub-steps this long before the call's deadline");
 ABSL_FLAG(double, shutdown_grace_s, 10.0,
           "On SIGTERM, how long in-flight calls may take to finish");
+ABSL_FLAG(std::string, tls_cert_file, "",
+          "PEM certificate chain of the server (with --tls-key-file: serve TLS)");
+ABSL_FLAG(std::string, tls_key_file, "", "PEM private key of --tls-cert-file");
+ABSL_FLAG(std::string, tls_client_ca_file, "",
+          "PEM CA certificates: clients must present a certificate signed by one (mTLS)");
+ABSL_FLAG(std::string, auth_tokens_file, "",
+          "Bearer tokens: lines 'TENANT SHA256_HEX [max_instances=N]' (re-read on SIGHUP); "
+          "every moreau.v1.Simulator call then needs 'authorization: Bearer TOKEN'");
 
 namespace {
 
@@ -79,6 +97,7 @@ int main(int argc, char** argv) {
   sigemptyset(&signals);
   sigaddset(&signals, SIGTERM);
   sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGHUP);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   moreau::server::ServiceOptions options;
@@ -97,8 +116,33 @@ int main(int argc, char** argv) {
         "--idle-timeout-s ≥ 0");
   }
 
+  const moreau::server::TlsFiles tls{absl::GetFlag(FLAGS_tls_cert_file),
+                                     absl::GetFlag(FLAGS_tls_key_file),
+                                     absl::GetFlag(FLAGS_tls_client_ca_file)};
+  auto credentials = moreau::server::MakeServerCredentials(tls);
+  if (!credentials.ok()) return Fail(std::string(credentials.status().message()));
+  const bool plaintext = tls.cert_file.empty();
+  std::string host = absl::GetFlag(FLAGS_host);
+  if (host.empty()) host = plaintext ? "127.0.0.1" : "0.0.0.0";
+
+  std::unique_ptr<moreau::server::Authenticator> authenticator;
+  std::unique_ptr<moreau::server::CallAuthenticator> call_auth;
+  if (const std::string tokens = absl::GetFlag(FLAGS_auth_tokens_file); !tokens.empty()) {
+    auto loaded = moreau::server::Authenticator::FromFile(tokens);
+    if (!loaded.ok()) return Fail(std::string(loaded.status().message()));
+    authenticator = *std::move(loaded);
+    call_auth = std::make_unique<moreau::server::CallAuthenticator>(
+        authenticator.get(), moreau::v1::Simulator::service_full_name());
+    options.auth = call_auth.get();
+    if (plaintext && host != "127.0.0.1" && host != "localhost" && host != "::1") {
+      std::fprintf(stderr,
+                   "moreaud: warning: bearer tokens over plaintext on %s; serve TLS "
+                   "(--tls-cert-file) or keep the port behind a TLS-terminating proxy\n",
+                   host.c_str());
+    }
+  }
+
   moreau::server::Metrics metrics;
-  const std::string host = absl::GetFlag(FLAGS_host);
   const int metrics_port = absl::GetFlag(FLAGS_metrics_port);
   if (metrics_port >= 0) {
     if (absl::Status s = metrics.Serve(absl::StrCat(host, ":", metrics_port)); !s.ok()) {
@@ -111,9 +155,13 @@ int main(int argc, char** argv) {
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   int port = 0;
-  builder.AddListeningPort(absl::StrCat(host, ":", absl::GetFlag(FLAGS_port)),
-                           grpc::InsecureServerCredentials(), &port);
+  builder.AddListeningPort(absl::StrCat(host, ":", absl::GetFlag(FLAGS_port)), *credentials, &port);
   builder.RegisterService(&service);
+  if (call_auth != nullptr) {
+    std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> creators;
+    creators.push_back(call_auth->InterceptorFactory());
+    builder.experimental().SetInterceptorCreators(std::move(creators));
+  }
   builder.SetMaxReceiveMessageSize(max_message);
   builder.SetMaxSendMessageSize(max_message);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
@@ -122,7 +170,8 @@ int main(int argc, char** argv) {
   }
   server->GetHealthCheckService()->SetServingStatus(moreau::v1::Simulator::service_full_name(),
                                                     true);
-  std::printf("moreaud: listening on %s:%d", host.c_str(), port);
+  std::printf("moreaud: listening on %s:%d, %s%s", host.c_str(), port,
+              moreau::server::TransportName(tls), authenticator ? ", bearer tokens" : "");
   if (metrics_port >= 0)
     std::printf(" (metrics on http://%s:%d/metrics)", host.c_str(), metrics.port());
   std::printf(", %d workers\n", service.pool().size());
@@ -139,7 +188,18 @@ int main(int argc, char** argv) {
 
   std::thread signal_waiter([&] {
     int signal_number = 0;
-    sigwait(&signals, &signal_number);
+    while (sigwait(&signals, &signal_number) == 0 && signal_number == SIGHUP) {
+      if (authenticator == nullptr) {
+        std::fprintf(stderr, "moreaud: SIGHUP: no --auth-tokens-file to reload\n");
+      } else if (absl::Status s = authenticator->Reload(); !s.ok()) {
+        std::fprintf(stderr, "moreaud: error: SIGHUP: kept the tokens in force: %s\n",
+                     std::string(s.message()).c_str());
+      } else {
+        const auto table = authenticator->table();
+        std::fprintf(stderr, "moreaud: SIGHUP: reloaded %d token(s) of %d tenant(s) from %s\n",
+                     table->tokens(), table->tenants(), authenticator->path().c_str());
+      }
+    }
     std::fprintf(stderr, "moreaud: %s: draining in-flight calls\n",
                  signal_number == SIGTERM ? "SIGTERM" : "SIGINT");
     server->GetHealthCheckService()->Shutdown();

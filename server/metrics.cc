@@ -29,6 +29,13 @@ const char* CodeName(int code) {
   return code >= 0 && code < 17 ? kNames[code] : "UNKNOWN";
 }
 
+// `labels` with tenant=`tenant`, or without the label for the tenant ""
+// (the same series to Prometheus).
+prometheus::Labels WithTenant(prometheus::Labels labels, const std::string& tenant) {
+  if (!tenant.empty()) labels.emplace("tenant", tenant);
+  return labels;
+}
+
 double ClockSeconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
@@ -111,6 +118,10 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
            .Help("Prox solver sweeps of a call's last step (hard contact)")
            .Register(*registry_)
            .Add({}, prometheus::Histogram::BucketBoundaries{0, 1, 2, 5, 10, 20, 50, 100, 200, 500});
+  tenant_instances_family_ = &prometheus::BuildGauge()
+                                  .Name("moreau_tenant_instances")
+                                  .Help("Simulation instances currently hosted, by tenant")
+                                  .Register(*registry_);
   realtime_factor_ = &prometheus::BuildGauge()
                           .Name("moreau_realtime_factor")
                           .Help("Simulated seconds per wall second, all instances, last interval")
@@ -136,30 +147,59 @@ int Metrics::port() const {
   return ports.empty() ? 0 : ports.front();
 }
 
-prometheus::Counter* Metrics::StepsCounter(const std::string& model, const std::string& contact) {
-  return &steps_family_->Add({{"model", model}, {"contact", contact}});
+prometheus::Counter* Metrics::StepsCounter(const std::string& model, const std::string& contact,
+                                           const std::string& tenant) {
+  return &steps_family_->Add(WithTenant({{"model", model}, {"contact", contact}}, tenant));
 }
 
-prometheus::Counter* Metrics::DivergedCounter(const std::string& model,
-                                              const std::string& contact) {
-  return &diverged_family_->Add({{"model", model}, {"contact", contact}});
+prometheus::Counter* Metrics::DivergedCounter(const std::string& model, const std::string& contact,
+                                              const std::string& tenant) {
+  return &diverged_family_->Add(WithTenant({{"model", model}, {"contact", contact}}, tenant));
 }
 
 prometheus::Counter* Metrics::SimSecondsCounter(const std::string& model,
-                                                const std::string& contact) {
-  return &sim_seconds_family_->Add({{"model", model}, {"contact", contact}});
+                                                const std::string& contact,
+                                                const std::string& tenant) {
+  return &sim_seconds_family_->Add(WithTenant({{"model", model}, {"contact", contact}}, tenant));
 }
 
-void Metrics::ObserveRpc(Rpc rpc, grpc::StatusCode code, double seconds) {
+Metrics::LatencyTable& Metrics::LatencyOf(const std::string& tenant) {
+  if (tenant.empty()) return latency_;
+  {
+    absl::ReaderMutexLock lock(&tenants_mu_);
+    auto it = tenant_latency_.find(tenant);
+    if (it != tenant_latency_.end()) return *it->second;
+  }
+  absl::MutexLock lock(&tenants_mu_);
+  std::unique_ptr<LatencyTable>& table = tenant_latency_[tenant];
+  if (table == nullptr) table = std::make_unique<LatencyTable>();
+  return *table;
+}
+
+void Metrics::SetTenantInstances(const absl::flat_hash_map<std::string, int>& live) {
+  absl::MutexLock lock(&tenants_mu_);
+  for (auto& [tenant, gauge] : tenant_instances_) {
+    if (!live.contains(tenant)) gauge->Set(0);
+  }
+  for (const auto& [tenant, count] : live) {
+    if (tenant.empty()) continue;  // a server without tokens: moreau_live_instances
+    prometheus::Gauge*& gauge = tenant_instances_[tenant];
+    if (gauge == nullptr) gauge = &tenant_instances_family_->Add({{"tenant", tenant}});
+    gauge->Set(count);
+  }
+}
+
+void Metrics::ObserveRpc(Rpc rpc, grpc::StatusCode code, double seconds,
+                         const std::string& tenant) {
   const int c = static_cast<int>(code) >= 0 && static_cast<int>(code) < 17
                     ? static_cast<int>(code)
                     : static_cast<int>(grpc::StatusCode::UNKNOWN);
-  std::atomic<prometheus::Histogram*>& slot = latency_[static_cast<int>(rpc)][c];
+  std::atomic<prometheus::Histogram*>& slot = LatencyOf(tenant)[static_cast<int>(rpc)][c];
   prometheus::Histogram* h = slot.load(std::memory_order_acquire);
   if (h == nullptr) {
     absl::MutexLock lock(&mu_);
     h = &rpc_latency_family_->Add(
-        {{"method", RpcName(rpc)}, {"code", CodeName(c)}},
+        WithTenant({{"method", RpcName(rpc)}, {"code", CodeName(c)}}, tenant),
         prometheus::Histogram::BucketBoundaries{2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 1e-3, 2.5e-3,
                                                 5e-3, 1e-2, 0.1, 1.0, 10.0});
     slot.store(h, std::memory_order_release);

@@ -1,7 +1,13 @@
-// Prometheus metrics of the server (prometheus-cpp), served over HTTP on
+// Prometheus metrics of the server (prometheus-cpp), served over plain HTTP on
 // --metrics-port: steps by model and contact model, live instances, RPC
 // latency by method and code, step time, solver iterations, diverged
 // instances, simulated seconds and the realtime factor.
+//
+// Per-call and per-instance series also carry a `tenant` label. Tenants come
+// only from the server's tokens file, so the label's values are bounded by
+// the operator, never by clients. The tenant "" (a server without tokens,
+// or a call refused before it had a tenant) gets no label at all: Prometheus
+// treats an empty label value as an absent label, so this is the same series.
 #ifndef MOREAU_SERVER_METRICS_H_
 #define MOREAU_SERVER_METRICS_H_
 
@@ -15,10 +21,12 @@
 
 #include <array>
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
 
@@ -51,17 +59,24 @@ class Metrics {
   // The bound port, or 0 when not serving.
   int port() const;
 
-  // Counters of one (model, contact model) pair, created on first use.
-  prometheus::Counter* StepsCounter(const std::string& model, const std::string& contact);
-  prometheus::Counter* DivergedCounter(const std::string& model, const std::string& contact);
-  prometheus::Counter* SimSecondsCounter(const std::string& model, const std::string& contact);
+  // Counters of one (model, contact model, tenant), created on first use.
+  prometheus::Counter* StepsCounter(const std::string& model, const std::string& contact,
+                                    const std::string& tenant = "");
+  prometheus::Counter* DivergedCounter(const std::string& model, const std::string& contact,
+                                       const std::string& tenant = "");
+  prometheus::Counter* SimSecondsCounter(const std::string& model, const std::string& contact,
+                                         const std::string& tenant = "");
 
-  // One finished RPC (a stream when it ends).
-  void ObserveRpc(Rpc rpc, grpc::StatusCode code, double seconds) ABSL_LOCKS_EXCLUDED(mu_);
+  // One finished RPC (a stream when it ends) of `tenant`.
+  void ObserveRpc(Rpc rpc, grpc::StatusCode code, double seconds, const std::string& tenant = "")
+      ABSL_LOCKS_EXCLUDED(mu_, tenants_mu_);
   // One stepping call of one instance: wall time per simulation step and the
   // solver iterations of the last step.
   void ObserveStep(double seconds_per_step, int solver_iterations);
   void SetLiveInstances(int count) { live_instances_->Set(count); }
+  // Live instances of each named tenant (tenants not in `live` show 0).
+  void SetTenantInstances(const absl::flat_hash_map<std::string, int>& live)
+      ABSL_LOCKS_EXCLUDED(tenants_mu_);
   void InstancesReclaimed(int count) { reclaimed_->Increment(count); }
   // Wall seconds spent stepping (all instances); with the simulated seconds
   // this gives the realtime factor, updated by UpdateRealtimeFactor.
@@ -83,10 +98,22 @@ class Metrics {
   prometheus::Histogram* solver_iterations_;
   prometheus::Gauge* realtime_factor_;
 
+  // Latency histograms of one tenant by [rpc][code], created on first use.
+  using LatencyTable = std::array<std::array<std::atomic<prometheus::Histogram*>, 17>,
+                                  static_cast<int>(Rpc::kCount)>;
+  LatencyTable& LatencyOf(const std::string& tenant) ABSL_LOCKS_EXCLUDED(tenants_mu_);
+
+  prometheus::Family<prometheus::Gauge>* tenant_instances_family_;
+
   absl::Mutex mu_;
-  // Latency histograms by [rpc][code], created on first use.
-  std::array<std::array<std::atomic<prometheus::Histogram*>, 17>, static_cast<int>(Rpc::kCount)>
-      latency_{};
+  LatencyTable latency_{};  // tenant ""
+  absl::Mutex tenants_mu_;
+  // Named tenants' tables (never removed: the tenants are bounded by the
+  // tokens file).
+  absl::flat_hash_map<std::string, std::unique_ptr<LatencyTable>> tenant_latency_
+      ABSL_GUARDED_BY(tenants_mu_);
+  absl::flat_hash_map<std::string, prometheus::Gauge*> tenant_instances_
+      ABSL_GUARDED_BY(tenants_mu_);
   double last_sim_seconds_ ABSL_GUARDED_BY(mu_) = 0.0;
   double last_clock_s_ ABSL_GUARDED_BY(mu_) = 0.0;
 };

@@ -94,10 +94,17 @@ SimulatorService::~SimulatorService() = default;
 grpc::ServerUnaryReactor* SimulatorService::Finish(grpc::CallbackServerContext* context, Rpc rpc,
                                                    absl::Time start, const absl::Status& status) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  const absl::StatusOr<Tenant> caller = Caller(context);
   metrics_->ObserveRpc(rpc, static_cast<grpc::StatusCode>(status.code()),
-                       absl::ToDoubleSeconds(absl::Now() - start));
+                       absl::ToDoubleSeconds(absl::Now() - start),
+                       caller.ok() ? caller->name : std::string());
   reactor->Finish(ToGrpcStatus(status));
   return reactor;
+}
+
+absl::StatusOr<Tenant> SimulatorService::Caller(const grpc::CallbackServerContext* context) const {
+  if (options_.auth == nullptr) return Tenant{};
+  return options_.auth->Caller(context);
 }
 
 // ------------------------------------------------------------------ models --
@@ -106,6 +113,9 @@ grpc::ServerUnaryReactor* SimulatorService::ListModels(grpc::CallbackServerConte
                                                        const v1::ListModelsRequest*,
                                                        v1::ListModelsResponse* response) {
   const absl::Time start = absl::Now();
+  if (auto caller = Caller(context); !caller.ok()) {
+    return Finish(context, Rpc::kListModels, start, caller.status());
+  }
   *response = builtin_models_;
   return Finish(context, Rpc::kListModels, start, absl::OkStatus());
 }
@@ -114,6 +124,9 @@ grpc::ServerUnaryReactor* SimulatorService::GetModel(grpc::CallbackServerContext
                                                      const v1::GetModelRequest* request,
                                                      v1::GetModelResponse* response) {
   const absl::Time start = absl::Now();
+  if (auto caller = Caller(context); !caller.ok()) {
+    return Finish(context, Rpc::kGetModel, start, caller.status());
+  }
   auto model = LoadSource(request->model());
   if (model.ok()) FillModelSpec(**model, response->mutable_spec());
   return Finish(context, Rpc::kGetModel, start, model.status());
@@ -128,13 +141,15 @@ grpc::ServerUnaryReactor* SimulatorService::CreateInstances(
   const auto fail = [&](const absl::Status& s) {
     return Finish(context, Rpc::kCreateInstances, start, s);
   };
+  const absl::StatusOr<Tenant> caller = Caller(context);
+  if (!caller.ok()) return fail(caller.status());
   const int count = request->count();
   if (count < 1 || count > options_.max_create) {
     return fail(absl::InvalidArgumentError(
         absl::StrCat("count must be in [1, ", options_.max_create, "] per call, got ", count)));
   }
   if (absl::Status s = CheckNoise(request->noise()); !s.ok()) return fail(s);
-  if (absl::Status s = registry_.CheckCapacity(count); !s.ok()) return fail(s);
+  if (absl::Status s = registry_.CheckCapacity(count, *caller); !s.ok()) return fail(s);
   auto settings = SettingsFromProto(request->settings());
   if (!settings.ok()) return fail(settings.status());
   auto model = LoadSource(request->model());  // built once, shared by the N
@@ -154,13 +169,15 @@ grpc::ServerUnaryReactor* SimulatorService::CreateInstances(
     auto instance = std::make_shared<Instance>(Registry::NewId(), std::move(*simulation));
     instance->source = source;
     instance->settings = request->settings();
-    instance->steps_counter = metrics_->StepsCounter(model_name, contact_name);
-    instance->diverged_counter = metrics_->DivergedCounter(model_name, contact_name);
-    instance->sim_seconds_counter = metrics_->SimSecondsCounter(model_name, contact_name);
+    instance->tenant = caller->name;
+    instance->steps_counter = metrics_->StepsCounter(model_name, contact_name, caller->name);
+    instance->diverged_counter = metrics_->DivergedCounter(model_name, contact_name, caller->name);
+    instance->sim_seconds_counter =
+        metrics_->SimSecondsCounter(model_name, contact_name, caller->name);
     Touch(*instance);
     instances.push_back(std::move(instance));
   }
-  if (absl::Status s = registry_.AddAll(instances); !s.ok()) return fail(s);
+  if (absl::Status s = registry_.AddAll(instances, *caller); !s.ok()) return fail(s);
   // The simulation's model: its own copy when the settings override gravity or
   // the transmissions.
   FillSpec(instances.front()->sim->model(), instances.front()->sim->settings(),
@@ -180,9 +197,11 @@ grpc::ServerUnaryReactor* SimulatorService::DestroyInstances(
     grpc::CallbackServerContext* context, const v1::DestroyInstancesRequest* request,
     v1::DestroyInstancesResponse* response) {
   const absl::Time start = absl::Now();
+  const absl::StatusOr<Tenant> caller = Caller(context);
+  if (!caller.ok()) return Finish(context, Rpc::kDestroyInstances, start, caller.status());
   int destroyed = 0;
   for (const std::string& id : request->instance_ids()) {
-    if (registry_.Remove(id) != nullptr) {
+    if (registry_.Remove(id, caller->name) != nullptr) {
       ++destroyed;
     } else {
       response->add_not_found(id);
@@ -197,7 +216,9 @@ grpc::ServerUnaryReactor* SimulatorService::Reset(grpc::CallbackServerContext* c
                                                   const v1::ResetRequest* request,
                                                   v1::ResetResponse* response) {
   const absl::Time start = absl::Now();
-  auto instance = registry_.Get(request->instance_id());
+  const absl::StatusOr<Tenant> caller = Caller(context);
+  if (!caller.ok()) return Finish(context, Rpc::kReset, start, caller.status());
+  auto instance = registry_.Get(request->instance_id(), caller->name);
   if (!instance.ok()) return Finish(context, Rpc::kReset, start, instance.status());
   if (absl::Status s = CheckNoise(request->noise()); !s.ok()) {
     return Finish(context, Rpc::kReset, start, s);
@@ -222,13 +243,13 @@ grpc::ServerUnaryReactor* SimulatorService::Reset(grpc::CallbackServerContext* c
 // ---------------------------------------------------------------- stepping --
 
 absl::StatusOr<std::shared_ptr<Instance>> SimulatorService::ResolveStep(
-    const v1::StepRequest& request) const {
+    const v1::StepRequest& request, const std::string& tenant) const {
   if (request.substeps() < 0 || request.substeps() > options_.max_substeps) {
     return absl::InvalidArgumentError(
         absl::StrCat("substeps must be in [1, ", options_.max_substeps,
                      "] (the server's --max_substeps), got ", request.substeps()));
   }
-  return registry_.Get(request.instance_id());
+  return registry_.Get(request.instance_id(), tenant);
 }
 
 absl::Status SimulatorService::StepAndObserve(
@@ -316,18 +337,21 @@ grpc::ServerUnaryReactor* SimulatorService::Step(grpc::CallbackServerContext* co
                                                  const v1::StepRequest* request,
                                                  v1::StepResponse* response) {
   const absl::Time start = absl::Now();
-  auto instance = ResolveStep(*request);
+  absl::StatusOr<Tenant> caller = Caller(context);
+  if (!caller.ok()) return Finish(context, Rpc::kStep, start, caller.status());
+  auto instance = ResolveStep(*request, caller->name);
   if (!instance.ok()) return Finish(context, Rpc::kStep, start, instance.status());
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   const absl::Time deadline = DeadlineOf(context);
-  auto run = [this, reactor, request, response, start, deadline, instance = std::move(*instance)] {
+  auto run = [this, reactor, request, response, start, deadline, instance = std::move(*instance),
+              tenant = std::move(caller->name)] {
     v1::Observation* obs = response->mutable_observation();
     StepInstance(*instance, *request, deadline, obs);
     // A unary Step reports its instance's failure as the call's status.
     const absl::Status status(static_cast<absl::StatusCode>(obs->status().code()),
                               obs->status().message());
     metrics_->ObserveRpc(Rpc::kStep, static_cast<grpc::StatusCode>(status.code()),
-                         absl::ToDoubleSeconds(absl::Now() - start));
+                         absl::ToDoubleSeconds(absl::Now() - start), tenant);
     reactor->Finish(ToGrpcStatus(status));
   };
   if (RunsInline(std::max(1, request->substeps()))) {
@@ -353,6 +377,7 @@ struct BatchCall {
   // The packed reply (sized before the runners start), or nullptr.
   v1::ObservationBatch* packed = nullptr;
   std::vector<std::shared_ptr<Instance>> instances;  // nullptr: already answered
+  std::string tenant;                                // the caller's (metrics)
   std::atomic<int> next{0};
   std::atomic<int> runners{0};
 
@@ -370,7 +395,7 @@ struct BatchCall {
     }
     if (runners.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
     metrics->ObserveRpc(Rpc::kStepBatch, grpc::StatusCode::OK,
-                        absl::ToDoubleSeconds(absl::Now() - start));
+                        absl::ToDoubleSeconds(absl::Now() - start), tenant);
     reactor->Finish(grpc::Status::OK);
     delete this;
   }
@@ -382,6 +407,8 @@ grpc::ServerUnaryReactor* SimulatorService::StepBatch(grpc::CallbackServerContex
                                                       const v1::StepBatchRequest* request,
                                                       v1::StepBatchResponse* response) {
   const absl::Time start = absl::Now();
+  absl::StatusOr<Tenant> caller = Caller(context);
+  if (!caller.ok()) return Finish(context, Rpc::kStepBatch, start, caller.status());
   const int n = request->steps_size();
   if (n > options_.max_batch) {
     return Finish(context, Rpc::kStepBatch, start,
@@ -411,7 +438,7 @@ grpc::ServerUnaryReactor* SimulatorService::StepBatch(grpc::CallbackServerContex
   std::vector<std::shared_ptr<Instance>> instances(static_cast<size_t>(n));
   std::vector<absl::Status> not_found(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
-    auto instance = registry_.Get(request->steps(i).instance_id());
+    auto instance = registry_.Get(request->steps(i).instance_id(), caller->name);
     if (instance.ok()) {
       instances[static_cast<size_t>(i)] = std::move(*instance);
     } else {
@@ -438,7 +465,8 @@ grpc::ServerUnaryReactor* SimulatorService::StepBatch(grpc::CallbackServerContex
                              request,
                              response,
                              /*packed=*/nullptr,
-                             std::move(instances)};
+                             std::move(instances),
+                             std::move(caller->name)};
   if (request->packed()) {
     call->packed = response->mutable_packed();
     SizeObservationBatch(shape, n, call->packed);
@@ -470,7 +498,13 @@ grpc::ServerUnaryReactor* SimulatorService::StepBatch(grpc::CallbackServerContex
 
 grpc::ServerBidiReactor<v1::SessionRequest, v1::SessionResponse>* SimulatorService::Session(
     grpc::CallbackServerContext* context) {
-  return new SessionReactor(this, context);
+  absl::StatusOr<Tenant> caller = Caller(context);
+  if (!caller.ok()) {
+    metrics_->ObserveRpc(Rpc::kSession, static_cast<grpc::StatusCode>(caller.status().code()), 0.0);
+    return new FailedBidiReactor<v1::SessionRequest, v1::SessionResponse>(
+        ToGrpcStatus(caller.status()));
+  }
+  return new SessionReactor(this, context, std::move(caller->name));
 }
 
 // ------------------------------------------------------------------- state --
@@ -479,7 +513,9 @@ grpc::ServerUnaryReactor* SimulatorService::GetState(grpc::CallbackServerContext
                                                      const v1::GetStateRequest* request,
                                                      v1::GetStateResponse* response) {
   const absl::Time start = absl::Now();
-  auto instance = registry_.Get(request->instance_id());
+  const absl::StatusOr<Tenant> caller = Caller(context);
+  if (!caller.ok()) return Finish(context, Rpc::kGetState, start, caller.status());
+  auto instance = registry_.Get(request->instance_id(), caller->name);
   if (!instance.ok()) return Finish(context, Rpc::kGetState, start, instance.status());
   Instance& inst = **instance;
   Touch(inst);
@@ -498,7 +534,9 @@ grpc::ServerUnaryReactor* SimulatorService::SetState(grpc::CallbackServerContext
                                                      const v1::SetStateRequest* request,
                                                      v1::SetStateResponse* response) {
   const absl::Time start = absl::Now();
-  auto instance = registry_.Get(request->instance_id());
+  const absl::StatusOr<Tenant> caller = Caller(context);
+  if (!caller.ok()) return Finish(context, Rpc::kSetState, start, caller.status());
+  auto instance = registry_.Get(request->instance_id(), caller->name);
   if (!instance.ok()) return Finish(context, Rpc::kSetState, start, instance.status());
   Instance& inst = **instance;
   Touch(inst);
@@ -517,7 +555,9 @@ grpc::ServerUnaryReactor* SimulatorService::Query(grpc::CallbackServerContext* c
                                                   const v1::QueryRequest* request,
                                                   v1::QueryResponse* response) {
   const absl::Time start = absl::Now();
-  auto instance = registry_.Get(request->instance_id());
+  const absl::StatusOr<Tenant> caller = Caller(context);
+  if (!caller.ok()) return Finish(context, Rpc::kQuery, start, caller.status());
+  auto instance = registry_.Get(request->instance_id(), caller->name);
   if (!instance.ok()) return Finish(context, Rpc::kQuery, start, instance.status());
   Instance& inst = **instance;
   Touch(inst);
@@ -575,13 +615,16 @@ grpc::ServerUnaryReactor* SimulatorService::Query(grpc::CallbackServerContext* c
 grpc::ServerWriteReactor<v1::WatchFrame>* SimulatorService::Watch(
     grpc::CallbackServerContext* context, const v1::WatchRequest* request) {
   const double rate = request->rate_hz() == 0.0 ? 30.0 : request->rate_hz();
+  const absl::StatusOr<Tenant> caller = Caller(context);
   absl::Status status;
   std::shared_ptr<Instance> instance;
-  if (!(std::isfinite(rate) && rate > 0.0 && rate <= 1000.0)) {
+  if (!caller.ok()) {
+    status = caller.status();
+  } else if (!(std::isfinite(rate) && rate > 0.0 && rate <= 1000.0)) {
     status = absl::InvalidArgumentError(
         absl::StrCat("rate_hz must be in (0, 1000], got ", request->rate_hz()));
   } else {
-    auto found = registry_.Get(request->instance_id());
+    auto found = registry_.Get(request->instance_id(), caller->name);
     if (found.ok()) {
       instance = std::move(*found);
     } else {
@@ -589,10 +632,10 @@ grpc::ServerWriteReactor<v1::WatchFrame>* SimulatorService::Watch(
     }
   }
   if (!status.ok()) {
-    metrics_->ObserveRpc(Rpc::kWatch, static_cast<grpc::StatusCode>(status.code()), 0.0);
+    metrics_->ObserveRpc(Rpc::kWatch, static_cast<grpc::StatusCode>(status.code()), 0.0,
+                         caller.ok() ? caller->name : std::string());
     return new FailedWriteReactor<v1::WatchFrame>(ToGrpcStatus(status));
   }
-  (void)context;
   return watch_hub_.Start(std::move(instance), rate);
 }
 
@@ -607,6 +650,7 @@ int SimulatorService::ReclaimIdle(absl::Duration timeout) {
 
 void SimulatorService::UpdateGauges() {
   metrics_->SetLiveInstances(registry_.size());
+  if (options_.auth != nullptr) metrics_->SetTenantInstances(registry_.LiveByTenant());
   metrics_->UpdateRealtimeFactor();
 }
 

@@ -15,8 +15,10 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "moreau/v1/simulator.grpc.pb.h"
+#include "server/auth_interceptor.h"
 #include "server/metrics.h"
 #include "server/registry.h"
+#include "server/tenant.h"
 #include "server/watch_hub.h"
 #include "server/worker_pool.h"
 
@@ -34,6 +36,9 @@ struct ServiceOptions {
   // A StepBatch stops starting sub-steps this long before its deadline, so
   // the reply (which says which instances advanced) arrives in time.
   absl::Duration deadline_margin = absl::Milliseconds(20);
+  // Each call's tenant, from the authentication interceptor; nullptr: no
+  // authentication, every caller is the tenant "".
+  const CallAuthenticator* auth = nullptr;
 };
 
 class SimulatorService final : public v1::Simulator::CallbackService {
@@ -97,9 +102,13 @@ class SimulatorService final : public v1::Simulator::CallbackService {
   bool RunsInline(long total_substeps) const { return total_substeps <= options_.inline_substeps; }
   WorkerPool& pool() { return pool_; }
   Metrics& metrics() { return *metrics_; }
-  // Resolves the instance of a step request; NOT_FOUND or INVALID_ARGUMENT
-  // (sub-steps over the limit) naming the problem.
-  absl::StatusOr<std::shared_ptr<Instance>> ResolveStep(const v1::StepRequest& request) const;
+  // Resolves the instance of a step request of `tenant`; NOT_FOUND or
+  // INVALID_ARGUMENT (sub-steps over the limit) naming the problem.
+  absl::StatusOr<std::shared_ptr<Instance>> ResolveStep(const v1::StepRequest& request,
+                                                        const std::string& tenant) const;
+  // Who makes the call: the tenant "" without authentication, else the
+  // tenant of the call's bearer token, or UNAUTHENTICATED.
+  absl::StatusOr<Tenant> Caller(const grpc::CallbackServerContext* context) const;
   // The stepping shared by both StepInstance forms: `observe` reads the
   // simulation while the instance is still locked. Returns the step's status
   // and sets `substeps_done`.

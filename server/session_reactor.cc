@@ -1,14 +1,16 @@
 #include "server/session_reactor.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "server/convert.h"
 #include "server/service.h"
 
 namespace moreau::server {
 
-SessionReactor::SessionReactor(SimulatorService* service, grpc::CallbackServerContext* context)
-    : service_(service), context_(context), start_(absl::Now()) {
+SessionReactor::SessionReactor(SimulatorService* service, grpc::CallbackServerContext* context,
+                               std::string tenant)
+    : service_(service), context_(context), start_(absl::Now()), tenant_(std::move(tenant)) {
   StartRead(&request_);
 }
 
@@ -27,7 +29,7 @@ void SessionReactor::OnReadDone(bool ok) {
 void SessionReactor::Process() {
   response_.Clear();
   v1::Observation* obs = response_.mutable_observation();
-  auto instance = service_->ResolveStep(request_.step());
+  auto instance = service_->ResolveStep(request_.step(), tenant_);
   if (instance.ok()) {
     // Each message is stepped to completion: the stream's deadline bounds the
     // whole session, not one step.
@@ -49,7 +51,7 @@ void SessionReactor::OnWriteDone(bool ok) {
 
 void SessionReactor::OnDone() {
   service_->metrics().ObserveRpc(Rpc::kSession, grpc::StatusCode::OK,
-                                 absl::ToDoubleSeconds(absl::Now() - start_));
+                                 absl::ToDoubleSeconds(absl::Now() - start_), tenant_);
   delete this;
 }
 

@@ -7,6 +7,8 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <string>
+
 #include "absl/time/time.h"
 #include "moreau/v1/simulator.pb.h"
 
@@ -14,10 +16,20 @@ namespace moreau::server {
 
 class SimulatorService;
 
+// A bidirectional stream that ends at once with `status`.
+template <typename Request, typename Response>
+class FailedBidiReactor final : public grpc::ServerBidiReactor<Request, Response> {
+ public:
+  explicit FailedBidiReactor(const grpc::Status& status) { this->Finish(status); }
+  void OnDone() override { delete this; }
+};
+
 class SessionReactor final
     : public grpc::ServerBidiReactor<v1::SessionRequest, v1::SessionResponse> {
  public:
-  SessionReactor(SimulatorService* service, grpc::CallbackServerContext* context);
+  // A session of `tenant`: it steps only that tenant's instances.
+  SessionReactor(SimulatorService* service, grpc::CallbackServerContext* context,
+                 std::string tenant);
 
   void OnReadDone(bool ok) override;
   void OnWriteDone(bool ok) override;
@@ -29,6 +41,7 @@ class SessionReactor final
   SimulatorService* const service_;
   grpc::CallbackServerContext* const context_;
   const absl::Time start_;
+  const std::string tenant_;
   v1::SessionRequest request_;
   v1::SessionResponse response_;
 };

@@ -52,7 +52,8 @@ class WatchHub::Reactor final : public grpc::ServerWriteReactor<v1::WatchFrame> 
     }
     --instance_->watchers;
     hub_->metrics_->ObserveRpc(Rpc::kWatch, grpc::StatusCode::OK,
-                               static_cast<double>(MonotonicNowNs() - start_ns_) * 1e-9);
+                               static_cast<double>(MonotonicNowNs() - start_ns_) * 1e-9,
+                               instance_->tenant);
     delete this;
   }
 
