@@ -40,7 +40,8 @@ ABSL_FLAG(std::string, host, "",
           "Address to listen on (default: 127.0.0.1 in plaintext, 0.0.0.0 with TLS)");
 ABSL_FLAG(int, port, 50051, "gRPC port (0: any free port, printed at start)");
 ABSL_FLAG(int, metrics_port, 9464,
-          "Prometheus metrics HTTP port (0: any free port, -1: no metrics endpoint)");
+          "Prometheus metrics port: plain HTTP, whatever the gRPC port's TLS (0: any free port, "
+          "-1: no metrics endpoint)");
 ABSL_FLAG(int, max_instances, 1024, "Most instances hosted at once");
 ABSL_FLAG(int, max_substeps, 10000, "Most sub-steps per instance per call");
 ABSL_FLAG(int, max_batch, 4096, "Most instances per StepBatch");

@@ -1,6 +1,7 @@
 #include "clients/cli/remote_command.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -39,6 +40,14 @@ ABSL_FLAG(std::string, action, "",
 ABSL_FLAG(double, rate, 10.0, "watch: frames per second");
 ABSL_FLAG(int, frames, 10, "watch: stop after this many frames");
 ABSL_FLAG(std::string, state_in, "", "state: restore the state blob from this file");
+ABSL_FLAG(std::string, tls_ca_file, "",
+          "TLS: PEM CA certificates the server's certificate must chain to (any --tls-* flag "
+          "turns TLS on; without this one the system's roots are trusted)");
+ABSL_FLAG(std::string, tls_cert_file, "", "mTLS: the client's PEM certificate chain");
+ABSL_FLAG(std::string, tls_key_file, "", "mTLS: the PEM private key of --tls-cert-file");
+ABSL_FLAG(std::string, token, "",
+          "bearer token sent with every call (default: $MOREAU_TOKEN; prefer the variable: "
+          "a flag shows in the process list)");
 
 namespace moreau::cli {
 namespace {
@@ -258,10 +267,34 @@ absl::Status Destroy(client::Client& client, const Invocation& inv) {
   return absl::OkStatus();
 }
 
-absl::Status RunRemote(const Invocation& inv) {
+// The connection flags: TLS when any --tls-* flag is given; the token from
+// --token, else $MOREAU_TOKEN.
+absl::StatusOr<client::ClientOptions> ConnectionOptions() {
   client::ClientOptions options;
   options.timeout = absl::Seconds(60);
-  client::Client client(absl::GetFlag(FLAGS_address), options);
+  const std::string ca = absl::GetFlag(FLAGS_tls_ca_file);
+  const std::string cert = absl::GetFlag(FLAGS_tls_cert_file);
+  const std::string key = absl::GetFlag(FLAGS_tls_key_file);
+  if (!ca.empty() || !cert.empty() || !key.empty()) {
+    if (cert.empty() != key.empty()) {
+      return absl::InvalidArgumentError("give both --tls-cert-file and --tls-key-file, or neither");
+    }
+    auto tls = client::LoadTlsFiles(ca, cert, key);
+    if (!tls.ok()) return tls.status();
+    options.tls = *std::move(tls);
+  }
+  options.token = absl::GetFlag(FLAGS_token);
+  if (options.token.empty()) {
+    const char* from_environment = std::getenv("MOREAU_TOKEN");
+    if (from_environment != nullptr) options.token = from_environment;
+  }
+  return options;
+}
+
+absl::Status RunRemote(const Invocation& inv) {
+  absl::StatusOr<client::ClientOptions> options = ConnectionOptions();
+  if (!options.ok()) return options.status();
+  client::Client client(absl::GetFlag(FLAGS_address), *options);
   const std::string& what = inv.args[0];
   absl::Status status;
   if (what == "list") {
@@ -301,7 +334,10 @@ const Command& RemoteCommand() {
           "observation). state ID: time, q, v (--state-out FILE saves the complete state blob, "
           "--state-in FILE restores one). watch ID: body poses and contact forces at --rate. "
           "destroy ID…: free instances.",
-      .notes = "",
+      .notes =
+          "Any --tls-* flag connects over TLS (--tls-cert-file and --tls-key-file add a "
+          "client certificate, for servers that require one); a server with tokens needs "
+          "--token or $MOREAU_TOKEN.",
       .flags = {{"address", "HOST:PORT"},
                 {"count", "N"},
                 {"contact_model", "NAME"},
@@ -320,6 +356,10 @@ const Command& RemoteCommand() {
                 {"frames", "N"},
                 kStateOutFlagSpec,
                 {"state_in", "FILE"},
+                {"tls_ca_file", "FILE"},
+                {"tls_cert_file", "FILE"},
+                {"tls_key_file", "FILE"},
+                {"token", "TOKEN"},
                 kJsonFlagSpec},
       .min_args = 1,
       .max_args = 64,

@@ -1,8 +1,85 @@
 #include "clients/cpp/client.h"
 
+#include <grpcpp/support/client_interceptor.h>
+
 #include <chrono>
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
 
 namespace moreau::client {
+namespace {
+
+absl::StatusOr<std::string> ReadPem(const std::string& path, const char* what) {
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream text;
+  if (file) text << file.rdbuf();
+  if (!file || text.str().empty()) {
+    return absl::NotFoundError(absl::StrCat("cannot read the ", what, " file '", path, "'"));
+  }
+  return text.str();
+}
+
+// Adds "authorization: Bearer TOKEN" (RFC 6750 § 2.1) to every call's
+// initial metadata: unary calls, streams and calls made on stub() directly.
+class BearerTokenInterceptor final : public grpc::experimental::Interceptor {
+ public:
+  explicit BearerTokenInterceptor(std::shared_ptr<const std::string> header)
+      : header_(std::move(header)) {}
+
+  void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
+    if (methods->QueryInterceptionHookPoint(
+            grpc::experimental::InterceptionHookPoints::PRE_SEND_INITIAL_METADATA)) {
+      methods->GetSendInitialMetadata()->emplace("authorization", *header_);
+    }
+    methods->Proceed();
+  }
+
+ private:
+  const std::shared_ptr<const std::string> header_;
+};
+
+class BearerTokenInterceptorFactory final
+    : public grpc::experimental::ClientInterceptorFactoryInterface {
+ public:
+  explicit BearerTokenInterceptorFactory(const std::string& token)
+      : header_(std::make_shared<const std::string>(absl::StrCat("Bearer ", token))) {}
+
+  grpc::experimental::Interceptor* CreateClientInterceptor(
+      grpc::experimental::ClientRpcInfo*) override {
+    return new BearerTokenInterceptor(header_);
+  }
+
+ private:
+  const std::shared_ptr<const std::string> header_;
+};
+
+}  // namespace
+
+absl::StatusOr<TlsOptions> LoadTlsFiles(const std::string& ca_file, const std::string& cert_file,
+                                        const std::string& key_file) {
+  if (cert_file.empty() != key_file.empty()) {
+    return absl::InvalidArgumentError(
+        "give both the client certificate and its key file, or neither");
+  }
+  TlsOptions tls;
+  if (!ca_file.empty()) {
+    auto ca = ReadPem(ca_file, "CA certificate");
+    if (!ca.ok()) return ca.status();
+    tls.root_certificates = *std::move(ca);
+  }
+  if (!cert_file.empty()) {
+    auto cert = ReadPem(cert_file, "client certificate");
+    if (!cert.ok()) return cert.status();
+    auto key = ReadPem(key_file, "client key");
+    if (!key.ok()) return key.status();
+    tls.certificate_chain = *std::move(cert);
+    tls.private_key = *std::move(key);
+  }
+  return tls;
+}
 
 absl::Status FromGrpc(const grpc::Status& status) {
   if (status.ok()) return absl::OkStatus();
@@ -18,7 +95,22 @@ Client::Client(const std::string& address, const ClientOptions& options) : optio
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(options.max_message_bytes);
   args.SetMaxSendMessageSize(options.max_message_bytes);
-  channel_ = grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
+  std::shared_ptr<grpc::ChannelCredentials> credentials = grpc::InsecureChannelCredentials();
+  if (options.tls.has_value()) {
+    grpc::SslCredentialsOptions ssl;
+    ssl.pem_root_certs = options.tls->root_certificates;
+    ssl.pem_cert_chain = options.tls->certificate_chain;
+    ssl.pem_private_key = options.tls->private_key;
+    credentials = grpc::SslCredentials(ssl);
+  }
+  if (options.token.empty()) {
+    channel_ = grpc::CreateCustomChannel(address, credentials, args);
+  } else {
+    std::vector<std::unique_ptr<grpc::experimental::ClientInterceptorFactoryInterface>> creators;
+    creators.push_back(std::make_unique<BearerTokenInterceptorFactory>(options.token));
+    channel_ = grpc::experimental::CreateCustomChannelWithInterceptors(address, credentials, args,
+                                                                       std::move(creators));
+  }
   stub_ = v1::Simulator::NewStub(channel_);
 }
 

@@ -1,5 +1,7 @@
 // C++ client of moreau.v1.Simulator: one method per RPC, absl::Status errors
-// carrying the server's code and message, a default deadline per call.
+// carrying the server's code and message, a default deadline per call;
+// plaintext or TLS (with a client certificate for mTLS), and a bearer token
+// sent with every call when the server requires one.
 #ifndef MOREAU_CLIENTS_CPP_CLIENT_H_
 #define MOREAU_CLIENTS_CPP_CLIENT_H_
 
@@ -7,6 +9,7 @@
 
 #include <Eigen/Core>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,9 +28,30 @@ absl::Status FromGrpc(const grpc::Status& status);
 // An Observation's status field as an absl::Status.
 absl::Status StatusOf(const v1::Observation& observation);
 
+// TLS of the channel, as PEM text (LoadTlsFiles reads it from files).
+struct TlsOptions {
+  // CA certificates the server's certificate must chain to ("": the
+  // system's trusted roots).
+  std::string root_certificates;
+  // The client's certificate chain and its private key, for servers that
+  // require client certificates (mTLS); both or neither.
+  std::string certificate_chain;
+  std::string private_key;
+};
+
+// TLS options from PEM files; "" skips a file (no CA file: the system's
+// roots). NOT_FOUND naming the file that cannot be read; INVALID_ARGUMENT
+// when only one of the certificate and key files is given.
+absl::StatusOr<TlsOptions> LoadTlsFiles(const std::string& ca_file, const std::string& cert_file,
+                                        const std::string& key_file);
+
 struct ClientOptions {
   absl::Duration timeout = absl::Seconds(30);  // per call
   int max_message_bytes = 64 << 20;
+  std::optional<TlsOptions> tls;  // unset: plaintext
+  // Sent as "authorization: Bearer TOKEN" metadata on every call, streams
+  // included ("": no token).
+  std::string token;
 };
 
 class Client {

@@ -2,7 +2,8 @@
 
 * :class:`Client` — every RPC of moreau.v1.Simulator, numpy in and out,
   errors as :class:`MoreauError` (gRPC code + the server's message),
-  deadlines as ``timeout=``.
+  deadlines as ``timeout=``, TLS as ``tls=`` (see :func:`tls_credentials`),
+  bearer tokens as ``token=`` or ``$MOREAU_TOKEN``.
 * :class:`Env` — one environment with Gymnasium's API shape.
 * :class:`VectorEnv` — many environments over one or more servers, stepped
   with StepBatch, NEXT_STEP autoreset.
@@ -28,8 +29,10 @@ from moreau.client import (  # noqa: E402
     StepBatch,
     Watch,
     WatchFrame,
+    channel_credentials,
     make_settings,
     model_source,
+    tls_credentials,
 )
 from moreau.env import Env  # noqa: E402
 from moreau.observation import Observation, ObservationBatch  # noqa: E402
@@ -41,5 +44,6 @@ __all__ = [
     "DEFAULT_TIMEOUT_S", "BodyPose", "Box", "Client", "Env", "EnvState", "Instances",
     "MoreauError", "Observation", "ObservationBatch", "QueryResult", "ReachTask", "Session",
     "StandTask", "State", "StepBatch", "TASKS", "Task", "VectorEnv", "WalkTask", "Watch",
-    "WatchFrame", "make_settings", "make_task", "model_source",
+    "WatchFrame", "channel_credentials", "make_settings", "make_task", "model_source",
+    "tls_credentials",
 ]

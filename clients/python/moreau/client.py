@@ -6,10 +6,16 @@ when omitted; ``None`` on the call itself means the default, pass
 gRPC code and the server's message when it fails. Calls never wait for a
 server that is down (``wait_for_ready=False``): they fail at once with
 UNAVAILABLE, or with DEADLINE_EXCEEDED when the server stops answering.
+
+Security: ``tls=`` connects over TLS (see :func:`channel_credentials`;
+:func:`tls_credentials` adds a client certificate for servers that require
+one), and ``token=`` (default: the ``MOREAU_TOKEN`` environment variable) is
+sent as ``authorization: Bearer TOKEN`` with every call.
 """
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 from dataclasses import dataclass, field
@@ -26,6 +32,12 @@ from moreau.observation import Observation, ObservationBatch
 DEFAULT_TIMEOUT_S = 10.0
 _MAX_MESSAGE_BYTES = 64 << 20
 _CODES = {code.value[0]: code for code in grpc.StatusCode}
+TOKEN_ENVIRONMENT_VARIABLE = "MOREAU_TOKEN"
+
+# What ``tls=`` accepts: None/False (plaintext), True (TLS trusting the
+# system's roots), PEM root certificates as bytes or a file path, or any
+# grpc.ChannelCredentials.
+TlsArgument = Any
 
 
 def status_code(value: int) -> grpc.StatusCode:
@@ -185,6 +197,55 @@ def _poses(messages: Iterable[Any]) -> dict[str, BodyPose]:
     return {p.name: BodyPose(np.array(p.position), np.array(p.quaternion)) for p in messages}
 
 
+# ---------------------------------------------------------------- security --
+
+
+def _pem(value: bytes | str | os.PathLike | None, what: str) -> bytes | None:
+    if value is None:
+        return None
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value)
+    if isinstance(value, (str, os.PathLike)):
+        return Path(value).read_bytes()
+    raise TypeError(f"{what}: give PEM bytes or a file path, got {type(value).__name__}")
+
+
+def tls_credentials(ca: bytes | str | os.PathLike | None = None,
+                    cert: bytes | str | os.PathLike | None = None,
+                    key: bytes | str | os.PathLike | None = None) -> grpc.ChannelCredentials:
+    """TLS credentials from PEM bytes or file paths: ``ca`` the certificates
+    the server's must chain to (None: the system's roots); ``cert`` and
+    ``key`` the client's certificate chain and private key, for servers that
+    require client certificates (mTLS)."""
+    if (cert is None) != (key is None):
+        raise ValueError("give both cert and key (the client certificate and its key), or neither")
+    return grpc.ssl_channel_credentials(root_certificates=_pem(ca, "ca"),
+                                        private_key=_pem(key, "key"),
+                                        certificate_chain=_pem(cert, "cert"))
+
+
+def channel_credentials(tls: TlsArgument) -> grpc.ChannelCredentials | None:
+    """The channel credentials of a ``tls=`` argument; None for plaintext."""
+    if tls is None or tls is False:
+        return None
+    if isinstance(tls, grpc.ChannelCredentials):
+        return tls
+    if tls is True:
+        return grpc.ssl_channel_credentials()
+    if isinstance(tls, (bytes, bytearray, str, os.PathLike)):
+        return tls_credentials(ca=tls)
+    raise TypeError("tls: give None, True, PEM root certificates (bytes or a path) or "
+                    f"grpc.ChannelCredentials, got {type(tls).__name__}")
+
+
+def bearer_metadata(token: str | None) -> tuple[tuple[str, str], ...] | None:
+    """The call metadata carrying ``token`` (None: ``$MOREAU_TOKEN``; an empty
+    token: no metadata)."""
+    if token is None:
+        token = os.environ.get(TOKEN_ENVIRONMENT_VARIABLE, "")
+    return (("authorization", f"Bearer {token}"),) if token else None
+
+
 # ------------------------------------------------------------------ client --
 
 
@@ -195,12 +256,19 @@ class Client:
         address: ``host:port``.
         timeout: the default deadline of every call, in seconds.
         options: extra gRPC channel options.
+        tls: None for plaintext; True (the system's roots), PEM root
+            certificates as bytes or a file path, or any
+            ``grpc.ChannelCredentials`` (e.g. :func:`tls_credentials` with a
+            client certificate) for TLS.
+        token: the bearer token of a server with tokens (None: the
+            ``MOREAU_TOKEN`` environment variable, if set).
 
     Usable as a context manager; :meth:`close` closes the channel.
     """
 
     def __init__(self, address: str, *, timeout: float = DEFAULT_TIMEOUT_S,
-                 options: Sequence[tuple[str, Any]] = ()) -> None:
+                 options: Sequence[tuple[str, Any]] = (), tls: TlsArgument = None,
+                 token: str | None = None) -> None:
         self.address = address
         self.timeout = timeout
         channel_options = [
@@ -208,7 +276,13 @@ class Client:
             ("grpc.max_receive_message_length", _MAX_MESSAGE_BYTES),
             *options,
         ]
-        self._channel = grpc.insecure_channel(address, options=channel_options)
+        credentials = channel_credentials(tls)
+        self.tls = credentials is not None
+        self._metadata = bearer_metadata(token)
+        if credentials is None:
+            self._channel = grpc.insecure_channel(address, options=channel_options)
+        else:
+            self._channel = grpc.secure_channel(address, credentials, options=channel_options)
         self._stub = pb_grpc.SimulatorStub(self._channel)
         # StepBatch travels as raw bytes (see moreau._wire).
         self._step_batch_raw = self._channel.unary_unary("/moreau.v1.Simulator/StepBatch")
@@ -242,7 +316,7 @@ class Client:
     def _call(self, method: str, request: Any, timeout: float | None) -> Any:
         try:
             return getattr(self._stub, method)(request, timeout=self._deadline(timeout),
-                                               wait_for_ready=False)
+                                               wait_for_ready=False, metadata=self._metadata)
         except grpc.RpcError as error:
             raise self.error(error, method) from None
 
@@ -252,7 +326,8 @@ class Client:
         waiting; ``.result()`` of the returned object gives the response
         message or raises MoreauError."""
         future = getattr(self._stub, method).future(
-            request, timeout=self._deadline(timeout), wait_for_ready=False)
+            request, timeout=self._deadline(timeout), wait_for_ready=False,
+            metadata=self._metadata)
         return Pending(self, method, future, lambda response: response)
 
     # -- models --
@@ -403,7 +478,8 @@ class Client:
         returned :class:`Watch` is closed, its deadline passes or the instance
         is destroyed. Iterate over it; no deadline by default."""
         call = self._stub.Watch(pb.WatchRequest(instance_id=instance_id, rate_hz=rate_hz),
-                                timeout=self._deadline(timeout), wait_for_ready=False)
+                                timeout=self._deadline(timeout), wait_for_ready=False,
+                                metadata=self._metadata)
         return Watch(self, call)
 
 
@@ -451,7 +527,8 @@ class StepBatch:
         request = self._encoder.encode(actions, rows)
         try:
             response = self.client._step_batch_raw(
-                request, timeout=self.client._deadline(timeout), wait_for_ready=False)
+                request, timeout=self.client._deadline(timeout), wait_for_ready=False,
+                metadata=self.client._metadata)
         except grpc.RpcError as error:
             raise self.client.error(error, "StepBatch") from None
         return self._convert(response, rows, into)
@@ -465,7 +542,8 @@ class StepBatch:
         request = self._encoder.encode(actions, rows)
         try:
             future = self.client._step_batch_raw.future(
-                request, timeout=self.client._deadline(timeout), wait_for_ready=False)
+                request, timeout=self.client._deadline(timeout), wait_for_ready=False,
+                metadata=self.client._metadata)
         except grpc.RpcError as error:
             raise self.client.error(error, "StepBatch") from None
         return Pending(self.client, "StepBatch", future,
@@ -494,7 +572,7 @@ class Session:
         self._lock = threading.Lock()
         self._call = client._stub.Session(iter(self._requests.get, self._END),
                                           timeout=client._deadline(timeout),
-                                          wait_for_ready=False)
+                                          wait_for_ready=False, metadata=client._metadata)
 
     def step(self, instance_id: str, action: Any, substeps: int = 1) -> Observation:
         request = pb.SessionRequest(step=pb.StepRequest(

@@ -6,7 +6,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from moreau.client import DEFAULT_TIMEOUT_S
+from moreau.client import DEFAULT_TIMEOUT_S, TlsArgument
 from moreau.spaces import Box
 from moreau.tasks import Task
 from moreau.vector_env import EnvState, VectorEnv
@@ -19,6 +19,7 @@ class Env:
         task: ``"stand"``, ``"walk"``, ``"reach"`` or a :class:`moreau.tasks.Task`.
         address: the server, ``host:port``.
         timeout: deadline of every call (s).
+        tls, token: TLS and the bearer token, as for :class:`moreau.Client`.
         task_options: passed to the task (see :mod:`moreau.tasks`).
 
     ``reset(seed=None, options=None) → (obs, info)``;
@@ -31,9 +32,10 @@ class Env:
     render_mode = None
 
     def __init__(self, task: str | Task, address: str = "127.0.0.1:50051", *,
-                 timeout: float = DEFAULT_TIMEOUT_S, **task_options: Any) -> None:
+                 timeout: float = DEFAULT_TIMEOUT_S, tls: TlsArgument = None,
+                 token: str | None = None, **task_options: Any) -> None:
         self._vec = VectorEnv(task, 1, servers=[address], timeout=timeout, autoreset=False,
-                              **task_options)
+                              tls=tls, token=token, **task_options)
         self.task = self._vec.task
         self.spec = self._vec.spec
         self.observation_space: Box = self._vec.single_observation_space

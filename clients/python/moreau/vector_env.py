@@ -17,7 +17,8 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from moreau.client import DEFAULT_TIMEOUT_S, Client, MoreauError, Pending, State, status_code
+from moreau.client import (DEFAULT_TIMEOUT_S, Client, MoreauError, Pending, State, TlsArgument,
+                           status_code)
 from moreau.observation import Observation, ObservationBatch
 from moreau.spaces import Box, batch_space
 from moreau.tasks import Task, make_task
@@ -73,6 +74,9 @@ class VectorEnv:
             makes the next call raise MoreauError within it.
         autoreset: Gymnasium's NEXT_STEP autoreset (True) or none (False:
             call :meth:`reset` with a mask yourself).
+        tls, token: TLS and the bearer token of every server, as for
+            :class:`moreau.Client` (e.g. ``tls="ca.pem"``; the token defaults
+            to the ``MOREAU_TOKEN`` environment variable).
         task_options: passed to the task (e.g. ``max_episode_steps``,
             ``command`` for walk, ``urdf_path`` for reach, ``settings``).
 
@@ -98,6 +102,7 @@ class VectorEnv:
     def __init__(self, task: str | Task, num_envs: int,
                  servers: Sequence[str] = ("127.0.0.1:50051",), seed: int | None = None, *,
                  timeout: float = DEFAULT_TIMEOUT_S, autoreset: bool = True,
+                 tls: TlsArgument = None, token: str | None = None,
                  **task_options: Any) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be ≥ 1, got {num_envs}")
@@ -110,7 +115,8 @@ class VectorEnv:
         self.autoreset = autoreset
         self.timeout = timeout
         self._seed = seed
-        self.clients = [Client(address, timeout=timeout) for address in servers]
+        self.clients = [Client(address, timeout=timeout, tls=tls, token=token)
+                        for address in servers]
         self._shards: list[_Shard] = []
         self._rounds: deque[_Round] = deque()  # send()s awaiting recv(), oldest first
         self._closed = False
