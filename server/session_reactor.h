@@ -33,6 +33,14 @@ class SessionReactor final
   v1::SessionResponse response_;
 };
 
+// A Session refused at its start: the stream ends at once with `status`.
+class FailedSessionReactor final
+    : public grpc::ServerBidiReactor<v1::SessionRequest, v1::SessionResponse> {
+ public:
+  explicit FailedSessionReactor(const grpc::Status& status) { Finish(status); }
+  void OnDone() override { delete this; }
+};
+
 }  // namespace moreau::server
 
 #endif  // MOREAU_SERVER_SESSION_REACTOR_H_
