@@ -35,7 +35,8 @@ absl::StatusOr<Vec3> Vec3From(const google::protobuf::RepeatedField<double>& in,
   return Vec3(in[0], in[1], in[2]);
 }
 
-absl::StatusOr<contact::Terrain> TerrainFromProto(const v1::Terrain& t) {
+absl::StatusOr<contact::Terrain> TerrainFromProto(const v1::Terrain& t,
+                                                  const contact::HeightfieldLimits& limits) {
   switch (t.kind_case()) {
     case v1::Terrain::KIND_NOT_SET:
       return contact::Terrain();
@@ -51,8 +52,11 @@ absl::StatusOr<contact::Terrain> TerrainFromProto(const v1::Terrain& t) {
     case v1::Terrain::kHeightfield: {
       const auto& h = t.heightfield();
       MOREAU_ASSIGN_OR_RETURN(Vec3 origin, Vec3From(h.origin(), "terrain.heightfield.origin"));
+      // Before the heights are copied.
+      MOREAU_RETURN_IF_ERROR(
+          contact::Terrain::CheckHeightfieldSize(h.nx(), h.ny(), h.heights_size(), limits));
       return contact::Terrain::Heightfield(origin, h.cell_size(), h.nx(), h.ny(),
-                                           {h.heights().begin(), h.heights().end()});
+                                           {h.heights().begin(), h.heights().end()}, limits);
     }
   }
   return absl::InvalidArgumentError("unknown terrain kind");
@@ -65,7 +69,8 @@ absl::Status Prefixed(const absl::Status& status, std::string_view prefix) {
 
 }  // namespace
 
-absl::StatusOr<sim::Settings> SettingsFromProto(const v1::Settings& proto) {
+absl::StatusOr<sim::Settings> SettingsFromProto(const v1::Settings& proto,
+                                                const contact::HeightfieldLimits& limits) {
   sim::Settings s;
   if (proto.dt() != 0.0) s.dt = proto.dt();
   if (!proto.contact_model().empty()) {
@@ -89,7 +94,7 @@ absl::StatusOr<sim::Settings> SettingsFromProto(const v1::Settings& proto) {
   if (proto.gravity_size() > 0) {
     MOREAU_ASSIGN_OR_RETURN(s.gravity, Vec3From(proto.gravity(), "gravity"));
   }
-  auto terrain = TerrainFromProto(proto.terrain());
+  auto terrain = TerrainFromProto(proto.terrain(), limits);
   if (!terrain.ok()) return Prefixed(terrain.status(), "terrain: ");
   s.terrain = std::move(*terrain);
   // Validated once more, in full, by Simulation::Create.

@@ -22,11 +22,13 @@
 #include <cstdlib>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
@@ -63,6 +65,26 @@ ABSL_FLAG(std::string, auth_tokens_file, "",
           "Bearer tokens: lines 'TENANT SHA256_HEX [max_instances=N]' (re-read on SIGHUP); "
           "every moreau.v1.Simulator call then needs 'authorization: Bearer TOKEN'");
 
+// Bounds on what one client may send or hold open, each checked before the
+// work it bounds (errors name the flag).
+ABSL_FLAG(int, max_create, moreau::server::ServiceOptions{}.max_create,
+          "Most instances per CreateInstances");
+ABSL_FLAG(int, max_sessions, moreau::server::ServiceOptions{}.max_sessions,
+          "Most Session streams open at once");
+ABSL_FLAG(int, max_watches, moreau::server::ServiceOptions{}.max_watches,
+          "Most Watch streams open at once");
+ABSL_FLAG(int64_t, max_urdf_bytes, moreau::UrdfLimits{}.max_bytes, "Longest URDF text (bytes)");
+ABSL_FLAG(int, max_xml_depth, moreau::UrdfLimits{}.max_depth,
+          "Deepest nesting of a URDF's XML elements (<robot> is 1)");
+ABSL_FLAG(int64_t, max_xml_elements, moreau::UrdfLimits{}.max_elements,
+          "Most XML elements in a URDF");
+ABSL_FLAG(int, max_links, moreau::UrdfLimits{}.max_links, "Most links in a URDF");
+ABSL_FLAG(int, max_joints, moreau::UrdfLimits{}.max_joints, "Most joints in a URDF");
+ABSL_FLAG(int, max_contact_points, moreau::UrdfLimits{}.max_contact_points,
+          "Most contact points of a URDF model");
+ABSL_FLAG(int64_t, max_heightfield_nodes, moreau::contact::HeightfieldLimits{}.max_nodes,
+          "Most nodes (nx * ny) of a heightfield terrain");
+
 namespace {
 
 // absl flags are spelled with underscores; accept --metrics-port too.
@@ -83,6 +105,37 @@ std::vector<char*> NormalizeDashes(int argc, char** argv, std::vector<std::strin
 int Fail(const std::string& message) {
   std::fprintf(stderr, "moreaud: error: %s\n", message.c_str());
   return 1;
+}
+
+// The size-limit flags into `options`; an error names a flag below 1.
+absl::Status ApplyLimitFlags(moreau::server::ServiceOptions& options) {
+  options.max_create = absl::GetFlag(FLAGS_max_create);
+  options.max_sessions = absl::GetFlag(FLAGS_max_sessions);
+  options.max_watches = absl::GetFlag(FLAGS_max_watches);
+  moreau::UrdfLimits& urdf = options.urdf_limits;
+  urdf.max_bytes = absl::GetFlag(FLAGS_max_urdf_bytes);
+  urdf.max_depth = absl::GetFlag(FLAGS_max_xml_depth);
+  urdf.max_elements = absl::GetFlag(FLAGS_max_xml_elements);
+  urdf.max_links = absl::GetFlag(FLAGS_max_links);
+  urdf.max_joints = absl::GetFlag(FLAGS_max_joints);
+  urdf.max_contact_points = absl::GetFlag(FLAGS_max_contact_points);
+  options.heightfield_limits.max_nodes = absl::GetFlag(FLAGS_max_heightfield_nodes);
+  const std::pair<const char*, int64_t> limits[] = {
+      {"--max-create", options.max_create},
+      {"--max-sessions", options.max_sessions},
+      {"--max-watches", options.max_watches},
+      {"--max-urdf-bytes", urdf.max_bytes},
+      {"--max-xml-depth", urdf.max_depth},
+      {"--max-xml-elements", urdf.max_elements},
+      {"--max-links", urdf.max_links},
+      {"--max-joints", urdf.max_joints},
+      {"--max-contact-points", urdf.max_contact_points},
+      {"--max-heightfield-nodes", options.heightfield_limits.max_nodes}};
+  for (const auto& [flag, value] : limits) {
+    if (value < 1)
+      return absl::InvalidArgumentError(absl::StrCat(flag, " must be ≥ 1, got ", value));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -108,6 +161,7 @@ int main(int argc, char** argv) {
   options.worker_threads = absl::GetFlag(FLAGS_workers);
   options.inline_substeps = absl::GetFlag(FLAGS_inline_substeps);
   options.deadline_margin = absl::Milliseconds(absl::GetFlag(FLAGS_deadline_margin_ms));
+  if (absl::Status s = ApplyLimitFlags(options); !s.ok()) return Fail(std::string(s.message()));
   const int max_message = absl::GetFlag(FLAGS_max_message_bytes);
   const double idle_timeout_s = absl::GetFlag(FLAGS_idle_timeout_s);
   if (options.max_instances < 1 || options.max_substeps < 1 || options.max_batch < 1 ||

@@ -34,11 +34,12 @@ absl::Time DeadlineOf(const grpc::CallbackServerContext* context) {
   return absl::FromChrono(deadline);
 }
 
-absl::StatusOr<std::shared_ptr<const Model>> LoadSource(const v1::ModelSource& source) {
+absl::StatusOr<std::shared_ptr<const Model>> LoadSource(const v1::ModelSource& source,
+                                                        const UrdfLimits& limits) {
   auto options = LoadOptionsFromProto(source);
   if (!options.ok()) return options.status();
   switch (source.source_case()) {
-    case v1::ModelSource::kBuiltin: {
+    case v1::ModelSource::kBuiltin: {  // the server's own: the defaults' limits
       auto model = LoadBuiltin(source.builtin(), *options);
       if (!model.ok()) {  // a bad request, not a missing instance
         return absl::InvalidArgumentError(model.status().message());
@@ -46,7 +47,9 @@ absl::StatusOr<std::shared_ptr<const Model>> LoadSource(const v1::ModelSource& s
       return model;
     }
     case v1::ModelSource::kUrdf: {
+      options->limits = limits;  // the client's text: the server's
       auto model = LoadUrdfString(source.urdf(), *options);
+      if (!model.ok() && IsLimitError(model.status())) return model.status();  // not malformed
       if (!model.ok()) {
         return absl::InvalidArgumentError(
             absl::StrCat("malformed URDF: ", model.status().message()));
@@ -82,7 +85,7 @@ SimulatorService::SimulatorService(const ServiceOptions& options, Metrics* metri
       metrics_(metrics),
       registry_(options.max_instances),
       pool_(DefaultWorkers(options.worker_threads)),
-      watch_hub_(metrics) {
+      watch_hub_(metrics, options.max_watches) {
   for (const std::string& name : BuiltinModelNames()) {
     auto model = LoadBuiltin(name);
     if (model.ok()) FillModelSpec(**model, builtin_models_.add_models());
@@ -127,7 +130,7 @@ grpc::ServerUnaryReactor* SimulatorService::GetModel(grpc::CallbackServerContext
   if (auto caller = Caller(context); !caller.ok()) {
     return Finish(context, Rpc::kGetModel, start, caller.status());
   }
-  auto model = LoadSource(request->model());
+  auto model = LoadSource(request->model(), options_.urdf_limits);
   if (model.ok()) FillModelSpec(**model, response->mutable_spec());
   return Finish(context, Rpc::kGetModel, start, model.status());
 }
@@ -145,14 +148,17 @@ grpc::ServerUnaryReactor* SimulatorService::CreateInstances(
   if (!caller.ok()) return fail(caller.status());
   const int count = request->count();
   if (count < 1 || count > options_.max_create) {
-    return fail(absl::InvalidArgumentError(
-        absl::StrCat("count must be in [1, ", options_.max_create, "] per call, got ", count)));
+    return fail(
+        absl::InvalidArgumentError(absl::StrCat("count must be in [1, ", options_.max_create,
+                                                "] per call (the server's --max-create), "
+                                                "got ",
+                                                count)));
   }
   if (absl::Status s = CheckNoise(request->noise()); !s.ok()) return fail(s);
   if (absl::Status s = registry_.CheckCapacity(count, *caller); !s.ok()) return fail(s);
-  auto settings = SettingsFromProto(request->settings());
+  auto settings = SettingsFromProto(request->settings(), options_.heightfield_limits);
   if (!settings.ok()) return fail(settings.status());
-  auto model = LoadSource(request->model());  // built once, shared by the N
+  auto model = LoadSource(request->model(), options_.urdf_limits);  // built once, shared by the N
   if (!model.ok()) return fail(model.status());
 
   const std::string model_name = (*model)->name;
@@ -412,8 +418,9 @@ grpc::ServerUnaryReactor* SimulatorService::StepBatch(grpc::CallbackServerContex
   const int n = request->steps_size();
   if (n > options_.max_batch) {
     return Finish(context, Rpc::kStepBatch, start,
-                  absl::InvalidArgumentError(absl::StrCat(
-                      "a batch holds at most ", options_.max_batch, " instances, got ", n)));
+                  absl::InvalidArgumentError(
+                      absl::StrCat("StepBatch has ", n, " instances, at most ", options_.max_batch,
+                                   " (the server's --max-batch)")));
   }
   // Validate the whole request before stepping anything: sub-step limits and
   // duplicates fail the call; unknown ids fail only their own entry.
@@ -504,7 +511,18 @@ grpc::ServerBidiReactor<v1::SessionRequest, v1::SessionResponse>* SimulatorServi
     return new FailedBidiReactor<v1::SessionRequest, v1::SessionResponse>(
         ToGrpcStatus(caller.status()));
   }
-  return new SessionReactor(this, context, std::move(caller->name));
+  const int open = open_sessions_.fetch_add(1, std::memory_order_relaxed);
+  if (open >= options_.max_sessions) {
+    open_sessions_.fetch_sub(1, std::memory_order_relaxed);
+    const absl::Status status = absl::ResourceExhaustedError(
+        absl::StrCat("the server has ", open, " open Session streams, at most ",
+                     options_.max_sessions, " (the server's --max-sessions)"));
+    metrics_->ObserveRpc(Rpc::kSession, static_cast<grpc::StatusCode>(status.code()), 0.0,
+                         caller->name);
+    return new FailedBidiReactor<v1::SessionRequest, v1::SessionResponse>(
+        ToGrpcStatus(status));
+  }
+  return new SessionReactor(this, context, std::move(caller->name));  // calls SessionEnded when done
 }
 
 // ------------------------------------------------------------------- state --

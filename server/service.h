@@ -7,6 +7,7 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +15,8 @@
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "engine/contact/terrain.h"
+#include "engine/model/urdf_limits.h"
 #include "moreau/v1/simulator.grpc.pb.h"
 #include "server/auth_interceptor.h"
 #include "server/metrics.h"
@@ -39,6 +42,13 @@ struct ServiceOptions {
   // Each call's tenant, from the authentication interceptor; nullptr: no
   // authentication, every caller is the tenant "".
   const CallAuthenticator* auth = nullptr;
+  // Streams open at once (RESOURCE_EXHAUSTED past them): each Session holds a
+  // reactor, each Watch also a Data and a place in the pump's loop.
+  int max_sessions = 1024;
+  int max_watches = 256;
+  // Sizes of client-sent models and terrains (INVALID_ARGUMENT past them).
+  UrdfLimits urdf_limits;
+  contact::HeightfieldLimits heightfield_limits;
 };
 
 class SimulatorService final : public v1::Simulator::CallbackService {
@@ -85,6 +95,8 @@ class SimulatorService final : public v1::Simulator::CallbackService {
   int ReclaimIdle(absl::Duration timeout);
   // Refreshes the gauges that are sampled rather than counted.
   void UpdateGauges();
+  // A Session stream ended (its reactor's OnDone).
+  void SessionEnded() { open_sessions_.fetch_sub(1, std::memory_order_relaxed); }
   // Ends every Watch stream (server shutdown).
   void StopWatches() { watch_hub_.Stop(); }
 
@@ -127,6 +139,7 @@ class SimulatorService final : public v1::Simulator::CallbackService {
   WorkerPool pool_;
   WatchHub watch_hub_;
   v1::ListModelsResponse builtin_models_;  // built once at start
+  std::atomic<int> open_sessions_{0};
 };
 
 }  // namespace moreau::server

@@ -52,6 +52,7 @@ void SessionReactor::OnWriteDone(bool ok) {
 void SessionReactor::OnDone() {
   service_->metrics().ObserveRpc(Rpc::kSession, grpc::StatusCode::OK,
                                  absl::ToDoubleSeconds(absl::Now() - start_), tenant_);
+  service_->SessionEnded();
   delete this;
 }
 

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "engine/dynamics/data.h"
 #include "engine/dynamics/kinematics.h"
 #include "server/convert.h"
@@ -101,7 +102,8 @@ class WatchHub::Reactor final : public grpc::ServerWriteReactor<v1::WatchFrame> 
   bool cancelled_ = false;  // under hub_->mu_
 };
 
-WatchHub::WatchHub(Metrics* metrics) : metrics_(metrics), pump_([this] { Pump(); }) {}
+WatchHub::WatchHub(Metrics* metrics, int max_streams)
+    : metrics_(metrics), max_streams_(max_streams), pump_([this] { Pump(); }) {}
 
 WatchHub::~WatchHub() {
   Stop();
@@ -116,9 +118,19 @@ grpc::ServerWriteReactor<v1::WatchFrame>* WatchHub::Start(std::shared_ptr<Instan
       return new FailedWriteReactor<v1::WatchFrame>(
           grpc::Status(grpc::StatusCode::UNAVAILABLE, "the server is shutting down"));
     }
+    const int open = static_cast<int>(reactors_.size()) + starting_;
+    if (open >= max_streams_) {
+      metrics_->ObserveRpc(Rpc::kWatch, grpc::StatusCode::RESOURCE_EXHAUSTED, 0.0);
+      return new FailedWriteReactor<v1::WatchFrame>(
+          grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                       absl::StrCat("the server has ", open, " open Watch streams, at most ",
+                                    max_streams_, " (the server's --max-watches)")));
+    }
+    ++starting_;
   }
   auto* reactor = new Reactor(this, std::move(instance), rate_hz);
   absl::MutexLock lock(&mu_);
+  --starting_;
   reactors_.push_back(reactor);
   return reactor;
 }

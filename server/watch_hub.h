@@ -31,12 +31,14 @@ class FailedWriteReactor final : public grpc::ServerWriteReactor<Frame> {
 
 class WatchHub {
  public:
-  explicit WatchHub(Metrics* metrics);
+  // At most `max_streams` streams at once.
+  WatchHub(Metrics* metrics, int max_streams);
   ~WatchHub();  // Stop, then joins the pump
   WatchHub(const WatchHub&) = delete;
   WatchHub& operator=(const WatchHub&) = delete;
 
-  // A stream of frames of `instance` at `rate_hz`.
+  // A stream of frames of `instance` at `rate_hz`; one that ends at once with
+  // RESOURCE_EXHAUSTED when max_streams are open.
   grpc::ServerWriteReactor<v1::WatchFrame>* Start(std::shared_ptr<Instance> instance,
                                                   double rate_hz) ABSL_LOCKS_EXCLUDED(mu_);
   // Ends every stream (OK) and refuses new ones.
@@ -47,8 +49,10 @@ class WatchHub {
   void Pump() ABSL_LOCKS_EXCLUDED(mu_);
 
   Metrics* const metrics_;
+  const int max_streams_;
   absl::Mutex mu_;
   std::vector<Reactor*> reactors_ ABSL_GUARDED_BY(mu_);
+  int starting_ ABSL_GUARDED_BY(mu_) = 0;  // admitted, not yet in reactors_
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   std::thread pump_;
 };

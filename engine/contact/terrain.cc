@@ -3,6 +3,7 @@
 #include <Eigen/Geometry>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <numbers>
 #include <string>
 #include <utility>
@@ -110,8 +111,34 @@ absl::StatusOr<Terrain> Terrain::Incline(double angle, const Vec3& axis, const V
   return Plane(n, n.dot(point));
 }
 
+absl::Status Terrain::CheckHeightfieldSize(int nx, int ny, int64_t heights,
+                                           const HeightfieldLimits& limits) {
+  if (nx < 2 || ny < 2) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "terrain heightfield needs nx >= 2 and ny >= 2, got nx = ", nx, ", ny = ", ny));
+  }
+  const int64_t nodes = int64_t{nx} * int64_t{ny};
+  if (nodes > limits.max_nodes) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "terrain heightfield has nx * ny = ", nx, " * ", ny, " = ", nodes, " nodes, at most ",
+        limits.max_nodes, " (the server's --max-heightfield-nodes)"));
+  }
+  if (heights > limits.max_nodes) {
+    return absl::InvalidArgumentError(absl::StrCat("terrain heightfield has ", heights,
+                                                   " heights, at most ", limits.max_nodes,
+                                                   " (the server's --max-heightfield-nodes)"));
+  }
+  return absl::OkStatus();
+}
+
+const std::vector<double>& Terrain::heights() const {
+  static const auto* const kNone = new std::vector<double>();
+  return heights_ != nullptr ? *heights_ : *kNone;
+}
+
 absl::StatusOr<Terrain> Terrain::Heightfield(const Vec3& origin, double cell_size, int nx, int ny,
-                                             std::vector<double> heights) {
+                                             std::vector<double> heights,
+                                             const HeightfieldLimits& limits) {
   if (!IsFinite(origin)) {
     return absl::InvalidArgumentError(
         absl::StrCat("terrain heightfield origin must be finite, got ", VecString(origin)));
@@ -122,9 +149,9 @@ absl::StatusOr<Terrain> Terrain::Heightfield(const Vec3& origin, double cell_siz
                      "finite, got ",
                      cell_size));
   }
-  if (nx < 2 || ny < 2) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "terrain heightfield needs nx >= 2 and ny >= 2, got nx = ", nx, ", ny = ", ny));
+  if (absl::Status s = CheckHeightfieldSize(nx, ny, static_cast<int64_t>(heights.size()), limits);
+      !s.ok()) {
+    return s;
   }
   const size_t expected = static_cast<size_t>(nx) * static_cast<size_t>(ny);
   if (heights.size() != expected) {
@@ -144,7 +171,7 @@ absl::StatusOr<Terrain> Terrain::Heightfield(const Vec3& origin, double cell_siz
   t.cell_size_ = cell_size;
   t.nx_ = nx;
   t.ny_ = ny;
-  t.heights_ = std::move(heights);
+  t.heights_ = std::make_shared<const std::vector<double>>(std::move(heights));
   return t;
 }
 
@@ -155,7 +182,7 @@ Terrain::Sample Terrain::SampleHeightfield(double x, double y) const {
   //   ∂h/∂y = [(1−s)(h01−h00) + s(h11−h10)] / cell (0 outside in y).
   const Axis ax = Locate(x, origin_.x(), cell_size_, nx_);
   const Axis ay = Locate(y, origin_.y(), cell_size_, ny_);
-  const double* h = heights_.data();
+  const double* h = heights_->data();
   const int k = ax.i + nx_ * ay.i;
   const double h00 = h[k], h10 = h[k + 1], h01 = h[k + nx_], h11 = h[k + nx_ + 1];
   const double s = ax.s, t = ay.s;

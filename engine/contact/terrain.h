@@ -7,6 +7,8 @@
 #ifndef MOREAU_ENGINE_CONTACT_TERRAIN_H_
 #define MOREAU_ENGINE_CONTACT_TERRAIN_H_
 
+#include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -17,6 +19,12 @@ namespace moreau::contact {
 using spatial::Vec3;
 
 enum class TerrainType { kPlane, kHeightfield };
+
+// Upper bound on a heightfield's size, checked before its heights are copied
+// (moreaud's --max-heightfield-nodes, which the error names).
+struct HeightfieldLimits {
+  int64_t max_nodes = int64_t{1} << 20;  // nx·ny (8 MB of heights)
+};
 
 // "plane", "heightfield".
 const char* TerrainTypeName(TerrainType type);
@@ -51,9 +59,19 @@ class Terrain {
   // and the surface between nodes is the bilinear interpolant. Outside the
   // grid the edge heights continue (the query point is clamped to the grid
   // in x and y). Errors: non-finite origin/heights, cell_size ≤ 0 or not
-  // finite, nx < 2 or ny < 2, heights.size() ≠ nx·ny.
+  // finite, nx < 2 or ny < 2, nx·ny over limits.max_nodes, heights.size() ≠
+  // nx·ny. The heights are shared (immutable) by the copies of the Terrain,
+  // e.g. the settings of many instances.
   static absl::StatusOr<Terrain> Heightfield(const Vec3& origin, double cell_size, int nx, int ny,
-                                             std::vector<double> heights);
+                                             std::vector<double> heights,
+                                             const HeightfieldLimits& limits = {});
+
+  // The size checks of Heightfield(), for a caller to run before it gathers
+  // the heights: nx ≥ 2, ny ≥ 2, nx·ny ≤ limits.max_nodes and `heights` (the
+  // number of heights given) ≤ limits.max_nodes. InvalidArgument naming the
+  // value, the limit and the flag.
+  static absl::Status CheckHeightfieldSize(int nx, int ny, int64_t heights,
+                                           const HeightfieldLimits& limits);
 
   TerrainType type() const { return type_; }
 
@@ -66,7 +84,7 @@ class Terrain {
   double cell_size() const { return cell_size_; }
   int nx() const { return nx_; }
   int ny() const { return ny_; }
-  const std::vector<double>& heights() const { return heights_; }
+  const std::vector<double>& heights() const;
 
   // Height of the heightfield surface at (x, y), bilinear, edge-clamped
   // (origin.z included). For a plane with n_z ≠ 0: the z where the vertical
@@ -103,7 +121,7 @@ class Terrain {
   double cell_size_ = 1.0;
   int nx_ = 0;
   int ny_ = 0;
-  std::vector<double> heights_;
+  std::shared_ptr<const std::vector<double>> heights_;  // nx·ny, null for a plane
 };
 
 }  // namespace moreau::contact

@@ -1,7 +1,10 @@
 #include "engine/model/build_model.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -215,10 +218,16 @@ absl::Status CheckMasses(const Model& m) {
 // cube; an arm's end-effector box is no foot).
 absl::Status AddContactPoints(const LinkTree& tree, const std::vector<int>& visit_order,
                               const LoadOptions& options, Model& m) {
-  auto geoms_of = [&m](const std::string& link, GeomType type) {
+  // Each link's geoms, gathered once: the lookups below stay linear in the
+  // number of links and geoms whatever the request names.
+  std::map<std::string_view, std::vector<const Geom*>> geoms_by_link;
+  for (const Geom& g : m.geoms) geoms_by_link[g.link].push_back(&g);
+  auto geoms_of = [&geoms_by_link](const std::string& link, GeomType type) {
     std::vector<const Geom*> out;
-    for (const Geom& g : m.geoms) {
-      if (g.link == link && g.type == type) out.push_back(&g);
+    const auto it = geoms_by_link.find(link);
+    if (it == geoms_by_link.end()) return out;
+    for (const Geom* g : it->second) {
+      if (g->type == type) out.push_back(g);
     }
     return out;
   };
@@ -238,10 +247,11 @@ absl::Status AddContactPoints(const LinkTree& tree, const std::vector<int>& visi
           return false;
         });
   } else {
+    std::set<std::string_view> known;
+    for (const TreeLink& l : tree.links) known.insert(l.name);
+    std::set<std::string_view> chosen;
     for (const std::string& name : options.contact_links) {
-      const bool known = std::any_of(tree.links.begin(), tree.links.end(),
-                                     [&](const TreeLink& l) { return l.name == name; });
-      if (!known) {
+      if (known.count(name) == 0) {
         return absl::InvalidArgumentError(
             absl::StrCat("contact link '", name, "' is not a link of the model"));
       }
@@ -249,9 +259,7 @@ absl::Status AddContactPoints(const LinkTree& tree, const std::vector<int>& visi
         return absl::InvalidArgumentError(
             absl::StrCat("contact link '", name, "' has no sphere or box collision geometry"));
       }
-      if (std::find(links.begin(), links.end(), name) == links.end()) {
-        links.push_back(name);
-      }
+      if (chosen.insert(name).second) links.push_back(name);
     }
   }
   for (const std::string& link : links) {

@@ -9,6 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "engine/model/model.h"
+#include "engine/model/urdf_limits.h"
 
 namespace moreau {
 
@@ -25,10 +26,15 @@ struct LoadOptions {
   // sphere collision geoms of leaf links (the feet). An unknown link name is
   // an error.
   std::vector<std::string> contact_links;
+  // Bounds on the URDF's size, checked before the work they bound
+  // (urdf_limits.h); exceeding one is a LimitError naming it.
+  UrdfLimits limits;
 };
 
 // Parses and validates URDF text. Errors (InvalidArgument) name the link or
-// joint and the offending value; warnings land in Model::warnings.
+// joint and the offending value, or the exceeded limit of options.limits
+// (IsLimitError); warnings land in Model::warnings. A file larger than
+// options.limits.max_bytes is refused before it is read.
 absl::StatusOr<std::shared_ptr<const Model>> LoadUrdfString(std::string_view urdf_xml,
                                                             const LoadOptions& options = {});
 absl::StatusOr<std::shared_ptr<const Model>> LoadUrdfFile(const std::string& path,

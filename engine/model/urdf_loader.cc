@@ -1,6 +1,7 @@
 // LoadUrdfString / LoadUrdfFile (loader.h): the URDF pipeline
 //   text → PrepareUrdf (XML checks, normalization) → urdfdom → LinkTree
 //   (validated numbers) → BuildModel (bodies, contacts, actuators).
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -23,24 +24,25 @@
 #include "engine/util/status_macros.h"
 
 namespace moreau {
-namespace {
-
-// Larger files are rejected rather than read (the largest real robot URDFs
-// are a few MB).
-constexpr std::uintmax_t kMaxUrdfFileBytes = 64u << 20;
-
-}  // namespace
 
 absl::StatusOr<std::shared_ptr<const Model>> LoadUrdfString(std::string_view urdf_xml,
                                                             const LoadOptions& options) {
   namespace internal = model_internal;
-  MOREAU_ASSIGN_OR_RETURN(const internal::PreparedUrdf prepared, internal::PrepareUrdf(urdf_xml));
+  MOREAU_ASSIGN_OR_RETURN(const internal::PreparedUrdf prepared,
+                          internal::PrepareUrdf(urdf_xml, options.limits));
   MOREAU_ASSIGN_OR_RETURN(const urdf::ModelInterfaceSharedPtr parsed,
                           internal::ParseWithUrdfdom(prepared.xml));
   MOREAU_ASSIGN_OR_RETURN(
       const internal::LinkTree tree,
       internal::LinkTreeFromUrdfdom(*parsed, prepared.link_order, prepared.joint_order));
   MOREAU_ASSIGN_OR_RETURN(Model model, internal::BuildModel(tree, options));
+  // Before anything is sized by them: a simulation's contact buffers (the
+  // Delassus matrix, the QP) grow with the square of their number.
+  if (model.contact_points.size() > static_cast<size_t>(options.limits.max_contact_points)) {
+    return LimitError(absl::StrCat("URDF model has ", model.contact_points.size(),
+                                   " contact points, at most ", options.limits.max_contact_points,
+                                   " (the server's --max-contact-points)"));
+  }
   MOREAU_RETURN_IF_ERROR(internal::ApplyTransmissions(prepared.transmissions, model));
   model.warnings.insert(model.warnings.end(), prepared.warnings.begin(), prepared.warnings.end());
   return std::make_shared<const Model>(std::move(model));
@@ -61,9 +63,9 @@ absl::StatusOr<std::shared_ptr<const Model>> LoadUrdfFile(const std::string& pat
     return absl::InvalidArgumentError(absl::StrCat("URDF file '", path, "': not a regular file"));
   }
   const std::uintmax_t size = fs::file_size(path, ec);
-  if (!ec && size > kMaxUrdfFileBytes) {
-    return absl::InvalidArgumentError(absl::StrCat("URDF file '", path, "': too large (", size,
-                                                   " bytes, at most ", kMaxUrdfFileBytes, ")"));
+  if (!ec && size > static_cast<std::uintmax_t>(std::max<int64_t>(options.limits.max_bytes, 0))) {
+    return LimitError(absl::StrCat("URDF file '", path, "' is ", size, " bytes, at most ",
+                                   options.limits.max_bytes, " (the server's --max-urdf-bytes)"));
   }
   std::ifstream file(path, std::ios::binary);
   std::ostringstream text;
@@ -74,8 +76,9 @@ absl::StatusOr<std::shared_ptr<const Model>> LoadUrdfFile(const std::string& pat
   }
   absl::StatusOr<std::shared_ptr<const Model>> model = LoadUrdfString(text.str(), options);
   if (!model.ok()) {
-    return absl::Status(model.status().code(),
-                        absl::StrCat("URDF file '", path, "': ", model.status().message()));
+    const std::string message = absl::StrCat("URDF file '", path, "': ", model.status().message());
+    if (IsLimitError(model.status())) return LimitError(message);
+    return absl::Status(model.status().code(), message);
   }
   return model;
 }

@@ -18,27 +18,13 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
+#include "engine/model/xml_scan.h"
 
 namespace moreau::model_internal {
 namespace {
 
 absl::Status ParseError(absl::string_view message) {
   return absl::InvalidArgumentError(absl::StrCat("URDF parse error: ", message));
-}
-
-// XML 1.0 §2.2: text holds no control characters other than tab, LF and CR, so
-// this rejects binary data before the XML parser sees it.
-absl::Status CheckIsText(absl::string_view text) {
-  if (text.find_first_not_of(" \t\r\n") == absl::string_view::npos) {
-    return ParseError("empty input");
-  }
-  for (size_t i = 0; i < text.size(); ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
-      return ParseError(absl::StrFormat("not XML text: control byte 0x%02x at offset %d", c, i));
-    }
-  }
-  return absl::OkStatus();
 }
 
 std::vector<TiXmlElement*> Children(TiXmlElement* parent, const char* name) {
@@ -246,9 +232,11 @@ absl::Status ReadTransmissions(TiXmlElement* robot, PreparedUrdf& prepared) {
 
 }  // namespace
 
-absl::StatusOr<PreparedUrdf> PrepareUrdf(std::string_view urdf_xml) {
-  const absl::string_view input(urdf_xml.data(), urdf_xml.size());
-  if (absl::Status s = CheckIsText(input); !s.ok()) return s;
+absl::StatusOr<PreparedUrdf> PrepareUrdf(std::string_view urdf_xml, const UrdfLimits& limits) {
+  // Before TinyXML, whose parser, printer and destructor recurse once per
+  // nesting level: text that would nest deeper than the limit (or is not
+  // text) never reaches them.
+  if (absl::Status s = CheckUrdfText(urdf_xml, limits); !s.ok()) return s;
 
   const std::string text(urdf_xml);
   TiXmlDocument doc;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "engine/model/urdf_limits.h"
 
 namespace moreau::model_internal {
 
@@ -55,8 +56,10 @@ struct PreparedUrdf {
 // joint with two transmissions, a reduction that is not finite and > 0, a
 // rotor inertia that is not finite and ≥ 0. A type other than
 // SimpleTransmission (e.g. a differential) is skipped with a warning.
-// Errors (InvalidArgument) start with "URDF parse error: ".
-absl::StatusOr<PreparedUrdf> PrepareUrdf(std::string_view urdf_xml);
+// First of all the text is checked against `limits` (xml_scan.h): a LimitError
+// names the exceeded limit. Other errors (InvalidArgument) start with
+// "URDF parse error: ".
+absl::StatusOr<PreparedUrdf> PrepareUrdf(std::string_view urdf_xml, const UrdfLimits& limits);
 
 }  // namespace moreau::model_internal
 

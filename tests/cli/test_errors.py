@@ -105,6 +105,22 @@ def test_binary_file(moreau, tmp_path, seed):
     assert_mentions(message, [("binary", "text", "parse", "xml", "utf")])
 
 
+@pytest.mark.parametrize("command", ["info", "dynamics", "sim"])
+def test_deeply_nested_file(moreau, tmp_path, command):
+    """Elements nested 200000 deep, which overflowed the recursive XML parser's
+    stack, are refused by the depth limit before any parser sees them."""
+    path = write(tmp_path, "deep.urdf", '<robot name="r">' + "<a>" * 200000 + "</robot>")
+    message = moreau.fails(command, path)
+    assert_mentions(message, [("65 deep",), ("at most 64",), ("--max-xml-depth",)])
+
+
+def test_too_many_links(moreau, tmp_path):
+    links = "".join(f'<link name="l{k}"/>' for k in range(1001))
+    path = write(tmp_path, "many_links.urdf", f'<robot name="r">{links}</robot>')
+    message = moreau.fails("info", path)
+    assert_mentions(message, [("1001 links",), ("at most 1000",), ("--max-links",)])
+
+
 def test_nonexistent_path(moreau, tmp_path):
     path = tmp_path / "no_such_dir" / "robot.urdf"
     message = moreau.fails("info", path)

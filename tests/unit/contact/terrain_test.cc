@@ -104,6 +104,32 @@ std::vector<double> Sample(const Vec3& origin, double cell, int nx, int ny, F f)
   return h;
 }
 
+TEST(Terrain, HeightfieldSizeLimit) {
+  HeightfieldLimits limits;
+  limits.max_nodes = 12;
+  // At the limit: 3 × 4 nodes.
+  EXPECT_TRUE(Terrain::CheckHeightfieldSize(3, 4, 12, limits).ok());
+  auto at_limit = Terrain::Heightfield(Vec3::Zero(), 1.0, 3, 4, std::vector<double>(12), limits);
+  ASSERT_TRUE(at_limit.ok()) << at_limit.status();
+  // One row more, before any height is looked at.
+  const absl::Status over = Terrain::CheckHeightfieldSize(3, 5, 12, limits);
+  EXPECT_EQ(over.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(over.message(), HasSubstr("nx * ny = 3 * 5 = 15 nodes, at most 12 (the server's "
+                                        "--max-heightfield-nodes)"));
+  // More heights than the limit, whatever nx and ny say.
+  EXPECT_THAT(Terrain::CheckHeightfieldSize(2, 2, 13, limits).message(),
+              HasSubstr("13 heights, at most 12"));
+  EXPECT_THAT(Terrain::Heightfield(Vec3::Zero(), 1.0, 4, 4, std::vector<double>(16), limits)
+                  .status()
+                  .message(),
+              HasSubstr("--max-heightfield-nodes"));
+  // nx·ny is formed in 64 bits: no overflow into an accepted size.
+  EXPECT_FALSE(Terrain::CheckHeightfieldSize(1 << 20, 1 << 20, 4, limits).ok());
+  // The copies of a heightfield share one array of heights.
+  const Terrain copy = *at_limit;
+  EXPECT_EQ(&copy.heights(), &at_limit->heights());
+}
+
 TEST(Terrain, HeightfieldNodesAndBilinearInterpolation) {
   // 3 × 2 grid, cell 0.5, origin (1, 2, 0.1); heights in x-fastest order.
   const std::vector<double> h = {0.0, 0.2, 0.4,   // j = 0
