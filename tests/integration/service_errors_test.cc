@@ -9,6 +9,7 @@
 #include <limits>
 #include <ostream>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -194,6 +195,34 @@ TEST_F(ServiceErrorsTest, OneInstanceTooMany) {
   ASSERT_TRUE(client().CreateBuiltin("sphere", 5).ok());  // 6 with the bystander
   ExpectError(client().CreateBuiltin("sphere", 1).status(), StatusCode::kResourceExhausted,
               "at most 6");
+  StepBystander();
+}
+
+// Two CreateInstances racing for the last places: at most --max_instances
+// live, whichever call registers first (the capacity is checked again when the
+// instances are added, after the model was built).
+TEST_F(ServiceErrorsTest, RacingCreatesNeverExceedTheLimit) {
+  for (int round = 0; round < 5; ++round) {
+    std::vector<absl::StatusOr<v1::CreateInstancesResponse>> results(2,
+                                                                     absl::UnknownError("not run"));
+    std::vector<std::thread> threads;
+    for (int k = 0; k < 2; ++k) {
+      threads.emplace_back([this, &results, k] {
+        results[static_cast<size_t>(k)] = client().CreateBuiltin("mini_cheetah", 5);
+      });
+    }
+    for (std::thread& t : threads) t.join();
+    std::vector<std::string> ids;
+    for (const auto& result : results) {
+      if (result.ok()) {
+        ids.insert(ids.end(), result->instance_ids().begin(), result->instance_ids().end());
+      } else {
+        ExpectError(result.status(), StatusCode::kResourceExhausted, "at most 6");
+      }
+    }
+    EXPECT_EQ(ids.size(), 5u) << "round " << round;
+    ASSERT_TRUE(client().DestroyInstances(ids).ok());
+  }
   StepBystander();
 }
 
