@@ -270,7 +270,7 @@ class Soak {
     int status = WaitFor(server_.pid, 30.0);
     if (status == -1) {
       kill(server_.pid, SIGKILL);
-      status = WaitFor(server_.pid, 10.0);
+      WaitFor(server_.pid, 10.0);
       server_status_ = -1;  // did not stop on SIGTERM
     } else {
       server_status_ = ExitCodeOf(status);
