@@ -168,9 +168,8 @@ def test_bad_settings_carry_the_server_message(client: moreau.Client) -> None:
     assert "unknown contact parameter 'stiffnes'" in str(info.value)
     with pytest.raises(moreau.MoreauError) as info:
         client.get_model("no_such_robot")
-    # simulator.proto lists an unknown model under INVALID_ARGUMENT; moreaud
-    # answers NOT_FOUND today. Either way the server's message comes through.
-    assert info.value.code in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND)
+    # simulator.proto lists an unknown model under INVALID_ARGUMENT.
+    assert info.value.code == grpc.StatusCode.INVALID_ARGUMENT
     assert "no_such_robot" in info.value.message
 
 
