@@ -13,13 +13,13 @@ class CallAuthenticator::Interceptor final : public grpc::experimental::Intercep
   Interceptor(CallAuthenticator* owner, const grpc::ServerContextBase* context)
       : owner_(owner), context_(context) {}
   ~Interceptor() override {
-    if (recorded_) owner_->Forget(context_);
+    if (recorded_) owner_->Forget(context_, this);
   }
 
   void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
     if (methods->QueryInterceptionHookPoint(
             grpc::experimental::InterceptionHookPoints::POST_RECV_INITIAL_METADATA)) {
-      owner_->Record(context_,
+      owner_->Record(context_, this,
                      owner_->authenticator_->Authenticate(*methods->GetRecvInitialMetadata()));
       recorded_ = true;
     }
@@ -63,18 +63,19 @@ absl::StatusOr<Tenant> CallAuthenticator::Caller(const grpc::ServerContextBase* 
   absl::MutexLock lock(&mu_);
   auto it = verdicts_.find(context);
   if (it == verdicts_.end()) return absl::UnauthenticatedError("the call was not authenticated");
-  return it->second;
+  return it->second.tenant;
 }
 
-void CallAuthenticator::Record(const grpc::ServerContextBase* context,
+void CallAuthenticator::Record(const grpc::ServerContextBase* context, const Interceptor* owner,
                                absl::StatusOr<Tenant> verdict) {
   absl::MutexLock lock(&mu_);
-  verdicts_.insert_or_assign(context, std::move(verdict));
+  verdicts_.insert_or_assign(context, Verdict{owner, std::move(verdict)});
 }
 
-void CallAuthenticator::Forget(const grpc::ServerContextBase* context) {
+void CallAuthenticator::Forget(const grpc::ServerContextBase* context, const Interceptor* owner) {
   absl::MutexLock lock(&mu_);
-  verdicts_.erase(context);
+  auto it = verdicts_.find(context);
+  if (it != verdicts_.end() && it->second.owner == owner) verdicts_.erase(it);
 }
 
 }  // namespace moreau::server

@@ -47,15 +47,21 @@ class CallAuthenticator {
  private:
   class Interceptor;
   class Factory;
-  void Record(const grpc::ServerContextBase* context, absl::StatusOr<Tenant> verdict)
+  void Record(const grpc::ServerContextBase* context, const Interceptor* owner,
+              absl::StatusOr<Tenant> verdict) ABSL_LOCKS_EXCLUDED(mu_);
+  // Drops the verdict `owner` recorded (a later call's is left alone).
+  void Forget(const grpc::ServerContextBase* context, const Interceptor* owner)
       ABSL_LOCKS_EXCLUDED(mu_);
-  void Forget(const grpc::ServerContextBase* context) ABSL_LOCKS_EXCLUDED(mu_);
+
+  struct Verdict {
+    const Interceptor* owner;
+    absl::StatusOr<Tenant> tenant;
+  };
 
   const Authenticator* const authenticator_;
   const std::string method_prefix_;  // "/moreau.v1.Simulator/"
   mutable absl::Mutex mu_;
-  absl::flat_hash_map<const grpc::ServerContextBase*, absl::StatusOr<Tenant>> verdicts_
-      ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<const grpc::ServerContextBase*, Verdict> verdicts_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace moreau::server

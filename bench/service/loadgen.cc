@@ -21,6 +21,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -57,6 +59,9 @@ ABSL_FLAG(bool, packed, true,
 ABSL_FLAG(int, calls, 20000, "Round trips to time (unary, session)");
 ABSL_FLAG(double, duration_s, 5.0, "Timed seconds (batch, inprocess)");
 ABSL_FLAG(bool, json, false, "Print one JSON object");
+ABSL_FLAG(std::string, tls_ca_file, "",
+          "Connect to moreaud over TLS trusting these PEM CA certificates (not --mode=health)");
+ABSL_FLAG(std::string, token, "", "Bearer token of a moreaud with --auth-tokens-file");
 
 namespace {
 
@@ -142,8 +147,21 @@ int TimeRoundTrips(const char* mode, Call call) {
   return 0;
 }
 
+// A client of --address with the --tls-ca-file and --token flags.
+std::unique_ptr<moreau::client::Client> Connect() {
+  moreau::client::ClientOptions options;
+  if (const std::string ca = absl::GetFlag(FLAGS_tls_ca_file); !ca.empty()) {
+    auto tls = moreau::client::LoadTlsFiles(ca, "", "");
+    if (!tls.ok()) std::exit(Fail(tls.status().ToString()));
+    options.tls = *std::move(tls);
+  }
+  options.token = absl::GetFlag(FLAGS_token);
+  return std::make_unique<moreau::client::Client>(absl::GetFlag(FLAGS_address), options);
+}
+
 int RunBare() {
-  moreau::client::Client client(absl::GetFlag(FLAGS_address));
+  std::unique_ptr<moreau::client::Client> connected = Connect();
+  moreau::client::Client& client = *connected;
   if (auto s = client.WaitForServer(absl::Seconds(10)); !s.ok()) return Fail(s.ToString());
   return TimeRoundTrips("bare", [&client] { return client.DestroyInstances({}).status(); });
 }
@@ -183,7 +201,8 @@ int RunFloor() {
 // overall status), sent as raw bytes through a generic stub: no generated
 // health stubs needed, and the same channel arguments as the Moreau client.
 int RunHealth() {
-  moreau::client::Client client(absl::GetFlag(FLAGS_address));
+  std::unique_ptr<moreau::client::Client> connected = Connect();
+  moreau::client::Client& client = *connected;
   if (auto s = client.WaitForServer(absl::Seconds(10)); !s.ok()) return Fail(s.ToString());
   auto channel =
       grpc::CreateChannel(absl::GetFlag(FLAGS_address), grpc::InsecureChannelCredentials());
@@ -210,7 +229,8 @@ int RunHealth() {
 }
 
 int RunRoundTrips(bool session_mode) {
-  moreau::client::Client client(absl::GetFlag(FLAGS_address));
+  std::unique_ptr<moreau::client::Client> connected = Connect();
+  moreau::client::Client& client = *connected;
   if (auto s = client.WaitForServer(absl::Seconds(10)); !s.ok()) return Fail(s.ToString());
   auto created = client.CreateBuiltin(absl::GetFlag(FLAGS_model), 1, PdSettings());
   if (!created.ok()) return Fail(created.status().ToString());
@@ -251,7 +271,8 @@ int RunRoundTrips(bool session_mode) {
 }
 
 int RunBatch() {
-  moreau::client::Client client(absl::GetFlag(FLAGS_address));
+  std::unique_ptr<moreau::client::Client> connected = Connect();
+  moreau::client::Client& client = *connected;
   if (auto s = client.WaitForServer(absl::Seconds(10)); !s.ok()) return Fail(s.ToString());
   const int n = absl::GetFlag(FLAGS_instances);
   const int inflight = std::clamp(absl::GetFlag(FLAGS_inflight), 1, n);
@@ -277,7 +298,8 @@ int RunBatch() {
   std::vector<std::thread> streams;
   for (int k = 0; k < inflight; ++k) {
     streams.emplace_back([&, k] {
-      moreau::client::Client own(absl::GetFlag(FLAGS_address));
+      std::unique_ptr<moreau::client::Client> own_client = Connect();
+      moreau::client::Client& own = *own_client;
       const v1::StepBatchRequest& batch = batches[static_cast<size_t>(k)];
       const auto step = [&]() -> bool {
         auto r = own.StepBatch(batch);

@@ -63,7 +63,7 @@ def no_token_in_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_tls_takes_root_certificates_as_bytes_or_a_path_or_credentials(
         tls_server: Server, pki: Path) -> None:
     ca = pki / "ca.pem"
-    for tls in (ca.read_bytes(), str(ca), ca, moreau.tls_credentials(ca=ca),
+    for tls in (ca.read_bytes(), str(ca), ca, moreau.tls_credentials(ca=ca.read_text()),
                 grpc.ssl_channel_credentials(ca.read_bytes())):
         with moreau.Client(tls_server.address, tls=tls, token=ALICE) as client:
             assert client.tls

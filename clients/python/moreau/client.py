@@ -205,6 +205,8 @@ def _pem(value: bytes | str | os.PathLike | None, what: str) -> bytes | None:
         return None
     if isinstance(value, (bytes, bytearray)):
         return bytes(value)
+    if isinstance(value, str) and value.lstrip().startswith("-----BEGIN "):
+        return value.encode()  # PEM text rather than a path
     if isinstance(value, (str, os.PathLike)):
         return Path(value).read_bytes()
     raise TypeError(f"{what}: give PEM bytes or a file path, got {type(value).__name__}")
@@ -213,10 +215,10 @@ def _pem(value: bytes | str | os.PathLike | None, what: str) -> bytes | None:
 def tls_credentials(ca: bytes | str | os.PathLike | None = None,
                     cert: bytes | str | os.PathLike | None = None,
                     key: bytes | str | os.PathLike | None = None) -> grpc.ChannelCredentials:
-    """TLS credentials from PEM bytes or file paths: ``ca`` the certificates
-    the server's must chain to (None: the system's roots); ``cert`` and
-    ``key`` the client's certificate chain and private key, for servers that
-    require client certificates (mTLS)."""
+    """TLS credentials from PEM (bytes or text) or file paths: ``ca`` the
+    certificates the server's must chain to (None: the system's roots);
+    ``cert`` and ``key`` the client's certificate chain and private key, for
+    servers that require client certificates (mTLS)."""
     if (cert is None) != (key is None):
         raise ValueError("give both cert and key (the client certificate and its key), or neither")
     return grpc.ssl_channel_credentials(root_certificates=_pem(ca, "ca"),
