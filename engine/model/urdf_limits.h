@@ -16,18 +16,15 @@
 
 namespace moreau {
 
-// Defaults fit real robot descriptions with a wide margin (a humanoid with
-// hands or a mobile manipulator has about 100 links, its text well under a
-// MB) while bounding what one model costs: a step factors the n×n mass
-// matrix (O(n³)) and the contact problem grows with the square of the
-// contact points. Each field is set in moreaud by the flag named beside it,
-// which limit errors name.
+// Defaults fit every real robot description by a wide margin (the largest in
+// common use have a few hundred links and a few MB of text). Each field is
+// set in moreaud by the flag named beside it, which limit errors name.
 struct UrdfLimits {
   int64_t max_bytes = int64_t{8} << 20;  // --max-urdf-bytes: the text's length
   int max_depth = 64;                    // --max-xml-depth: element nesting (<robot> is 1)
   int64_t max_elements = 100000;         // --max-xml-elements: elements in all
-  int max_links = 256;                   // --max-links: <link> children of <robot>
-  int max_joints = 256;                  // --max-joints: <joint> children of <robot>
+  int max_links = 1000;                  // --max-links: <link> children of <robot>
+  int max_joints = 1000;                 // --max-joints: <joint> children of <robot>
   int max_contact_points = 256;          // --max-contact-points: of the built model
 };
 

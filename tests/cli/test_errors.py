@@ -115,10 +115,10 @@ def test_deeply_nested_file(moreau, tmp_path, command):
 
 
 def test_too_many_links(moreau, tmp_path):
-    links = "".join(f'<link name="l{k}"/>' for k in range(257))
+    links = "".join(f'<link name="l{k}"/>' for k in range(1001))
     path = write(tmp_path, "many_links.urdf", f'<robot name="r">{links}</robot>')
     message = moreau.fails("info", path)
-    assert_mentions(message, [("257 links",), ("at most 256",), ("--max-links",)])
+    assert_mentions(message, [("1001 links",), ("at most 1000",), ("--max-links",)])
 
 
 def test_nonexistent_path(moreau, tmp_path):
