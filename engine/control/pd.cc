@@ -4,7 +4,9 @@
 #include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numbers>
+#include <utility>
 #include <vector>
 
 #include "engine/dynamics/crba.h"
@@ -107,12 +109,56 @@ void StableJointPd(const PdJoints& joints, const Eigen::VectorXd& q, const Eigen
 
 namespace {
 
-// True when body a is b or one of b's ancestors.
-bool IsAncestorOrSelf(const Model& model, int a, int b) {
-  for (int i = b; i >= 0; i = model.parent[i]) {
-    if (i == a) return true;
+// Branches of at most this many joints get λ_max exactly (a symmetric
+// eigensolve, O(m³)); longer ones (only in long chains, never a leg or an
+// arm) Gershgorin's bound, O(m²), so that a model of n joints costs O(n³) at
+// most, not O(n⁴).
+constexpr int kExactBranch = 32;
+
+// Pre-order entry and exit times of every body: a is b or one of b's
+// ancestors iff enter[a] ≤ enter[b] < leave[a] (O(1) per query, O(n) to set
+// up, with no assumption on the body order beyond parent[i] < i).
+struct Ancestry {
+  std::vector<int> enter, leave;
+  explicit Ancestry(const Model& model) : enter(model.nbodies), leave(model.nbodies) {
+    std::vector<std::vector<int>> children(model.nbodies);
+    for (int i = 1; i < model.nbodies; ++i) children[model.parent[i]].push_back(i);
+    int clock = 0;
+    std::vector<std::pair<int, size_t>> stack = {{0, 0}};  // body, next child
+    enter[0] = clock++;
+    while (!stack.empty()) {
+      auto& [body, next] = stack.back();
+      if (next < children[body].size()) {
+        const int child = children[body][next++];
+        enter[child] = clock++;
+        stack.emplace_back(child, 0);
+      } else {
+        leave[body] = clock;
+        stack.pop_back();
+      }
+    }
   }
-  return false;
+  bool AncestorOrSelf(int a, int b) const { return enter[a] <= enter[b] && enter[b] < leave[a]; }
+};
+
+// 1 / λ_max of M⁻¹ restricted to `branch` (v indices), or 0 when λ_max ≤ 0.
+double BranchInertia(const Eigen::MatrixXd& M_inv, const std::vector<int>& branch) {
+  const int m = static_cast<int>(branch.size());
+  Eigen::MatrixXd block(m, m);
+  for (int a = 0; a < m; ++a) {
+    for (int b = 0; b < m; ++b) block(a, b) = M_inv(branch[a], branch[b]);
+  }
+  double lambda_max = 0.0;
+  if (m <= kExactBranch) {
+    lambda_max = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(block, Eigen::EigenvaluesOnly)
+                     .eigenvalues()
+                     .maxCoeff();
+  } else {
+    // Gershgorin: λ_max ≤ max_i Σ_j |B_ij|, so 1 / bound is at most the exact
+    // inertia and the damping cap it sets is never less stable.
+    lambda_max = block.cwiseAbs().rowwise().sum().maxCoeff();
+  }
+  return lambda_max > 0.0 ? 1.0 / lambda_max : 0.0;
 }
 
 }  // namespace
@@ -120,8 +166,12 @@ bool IsAncestorOrSelf(const Model& model, int a, int b) {
 Eigen::VectorXd JointInertias(const Model& model, const Eigen::VectorXd& q) {
   Data data = MakeData(model);
   const Eigen::MatrixXd M_inv = Crba(model, data, q).inverse();
+  const Ancestry ancestry(model);
   const int n = static_cast<int>(model.actuators.size());
   Eigen::VectorXd inertia(n);
+  // Joints of one branch share it (a leg's three joints, every joint of a
+  // chain): each distinct branch is solved once.
+  std::map<std::vector<int>, double> solved;
   for (int k = 0; k < n; ++k) {
     // The actuated joints on the same branch: the joint's ancestors and
     // descendants (for a leg: its three joints).
@@ -129,21 +179,14 @@ Eigen::VectorXd JointInertias(const Model& model, const Eigen::VectorXd& q) {
     std::vector<int> branch;
     for (const Actuator& other : model.actuators) {
       const Joint& o = model.joints[other.joint];
-      if (IsAncestorOrSelf(model, o.body, joint.body) ||
-          IsAncestorOrSelf(model, joint.body, o.body)) {
+      if (ancestry.AncestorOrSelf(o.body, joint.body) ||
+          ancestry.AncestorOrSelf(joint.body, o.body)) {
         branch.push_back(o.v_index);
       }
     }
-    const int m = static_cast<int>(branch.size());
-    Eigen::MatrixXd block(m, m);
-    for (int a = 0; a < m; ++a) {
-      for (int b = 0; b < m; ++b) block(a, b) = M_inv(branch[a], branch[b]);
-    }
-    const double lambda_max =
-        Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(block, Eigen::EigenvaluesOnly)
-            .eigenvalues()
-            .maxCoeff();
-    inertia[k] = lambda_max > 0.0 ? 1.0 / lambda_max : 0.0;
+    const auto [it, inserted] = solved.try_emplace(std::move(branch), 0.0);
+    if (inserted) it->second = BranchInertia(M_inv, it->first);
+    inertia[k] = it->second;
   }
   return inertia;
 }

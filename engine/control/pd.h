@@ -81,7 +81,10 @@ void StableJointPd(const PdJoints& joints, const Eigen::VectorXd& q, const Eigen
 // M⁻¹ restricted to the actuated joints that are the joint's ancestors or
 // descendants (a leg's three joints; M from CRBA). A damping gain k_d on each
 // of those joints is stable-explicit with one-step (deadbeat) decay at most
-// when k_d Δt ≤ this. Actuator-shaped. Allocates (set-up only).
+// when k_d Δt ≤ this. A branch of more than 32 joints (a long chain) takes
+// Gershgorin's bound on λ_max instead, a smaller (safer) inertia, so that the
+// cost stays O(n³) in the number of joints. Actuator-shaped. Allocates
+// (set-up only).
 Eigen::VectorXd JointInertias(const Model& model, const Eigen::VectorXd& q);
 
 // The actuated joint coordinates of q (nq) in actuator order: out has size

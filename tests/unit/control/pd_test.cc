@@ -4,11 +4,16 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Eigenvalues>
+#include <Eigen/LU>
 #include <cmath>
 #include <numbers>
 #include <random>
 #include <string>
 
+#include "engine/dynamics/crba.h"
+#include "engine/dynamics/data.h"
+#include "engine/model/loader.h"
 #include "tests/unit/control/control_test_util.h"
 
 namespace moreau {
@@ -122,6 +127,42 @@ TEST(JointInertias, LeastWithStraightLegs) {
   for (int k = 0; k < 12; ++k) {
     EXPECT_GT(straight[k], 1e-5) << k;
     EXPECT_LT(straight[k], bent[k]) << k;
+  }
+}
+
+// A chain of 40 revolute joints: one branch of 40 joints, longer than the
+// exact eigensolve takes, so every joint gets Gershgorin's inertia, which is
+// positive and at most the exact 1 / λ_max (never a less stable damping cap).
+TEST(JointInertias, LongChainTakesGershgorinsSaferBound) {
+  std::string xml = "<robot name=\"chain\">";
+  constexpr int kLinks = 41;
+  for (int i = 0; i < kLinks; ++i) {
+    xml += "<link name=\"l" + std::to_string(i) +
+           "\"><inertial><mass value=\"1\"/><inertia ixx=\"0.1\" ixy=\"0\" ixz=\"0\" "
+           "iyy=\"0.1\" iyz=\"0\" izz=\"0.1\"/></inertial></link>";
+  }
+  for (int i = 1; i < kLinks; ++i) {
+    xml += "<joint name=\"j" + std::to_string(i) + "\" type=\"revolute\"><parent link=\"l" +
+           std::to_string(i - 1) + "\"/><child link=\"l" + std::to_string(i) +
+           "\"/><origin xyz=\"0 0 0.1\"/><axis xyz=\"0 1 0\"/></joint>";
+  }
+  xml += "</robot>";
+  LoadOptions options;
+  options.base = BaseMode::kFixed;
+  auto model = LoadUrdfString(xml, options);
+  ASSERT_TRUE(model.ok()) << model.status();
+  const Eigen::VectorXd inertia = JointInertias(**model, (*model)->q_default);
+  ASSERT_EQ(inertia.size(), 40);
+  Data data = MakeData(**model);
+  const Eigen::MatrixXd M_inv = Crba(**model, data, (*model)->q_default).inverse();
+  const double exact =
+      1.0 / Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(M_inv, Eigen::EigenvaluesOnly)
+                .eigenvalues()
+                .maxCoeff();
+  for (int k = 0; k < 40; ++k) {
+    EXPECT_GT(inertia[k], 0.0) << k;
+    EXPECT_LE(inertia[k], exact * (1 + 1e-12)) << k;
+    EXPECT_EQ(inertia[k], inertia[0]) << k;
   }
 }
 

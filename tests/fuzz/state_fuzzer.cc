@@ -1,0 +1,38 @@
+// State blobs as a client sends them (SetState, Reset with a state, `moreau
+// sim --state-in`): sim::Simulation::Restore on a simulation of one of the
+// built-in models, then a few steps. Input: byte 0 picks the model, byte 1
+// the contact model, the rest is the blob. A blob Restore accepts must leave
+// a simulation whose own snapshot restores again.
+#include <Eigen/Core>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/model/loader.h"
+#include "engine/sim/contact_parameters.h"
+#include "engine/sim/simulation.h"
+#include "tests/fuzz/state_models.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size < 2) return 0;
+  const auto& cases = moreau::fuzz::StateCases();
+  const moreau::fuzz::StateCase& c = cases[data[0] % cases.size()];
+  moreau::sim::Settings settings;
+  const auto contact = moreau::sim::ParseContactModel(
+      moreau::fuzz::kContactModels[data[1] % moreau::fuzz::kContactModels.size()]);
+  if (!contact.ok()) std::abort();
+  settings.contact = *contact;
+  auto sim = moreau::sim::Simulation::Create(c.model, settings);
+  if (!sim.ok()) return 0;
+  const std::string_view blob(reinterpret_cast<const char*>(data) + 2, size - 2);
+  if (!(*sim)->Restore(blob).ok()) return 0;
+  const Eigen::VectorXd action =
+      Eigen::VectorXd::Zero(static_cast<Eigen::Index>(c.model->actuators.size()));
+  (*sim)->StepAction(action, 5).IgnoreError();
+  if (!(*sim)->Restore((*sim)->Snapshot()).ok()) std::abort();
+  return 0;
+}
