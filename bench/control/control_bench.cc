@@ -3,7 +3,7 @@
 // the tracking error there, and the wall time of 5 s simulated.
 //
 // Scenarios (--scenarios):
-//   ur10         the UR10 arm (../shared/models/ur10) following a sinusoid on
+//   ur10         the UR10 arm (models/ur10) following a sinusoid on
 //                every joint: q_ref,j(t) = q_c,j + A sin(2π f t + j π/6),
 //                A = 0.3 rad, f = 0.5 Hz, around q_c = the default pose (the
 //                --ur10_* flags; the report repeats them).
@@ -96,7 +96,7 @@ ABSL_FLAG(std::string, scenarios, "ur10,ur10_geared,trot",
 ABSL_FLAG(std::string, modes, "pd,id,id-constraint",
           "Comma-separated control modes (sim::ParseControlMode names) for ur10 and trot.");
 ABSL_FLAG(std::string, geared_modes, "pd", "Control modes for ur10_geared.");
-ABSL_FLAG(std::string, ur10_urdf, MOREAU_SHARED_MODELS "/ur10/ur10_robot.urdf", "The UR10 URDF.");
+ABSL_FLAG(std::string, ur10_urdf, MOREAU_MODELS_DIR "/ur10/ur10_robot.urdf", "The UR10 URDF.");
 ABSL_FLAG(double, duration, 5.0, "Simulated time per run (s).");
 ABSL_FLAG(double, dt_start, 1e-3, "First time step of the search (s).");
 ABSL_FLAG(double, dt_max, 0.1, "Largest time step tried (s).");

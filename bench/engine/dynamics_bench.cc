@@ -42,7 +42,7 @@ struct Fixture {
 std::shared_ptr<const Model> LoadOrDie(const std::string& which) {
   auto m = which == "mini_cheetah"
                ? LoadBuiltin("mini_cheetah")
-               : LoadUrdfFile(std::string(MOREAU_SHARED_MODELS) + "/unitree_a1/a1.urdf");
+               : LoadUrdfFile(std::string(MOREAU_MODELS_DIR) + "/unitree_a1/a1.urdf");
   if (!m.ok()) {
     std::fprintf(stderr, "cannot load %s: %s\n", which.c_str(), m.status().ToString().c_str());
     std::exit(1);

@@ -24,7 +24,10 @@
 // and G and Λ grow to n + m; each row is projected on its own set:
 //   Λ_j   = prox_{[lo_j, hi_j]}(Λ_j − r_j γ_E,j),  r_j = α / G_jj,
 // jointly with the contacts in the same JOR/SOR sweep, so a bounded row never
-// trades a contact's friction away (PHYSICS.md § Actuation).
+// trades a contact's friction away: the skating quadruped of 002 §IV-B
+// (Shepherd et al., "Fast multi-body simulations of robots controlled with
+// error feedback"), whose solver had to violate the inverse-dynamics
+// constraints to fit friction.
 #ifndef MOREAU_ENGINE_CONTACT_PROX_SOLVER_H_
 #define MOREAU_ENGINE_CONTACT_PROX_SOLVER_H_
 
@@ -76,8 +79,8 @@ struct ProxParams {
   // cold start and bounds a step's cost (200 n² multiply-adds) when α is too
   // aggressive for the configuration or the iterate cycles (000 after eq. 20).
   int max_iterations = 200;
-  // Start from the Λ passed in (the previous step's: PHYSICS.md § Contact
-  // models item 5) rather than from zero.
+  // Start from the Λ passed in (the previous step's percussions, kept in the
+  // contact memory) rather than from zero.
   bool warm_start = true;
 };
 

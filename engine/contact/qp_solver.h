@@ -18,9 +18,11 @@
 // cheaply as a half-line, whereas k facets multiply the constraints by k and
 // make friction anisotropic (a box sliding along a facet edge meets μ, along
 // a facet normal μ cos(π/k)); (2) it is the same friction law as the Moreau
-// prox solver (000's friction disc, PHYSICS.md item 5), so the contact models
-// compare one to one. 004 linearises because quadprog/qpOASES take only linear
-// constraints; our solvers do not need that.
+// prox solver (the spatial Coulomb friction disc of 000 eq. 13: Gehring et
+// al., "An evaluation of Moreau's time-stepping scheme for the simulation of
+// a legged robot"), so the contact models compare one to one. 004 linearises
+// because quadprog/qpOASES take only linear constraints; our solvers do not
+// need that.
 //
 // Optimality (KKT) of x: x ∈ K and −(P x + q) ∈ N_K(x) (the normal cone),
 // i.e. the natural residual x − Π_K(x − (P x + q)/s) vanishes for any s > 0.

@@ -1,9 +1,8 @@
-// Terrain: the environment the contact spheres touch (PHYSICS.md § Contact
-// models): a plane with any unit normal, or a heightfield grid. Built once and
-// validated by the factories (an invalid Terrain cannot exist), then queried
-// allocation-free for the signed distance of a point (001 eq. 31: d_f, the
-// distance of the foot centre, before the radius is subtracted) and the
-// outward surface normal.
+// Terrain: the environment the contact spheres touch: a plane with any unit
+// normal, or a heightfield grid. Built once and validated by the factories (an
+// invalid Terrain cannot exist), then queried allocation-free for the signed
+// distance of a point (001 eq. 31: d_f, the distance of the foot centre,
+// before the radius is subtracted) and the outward surface normal.
 #ifndef MOREAU_ENGINE_CONTACT_TERRAIN_H_
 #define MOREAU_ENGINE_CONTACT_TERRAIN_H_
 

@@ -1,10 +1,11 @@
-// Joint-space PD control at the simulation rate (001 §6.2, eq. 44; PHYSICS.md
-// § Actuation and control):
+// Joint-space PD control at the simulation rate (001 §6.2, eq. 44: de Paula
+// et al., "Dynamic modeling and simulation of a torque-controlled spatial
+// quadruped robot", Robotica 2024):
 //
 //   τ_j = clamp(k_p (q_d,j − q_j) + k_d (q̇_d,j − q̇_j), ±τ_max,j)
 //
 // 001 eq. 44 prints the law with the error as (q − q_d) and the damping as
-// +k_d q̇; we use the restoring sign convention of PHYSICS.md. With q̇_d = 0 it
+// +k_d q̇; we write it with restoring signs, as above. With q̇_d = 0 it
 // is eq. 44 exactly (k_d acting on the measured rate); a non-zero q̇_d adds
 // velocity feedforward. τ is the joint-side torque (N m) or force (N); the
 // clamp is the actuator's effort_limit (URDF <limit effort>, joint side).

@@ -1,6 +1,6 @@
 // Built-in models (loader.h): the shipped Mini Cheetah URDF and small test
 // mechanisms, written here as URDF so they take the same path as files. The
-// mechanisms follow the shared test models (Drake's pendulum, double pendulum
+// mechanisms follow the test models of models/ (Drake's pendulum, double pendulum
 // and acrobot, Bullet's cart-pole, sphere and Drake's box) with consistent,
 // positive-definite inertias and no hidden offsets.
 #include <algorithm>

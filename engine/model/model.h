@@ -158,7 +158,8 @@ struct Model {
   // Cut joints closing kinematic loops (ValidateLoopClosures, loop_closure.h).
   std::vector<LoopClosure> loop_closures;
 
-  // --- Transmissions (002 §IV-C; PHYSICS.md § Actuation and control) ---
+  // --- Transmissions (002 §IV-C: Shepherd et al., "Fast multi-body
+  // simulations of robots controlled with error feedback") ---
   // The reflected rotor inertia ("armature") of each v coordinate: N²·I_rotor
   // of its actuator, 0 for unactuated coordinates and the floating base. CRBA
   // adds it to M's diagonal, ABA to D_i = S_iᵀ U_i, RNEA adds armature · q̈ to

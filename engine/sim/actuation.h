@@ -1,6 +1,7 @@
-// Actuation of a simulation instance (PHYSICS.md § Actuation and control):
-// how an action from a client becomes joint torques, recomputed at every
-// simulation step while the action is held for K sub-steps.
+// Actuation of a simulation instance (the control modes of 002: Shepherd et
+// al., "Fast multi-body simulations of robots controlled with error
+// feedback"): how an action from a client becomes joint torques, recomputed at
+// every simulation step while the action is held for K sub-steps.
 //
 //   torque  action = joint-side torque (N m) or force (N) per actuator,
 //           clamped to the actuator's effort limit.

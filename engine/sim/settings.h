@@ -19,7 +19,15 @@
 
 namespace moreau::sim {
 
-// Every contact model of PHYSICS.md § Contact models that is built so far.
+// The contact models, each with the paper and equations it implements:
+//   000  Gehring et al., "An evaluation of Moreau's time-stepping scheme for
+//        the simulation of a legged robot" (DETC 2014);
+//   001  de Paula et al., "Dynamic modeling and simulation of a
+//        torque-controlled spatial quadruped robot" (Robotica 2024);
+//   003  Sugihara and Nakamura, "Balanced micro/macro contact model for
+//        forward dynamics of rigid multibody";
+//   004  Guedelha et al., "A flexible MATLAB/Simulink simulator for robotic
+//        floating-base systems in contact with the ground" (2024).
 enum class ContactModel {
   kSpringDamper,  // 000 Alg. 1, explicit integration
   kHertz,         // 001 eq. 34–38, explicit integration

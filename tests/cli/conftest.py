@@ -1,8 +1,8 @@
 """Fixtures for the `moreau` command tests.
 
-ctest passes the binary and the shared models folder by environment:
+ctest passes the binary and the robot files folder by environment:
   MOREAU_BIN            path of the built `moreau` executable
-  MOREAU_SHARED_MODELS  the third-party robot descriptions (../shared/models)
+  MOREAU_MODELS_DIR     the third-party robot descriptions (default: models/)
 Run by hand from the repository root with, e.g.,
   MOREAU_BIN=build/clients/cli/moreau /usr/bin/python3 -m pytest -p no:cacheprovider tests/cli
 """
@@ -77,10 +77,10 @@ def moreau():
 
 
 @pytest.fixture(scope="session")
-def shared_models():
+def models_dir():
     folder = pathlib.Path(
-        os.environ.get("MOREAU_SHARED_MODELS", REPO.parent / "shared" / "models")
+        os.environ.get("MOREAU_MODELS_DIR", REPO / "models")
     )
     if not folder.is_dir():
-        pytest.fail(f"shared models folder not found at {folder}; set MOREAU_SHARED_MODELS")
+        pytest.fail(f"robot files folder not found at {folder}; set MOREAU_MODELS_DIR")
     return folder

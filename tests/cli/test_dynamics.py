@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-SHARED_URDFS = [
+MODEL_URDFS = [
     ("mini_cheetah/mini_cheetah.urdf", []),
     ("unitree_a1/a1.urdf", []),
     ("ur10/ur10_robot.urdf", ["--base", "fixed"]),
@@ -210,9 +210,9 @@ def test_builtin_equation_of_motion(moreau, name):
     check_equation_of_motion(report)
 
 
-@pytest.mark.parametrize("path,flags", SHARED_URDFS, ids=[p for p, _ in SHARED_URDFS])
-def test_shared_urdf_equation_of_motion(moreau, shared_models, path, flags):
-    model = shared_models / path
+@pytest.mark.parametrize("path,flags", MODEL_URDFS, ids=[p for p, _ in MODEL_URDFS])
+def test_model_urdf_equation_of_motion(moreau, models_dir, path, flags):
+    model = models_dir / path
     info = moreau.json("info", model, *flags)
     q, v, tau = random_state(info, seed=2)
     report = dynamics(moreau, model, q, v, tau, flags=flags)
@@ -220,10 +220,10 @@ def test_shared_urdf_equation_of_motion(moreau, shared_models, path, flags):
     check_equation_of_motion(report)
 
 
-def test_drake_pendulum_closed_form(moreau, shared_models):
+def test_drake_pendulum_closed_form(moreau, models_dir):
     """Pendulum.urdf: the arm and arm_com masses hang on theta (axis y); at q = 0.3
     M = Σ m d² and g = Σ m |gravity| d sin q, with numbers read from the URDF."""
-    path = shared_models / "pendulum" / "Pendulum.urdf"
+    path = models_dir / "pendulum" / "Pendulum.urdf"
     links = {link.get("name"): link for link in ET.parse(path).getroot().findall("link")}
     m_d = m_d2 = 0.0
     for name in ("arm", "arm_com"):  # arm_com is welded to arm at its origin

@@ -89,8 +89,8 @@ def test_bad_file(moreau, tmp_path, command, name, content, words):
     assert_mentions(message, words)
 
 
-def test_truncated_file(moreau, shared_models, tmp_path):
-    text = (shared_models / "unitree_a1" / "a1.urdf").read_bytes()
+def test_truncated_file(moreau, models_dir, tmp_path):
+    text = (models_dir / "unitree_a1" / "a1.urdf").read_bytes()
     path = write(tmp_path, "a1_truncated.urdf", text[: len(text) // 2])
     message = moreau.fails("info", path)
     assert_mentions(message, [("truncated", "malformed", "xml", "parse")])

@@ -1,4 +1,4 @@
-"""`moreau info MODEL [--json]` on every built-in and every shared URDF."""
+"""`moreau info MODEL [--json]` on every built-in and every URDF in models/."""
 
 import math
 import pathlib
@@ -10,8 +10,8 @@ from conftest import REPO
 
 BUILTINS = ["mini_cheetah", "pendulum", "double_pendulum", "cartpole", "acrobot", "sphere", "box"]
 
-# (path under the shared models folder, extra flags)
-SHARED_URDFS = [
+# (path under models/, extra flags)
+MODEL_URDFS = [
     ("mini_cheetah/mini_cheetah.urdf", []),
     ("unitree_a1/a1.urdf", []),
     ("ur10/ur10_robot.urdf", ["--base", "fixed"]),
@@ -105,20 +105,20 @@ def test_builtin_info_json(moreau, name):
     assert info["total_mass"] > 0
 
 
-@pytest.mark.parametrize("path,flags", SHARED_URDFS, ids=[p for p, _ in SHARED_URDFS])
-def test_shared_urdf_info_json(moreau, shared_models, path, flags):
-    file = shared_models / path
+@pytest.mark.parametrize("path,flags", MODEL_URDFS, ids=[p for p, _ in MODEL_URDFS])
+def test_model_urdf_info_json(moreau, models_dir, path, flags):
+    file = models_dir / path
     info = moreau.json("info", file, *flags)
     check_report(info)
     assert info["total_mass"] == pytest.approx(urdf_total_mass(file), rel=1e-12, abs=1e-12)
 
 
-@pytest.mark.parametrize("source", ["builtin", "shared"])
-def test_mini_cheetah(moreau, shared_models, source):
+@pytest.mark.parametrize("source", ["builtin", "file"])
+def test_mini_cheetah(moreau, models_dir, source):
     if source == "builtin":
         model, urdf = "mini_cheetah", BUILTIN_MINI_CHEETAH_URDF
     else:
-        model = urdf = shared_models / "mini_cheetah" / "mini_cheetah.urdf"
+        model = urdf = models_dir / "mini_cheetah" / "mini_cheetah.urdf"
     info = moreau.json("info", model)
     assert info["nq"] == 19
     assert info["nv"] == 18
@@ -167,8 +167,8 @@ def test_base_override(moreau, model, default_floating, fixed_size, floating_siz
         check_report(report)
 
 
-def test_base_floating_drops_world_root(moreau, shared_models):
-    pendulum = shared_models / "pendulum" / "Pendulum.urdf"
+def test_base_floating_drops_world_root(moreau, models_dir):
+    pendulum = models_dir / "pendulum" / "Pendulum.urdf"
     auto = moreau.json("info", pendulum)
     floating = moreau.json("info", pendulum, "--base", "floating")
     assert auto["floating_base"] is False
@@ -177,8 +177,8 @@ def test_base_floating_drops_world_root(moreau, shared_models):
     assert (floating["nq"], floating["nv"]) == (8, 7)
 
 
-def test_base_override_on_urdf_file(moreau, shared_models):
-    a1 = shared_models / "unitree_a1" / "a1.urdf"
+def test_base_override_on_urdf_file(moreau, models_dir):
+    a1 = models_dir / "unitree_a1" / "a1.urdf"
     assert moreau.json("info", a1)["nq"] == 19
     fixed = moreau.json("info", a1, "--base", "fixed")
     assert fixed["floating_base"] is False

@@ -313,11 +313,11 @@ def test_mini_cheetah_trots_on_rough_ground(moreau):
     assert again["final_base_pose"] == rough["final_base_pose"]
 
 
-def test_a1_trots_with_the_weight_feedforward(moreau, shared_models):
+def test_a1_trots_with_the_weight_feedforward(moreau, models_dir):
     """--weight-feedforward: the Unitree A1 (13.7 kg on 001's k_p = 40) trots
     forward with it; with the PD alone it does not make headway (it falls
     within seconds)."""
-    a1 = str(shared_models / "unitree_a1" / "a1.urdf")
+    a1 = str(models_dir / "unitree_a1" / "a1.urdf")
     args = [a1, "--controller", "trot", "--duration", "6", "--contact", "moreau-jor",
             "--dt", "0.0025"]
     carried = sim(moreau, *args, "--weight-feedforward")

@@ -1,7 +1,7 @@
 """Fixtures: real moreaud servers on free local ports.
 
 The server binary comes from $MOREAUD_BIN (set by ctest, see CMakeLists.txt);
-the UR10 URDF from $MOREAU_SHARED_MODELS.
+the UR10 URDF from $MOREAU_MODELS_DIR (default: the repository's models/).
 """
 
 from __future__ import annotations
@@ -90,8 +90,8 @@ def fresh_servers() -> Iterator[list[Server]]:
 
 @pytest.fixture(scope="session")
 def ur10_urdf() -> Path:
-    shared = os.environ.get("MOREAU_SHARED_MODELS")
-    path = Path(shared) / "ur10" / "ur10_robot.urdf" if shared else None
-    if path is None or not path.is_file():
-        pytest.skip("MOREAU_SHARED_MODELS does not hold ur10/ur10_robot.urdf")
+    repo = Path(__file__).resolve().parents[2]
+    path = Path(os.environ.get("MOREAU_MODELS_DIR", repo / "models")) / "ur10" / "ur10_robot.urdf"
+    if not path.is_file():
+        pytest.fail(f"no UR10 URDF at {path}; set MOREAU_MODELS_DIR")
     return path

@@ -3,11 +3,14 @@ autoreset, partial resets, branching, errors."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import grpc
 import numpy as np
 import pytest
 
 import moreau
+from moreau.tasks import default_ur10_urdf
 
 
 def rollout(env: moreau.VectorEnv, steps: int, seed: int, action_seed: int = 0):
@@ -57,6 +60,18 @@ def test_reach_spaces_match_the_spec(address: str, ur10_urdf) -> None:
         assert obs.shape == (27,) and reward <= 0.5 and info["distance"] > 0
         # target = (target − end effector) + end effector
         np.testing.assert_allclose(obs[15:18], obs[18:21] + obs[12:15], atol=1e-5)
+
+
+def test_reach_finds_the_ur10_in_the_repository(monkeypatch, tmp_path) -> None:
+    monkeypatch.delenv("MOREAU_UR10_URDF", raising=False)
+    repo = Path(__file__).resolve().parents[2]
+    assert default_ur10_urdf() == repo / "models" / "ur10" / "ur10_robot.urdf"
+    assert default_ur10_urdf().is_file()
+    # $MOREAU_UR10_URDF overrides, even for a file that does not exist.
+    monkeypatch.setenv("MOREAU_UR10_URDF", str(tmp_path / "arm.urdf"))
+    assert default_ur10_urdf() == tmp_path / "arm.urdf"
+    with pytest.raises(FileNotFoundError, match="arm.urdf"):
+        moreau.ReachTask()
 
 
 def test_same_seed_same_trajectory(address: str) -> None:

@@ -2,10 +2,10 @@
 
 ctest passes by environment:
   MOREAU_VS_MUJOCO_BIN  path of the built moreau_vs_mujoco program
-  MOREAU_SHARED_MODELS  the third-party robot descriptions (../shared/models)
+  MOREAU_MODELS_DIR     the third-party robot descriptions (default: models/)
 Run by hand from the repository root with, e.g.,
   MOREAU_VS_MUJOCO_BIN=build/bench/vs_mujoco/moreau_vs_mujoco \
-  MOREAU_SHARED_MODELS=../shared/models /usr/bin/python3 -m pytest -p no:cacheprovider tests/vs_mujoco
+  /usr/bin/python3 -m pytest -p no:cacheprovider tests/vs_mujoco
 """
 
 import json
@@ -16,7 +16,8 @@ import subprocess
 import pytest
 
 BIN = os.environ.get("MOREAU_VS_MUJOCO_BIN", "")
-MODELS = pathlib.Path(os.environ.get("MOREAU_SHARED_MODELS", "../shared/models"))
+MODELS = pathlib.Path(os.environ.get("MOREAU_MODELS_DIR",
+                                     pathlib.Path(__file__).resolve().parents[2] / "models"))
 A1 = MODELS / "unitree_a1" / "a1.urdf"
 
 

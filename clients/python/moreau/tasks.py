@@ -348,15 +348,18 @@ class WalkTask(LeggedTask):
 
 
 def default_ur10_urdf() -> Path:
-    """Where ``reach`` looks for the UR10 URDF: $MOREAU_UR10_URDF, else
-    $MOREAU_SHARED_MODELS/ur10/ur10_robot.urdf, else ../shared/models next to
-    the repository this package sits in."""
+    """Where ``reach`` looks for the UR10 URDF: $MOREAU_UR10_URDF if set, else
+    ``models/ur10/ur10_robot.urdf`` inside this package (where a copy of the
+    package that travels without the repository carries it), else the
+    repository's ``models/ur10/ur10_robot.urdf`` (the package's source tree is
+    clients/python/moreau)."""
     if os.environ.get("MOREAU_UR10_URDF"):
         return Path(os.environ["MOREAU_UR10_URDF"])
-    if os.environ.get("MOREAU_SHARED_MODELS"):
-        return Path(os.environ["MOREAU_SHARED_MODELS"]) / "ur10" / "ur10_robot.urdf"
-    repo = Path(__file__).resolve().parents[3]
-    return repo.parent / "shared" / "models" / "ur10" / "ur10_robot.urdf"
+    package = Path(__file__).resolve().parent
+    relative = Path("models") / "ur10" / "ur10_robot.urdf"
+    if (package / relative).is_file():
+        return package / relative
+    return package.parents[2] / relative
 
 
 class ReachTask(Task):
@@ -397,8 +400,8 @@ class ReachTask(Task):
         self.urdf_path = Path(urdf_path) if urdf_path is not None else default_ur10_urdf()
         if not self.urdf_path.is_file():
             raise FileNotFoundError(
-                f"reach: no UR10 URDF at {self.urdf_path} (set urdf_path=, $MOREAU_UR10_URDF "
-                "or $MOREAU_SHARED_MODELS)")
+                f"reach: no UR10 URDF at {self.urdf_path} (set urdf_path= or "
+                "$MOREAU_UR10_URDF)")
         self.urdf = self.urdf_path.read_text()
         self.chain = SerialChain(self.urdf, ee_link)
         self.home = np.asarray(home, dtype=np.float64)

@@ -11,7 +11,7 @@ namespace moreau::testing {
 std::shared_ptr<const Model> MiniCheetah() { return Builtin("mini_cheetah"); }
 
 std::shared_ptr<const Model> UnitreeA1() {
-  auto model = LoadUrdfFile(SharedModelPath("unitree_a1/a1.urdf"));
+  auto model = LoadUrdfFile(ModelPath("unitree_a1/a1.urdf"));
   EXPECT_TRUE(model.ok()) << model.status();
   return model.ok() ? *model : nullptr;
 }

@@ -13,7 +13,7 @@
 
 namespace moreau::testing {
 
-// The built-in Mini Cheetah and the shared Unitree A1 URDF (floating base).
+// The built-in Mini Cheetah and the Unitree A1 URDF of models/ (floating base).
 std::shared_ptr<const Model> MiniCheetah();
 std::shared_ptr<const Model> UnitreeA1();
 

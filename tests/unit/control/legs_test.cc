@@ -130,7 +130,7 @@ TEST(FindLegs, RejectsTheUr10Arm) {
   // The arm's wrist links as "feet": a 6-joint chain, not a leg.
   LoadOptions options;
   options.base = BaseMode::kFixed;
-  auto model = LoadUrdfFile(testing::SharedModelPath("ur10/ur10_robot.urdf"), options);
+  auto model = LoadUrdfFile(testing::ModelPath("ur10/ur10_robot.urdf"), options);
   ASSERT_TRUE(model.ok()) << model.status();
   auto layout = FindLegs(**model);
   ASSERT_FALSE(layout.ok());

@@ -1,5 +1,7 @@
-// The identities of ../shared/PHYSICS.md § Rigid-body dynamics, over every
-// test model and 100 random states each: M symmetric positive definite,
+// The identities of rigid-body dynamics (Featherstone's algorithms as in 001
+// §3–4: de Paula et al., "Dynamic modeling and simulation of a
+// torque-controlled spatial quadruped robot"), over every test model and 100
+// random states each: M symmetric positive definite,
 // ABA = M⁻¹(τ − c − g), RNEA(ABA(τ)) = τ, c + g = nonlinear effects, the sparse
 // LTDL factor solves like a dense one (also from its half solve L⁻ᵀ b), and
 // ½vᵀMv = Σ body kinetic energies.

@@ -6,8 +6,8 @@
 
 namespace moreau::testing {
 
-std::string SharedModelPath(const std::string& relative) {
-  return std::string(MOREAU_SHARED_MODELS) + "/" + relative;
+std::string ModelPath(const std::string& relative) {
+  return std::string(MOREAU_MODELS_DIR) + "/" + relative;
 }
 
 std::shared_ptr<const Model> Builtin(const std::string& name) {
@@ -43,7 +43,7 @@ std::vector<NamedModel> AllTestModels() {
   for (const File& f : files) {
     LoadOptions options;
     options.base = f.base;
-    auto model = LoadUrdfFile(SharedModelPath(f.path), options);
+    auto model = LoadUrdfFile(ModelPath(f.path), options);
     EXPECT_TRUE(model.ok()) << f.path << ": " << model.status();
     if (model.ok()) {
       out.push_back({std::string(f.path) + (f.base == BaseMode::kFixed      ? " (fixed)"

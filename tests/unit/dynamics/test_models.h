@@ -1,5 +1,5 @@
 // The models every dynamics property test runs over: all built-ins and every
-// robot URDF in ../shared/models.
+// robot URDF in models/.
 #ifndef MOREAU_TESTS_UNIT_DYNAMICS_TEST_MODELS_H_
 #define MOREAU_TESTS_UNIT_DYNAMICS_TEST_MODELS_H_
 
@@ -22,8 +22,8 @@ std::vector<NamedModel> AllTestModels();
 // Loads one built-in model or fails the test.
 std::shared_ptr<const Model> Builtin(const std::string& name);
 
-// Path of a file under ../shared/models.
-std::string SharedModelPath(const std::string& relative);
+// Path of a file under models/ (MOREAU_MODELS_DIR).
+std::string ModelPath(const std::string& relative);
 
 }  // namespace moreau::testing
 

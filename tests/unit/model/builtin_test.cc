@@ -12,7 +12,7 @@
 namespace moreau {
 namespace {
 
-const std::string kModels = MOREAU_SHARED_MODELS;
+const std::string kModels = MOREAU_MODELS_DIR;
 
 struct Expected {
   std::string name;

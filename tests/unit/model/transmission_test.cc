@@ -11,7 +11,7 @@
 namespace moreau {
 namespace {
 
-const std::string kModels = MOREAU_SHARED_MODELS;
+const std::string kModels = MOREAU_MODELS_DIR;
 
 // A world-fixed two-link arm: joints j1 (revolute), j2 (prismatic), and a fixed
 // tool; `extra` is appended inside <robot>.
@@ -138,7 +138,7 @@ TEST(UrdfTransmission, Errors) {
               {"transmission 't'", "one <joint"});
 }
 
-TEST(UrdfTransmission, SharedModelsLoadWithTheirTransmissions) {
+TEST(UrdfTransmission, ModelFilesLoadWithTheirTransmissions) {
   // ur10 and unitree_a1 declare SimpleTransmissions with reduction 1 on every
   // joint; acrobot uses the pre-Groovy format.
   for (const std::string path :

@@ -17,7 +17,7 @@
 namespace moreau {
 namespace {
 
-const std::string kModels = MOREAU_SHARED_MODELS;
+const std::string kModels = MOREAU_MODELS_DIR;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream file(path);

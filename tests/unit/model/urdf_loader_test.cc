@@ -1,4 +1,4 @@
-// LoadUrdfString / LoadUrdfFile on the shared third-party URDFs and on small
+// LoadUrdfString / LoadUrdfFile on the third-party URDFs in models/ and on small
 // hand-written ones: structure, totals against an independent reading of the
 // files, fixed-joint merging, base modes, contact points, limits, defaults.
 #include <gtest/gtest.h>
@@ -22,7 +22,7 @@
 namespace moreau {
 namespace {
 
-const std::string kModels = MOREAU_SHARED_MODELS;
+const std::string kModels = MOREAU_MODELS_DIR;
 
 std::shared_ptr<const Model> Load(const std::string& relative_path,
                                   const LoadOptions& options = {}) {
@@ -156,15 +156,15 @@ struct Expected {
   BaseMode base;
   bool floating;
   int nq, nv, nbodies;
-  double mass;  // README.md of the shared models
+  double mass;  // models/README.md
   int contacts;
 };
 
 void PrintTo(const Expected& e, std::ostream* os) { *os << e.file; }
 
-class SharedModelTest : public testing::TestWithParam<Expected> {};
+class ModelFileTest : public testing::TestWithParam<Expected> {};
 
-TEST_P(SharedModelTest, LoadsWithExpectedStructureAndTotals) {
+TEST_P(ModelFileTest, LoadsWithExpectedStructureAndTotals) {
   const Expected& e = GetParam();
   LoadOptions options;
   options.base = e.base;
@@ -220,7 +220,7 @@ TEST_P(SharedModelTest, LoadsWithExpectedStructureAndTotals) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    SharedModels, SharedModelTest,
+    ModelFiles, ModelFileTest,
     testing::Values(
         Expected{"mini_cheetah/mini_cheetah.urdf", BaseMode::kAuto, true, 19, 18, 14, 8.852, 4},
         Expected{"unitree_a1/a1.urdf", BaseMode::kAuto, true, 19, 18, 14, 13.741, 4},

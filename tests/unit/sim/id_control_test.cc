@@ -22,7 +22,7 @@ namespace {
 std::shared_ptr<const Model> Ur10() {
   LoadOptions options;
   options.base = BaseMode::kFixed;
-  auto model = LoadUrdfFile(std::string(MOREAU_SHARED_MODELS) + "/ur10/ur10_robot.urdf", options);
+  auto model = LoadUrdfFile(std::string(MOREAU_MODELS_DIR) + "/ur10/ur10_robot.urdf", options);
   EXPECT_TRUE(model.ok()) << model.status();
   return model.ok() ? *model : nullptr;
 }
