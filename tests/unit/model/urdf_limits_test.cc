@@ -74,7 +74,7 @@ TEST(UrdfLimits, DefaultsLoadEveryShippedRobot) {
        {"/unitree_a1/a1.urdf", "/ur10/ur10_robot.urdf", "/mini_cheetah/mini_cheetah.urdf",
         "/acrobot/acrobot.urdf", "/cartpole/cartpole.urdf", "/pendulum/Pendulum.urdf",
         "/double_pendulum/double_pendulum.urdf", "/box/box.urdf", "/sphere/sphere2.urdf"}) {
-    const auto model = LoadUrdfFile(std::string(MOREAU_SHARED_MODELS) + path);
+    const auto model = LoadUrdfFile(std::string(MOREAU_MODELS_DIR) + path);
     EXPECT_TRUE(model.ok()) << path << ": " << model.status();
   }
 }
