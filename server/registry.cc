@@ -39,6 +39,12 @@ absl::Status Registry::AddAll(const std::vector<std::shared_ptr<Instance>>& inst
         absl::StrCat("cannot create ", count, " instance(s): ", live, " live of at most ",
                      max_instances_, " (the server's --max_instances)"));
   }
+  for (const auto& instance : instances) {
+    if (instances_.contains(instance->id)) {
+      return absl::AlreadyExistsError(
+          absl::StrCat("an instance with id '", instance->id, "' already exists"));
+    }
+  }
   for (const auto& instance : instances) instances_.emplace(instance->id, instance);
   return absl::OkStatus();
 }

@@ -28,7 +28,8 @@ class Registry {
   // now. Creation checks again when it adds them.
   absl::Status CheckCapacity(int count) const ABSL_LOCKS_EXCLUDED(mu_);
 
-  // Adds all instances or none (RESOURCE_EXHAUSTED when they do not fit).
+  // Adds all instances or none (RESOURCE_EXHAUSTED when they do not fit,
+  // ALREADY_EXISTS when an id is taken).
   absl::Status AddAll(const std::vector<std::shared_ptr<Instance>>& instances)
       ABSL_LOCKS_EXCLUDED(mu_);
 
