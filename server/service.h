@@ -15,12 +15,16 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "moreau/v1/simulator.grpc.pb.h"
+#include "server/checkpoint.h"
 #include "server/metrics.h"
 #include "server/registry.h"
+#include "server/session_reactor.h"
 #include "server/watch_hub.h"
 #include "server/worker_pool.h"
 
 namespace moreau::server {
+
+class CheckpointStore;
 
 struct ServiceOptions {
   int max_instances = 1024;
@@ -38,7 +42,10 @@ struct ServiceOptions {
 
 class SimulatorService final : public v1::Simulator::CallbackService {
  public:
-  SimulatorService(const ServiceOptions& options, Metrics* metrics);
+  // `checkpoints` (optional): the state directory, told when instances are
+  // destroyed or reclaimed.
+  SimulatorService(const ServiceOptions& options, Metrics* metrics,
+                   CheckpointStore* checkpoints = nullptr);
   ~SimulatorService() override;
 
   grpc::ServerUnaryReactor* ListModels(grpc::CallbackServerContext* context,
@@ -80,8 +87,16 @@ class SimulatorService final : public v1::Simulator::CallbackService {
   int ReclaimIdle(absl::Duration timeout);
   // Refreshes the gauges that are sampled rather than counted.
   void UpdateGauges();
-  // Ends every Watch stream (server shutdown).
-  void StopWatches() { watch_hub_.Stop(); }
+  // Server shutdown: ends every Session stream (after the step in progress
+  // is answered) and every Watch stream with UNAVAILABLE, and refuses new ones.
+  void StopStreams() {
+    session_hub_.Stop();
+    watch_hub_.Stop();
+  }
+  // Rebuilds a checkpointed instance under its id and tenant: the model from
+  // its source (FAILED_PRECONDITION when the model no longer has the
+  // checkpoint's fingerprint), the settings, the state, the diverged flag.
+  absl::Status RestoreInstance(const CheckpointRecord& record);
 
   const Registry& registry() const { return registry_; }
 
@@ -114,8 +129,10 @@ class SimulatorService final : public v1::Simulator::CallbackService {
 
   const ServiceOptions options_;
   Metrics* const metrics_;
+  CheckpointStore* const checkpoints_;  // may be null
   Registry registry_;
   WorkerPool pool_;
+  SessionHub session_hub_;
   WatchHub watch_hub_;
   v1::ListModelsResponse builtin_models_;  // built once at start
 };

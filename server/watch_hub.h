@@ -39,7 +39,8 @@ class WatchHub {
   // A stream of frames of `instance` at `rate_hz`.
   grpc::ServerWriteReactor<v1::WatchFrame>* Start(std::shared_ptr<Instance> instance,
                                                   double rate_hz) ABSL_LOCKS_EXCLUDED(mu_);
-  // Ends every stream (OK) and refuses new ones.
+  // Ends every stream with UNAVAILABLE ("the server is shutting down") and
+  // refuses new ones.
   void Stop() ABSL_LOCKS_EXCLUDED(mu_);
 
  private:
