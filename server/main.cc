@@ -7,17 +7,30 @@
 // Prints "moreaud: listening on HOST:PORT, plaintext|TLS|mTLS[, bearer
 // tokens] …" once serving (port 0 picks a free port and prints it). Without
 // TLS the default host is 127.0.0.1, with TLS 0.0.0.0. The metrics endpoint is
-// plain HTTP on its own port, whatever the gRPC port's transport.
-// SIGTERM or SIGINT: stop accepting calls, let in-flight calls finish (up to
-// --shutdown-grace-s), exit 0. SIGHUP: re-read --auth-tokens-file (a bad file
-// keeps the tokens in force and logs the error).
+// plain HTTP on its own port, whatever the gRPC port's transport. SIGHUP:
+// re-read --auth-tokens-file (a bad file keeps the tokens in force and logs
+// the error).
+//
+// With --state-dir, every instance is checkpointed there (periodically and at
+// shutdown) and restored under its id at the next start.
+//
+// SIGTERM (as Kubernetes stops a pod): the health service reports NOT_SERVING
+// for --drain-delay-s while every call is still served (so that load
+// balancers stop routing here), then the server stops accepting calls, ends
+// open Session and Watch streams with UNAVAILABLE, lets in-flight calls finish
+// (up to --shutdown-grace-s), checkpoints every instance and exits 0 (1 when
+// some instance could not be checkpointed). SIGINT does the same without the
+// delay; a second signal ends the delay early. Progress goes to stderr.
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
 #include <pthread.h>
 #include <signal.h>
+#include <time.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -34,6 +47,7 @@
 #include "absl/time/time.h"
 #include "server/auth_interceptor.h"
 #include "server/authenticator.h"
+#include "server/checkpoint_store.h"
 #include "server/metrics.h"
 #include "server/service.h"
 #include "server/tls.h"
@@ -56,6 +70,15 @@ ABSL_FLAG(double, deadline_margin_ms, 20.0,
           "StepBatch stops starting sub-steps this long before the call's deadline");
 ABSL_FLAG(double, shutdown_grace_s, 10.0,
           "On SIGTERM, how long in-flight calls may take to finish");
+ABSL_FLAG(double, drain_delay_s, 5.0,
+          "On SIGTERM, how long the health service reports NOT_SERVING while every call is "
+          "still served, before the server stops accepting calls");
+ABSL_FLAG(std::string, state_dir, "",
+          "Directory of instance checkpoints: restored at start, written every "
+          "--checkpoint-interval-s and at shutdown (empty: instances end with the process)");
+ABSL_FLAG(double, checkpoint_interval_s, 30.0,
+          "Seconds between checkpoints of the instances changed since their last one "
+          "(0: only at shutdown)");
 ABSL_FLAG(std::string, tls_cert_file, "",
           "PEM certificate chain of the server (with --tls-key-file: serve TLS)");
 ABSL_FLAG(std::string, tls_key_file, "", "PEM private key of --tls-cert-file");
@@ -138,6 +161,20 @@ absl::Status ApplyLimitFlags(moreau::server::ServiceOptions& options) {
   return absl::OkStatus();
 }
 
+// Waits up to `seconds` for one of `signals`; returns early when one comes.
+void WaitForSignalOrTimeout(const sigset_t& signals, double seconds) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  for (;;) {
+    const double left =
+        std::chrono::duration<double>(until - std::chrono::steady_clock::now()).count();
+    if (left <= 0.0) return;
+    timespec timeout;
+    timeout.tv_sec = static_cast<time_t>(left);
+    timeout.tv_nsec = static_cast<long>((left - std::floor(left)) * 1e9);
+    if (sigtimedwait(&signals, nullptr, &timeout) >= 0 || errno != EINTR) return;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -169,6 +206,14 @@ int main(int argc, char** argv) {
     return Fail(
         "--max-instances, --max-substeps, --max-batch must be ≥ 1, --max-message-bytes ≥ 1024, "
         "--idle-timeout-s ≥ 0");
+  }
+  const double drain_delay_s = absl::GetFlag(FLAGS_drain_delay_s);
+  const double grace_s = absl::GetFlag(FLAGS_shutdown_grace_s);
+  const double checkpoint_interval_s = absl::GetFlag(FLAGS_checkpoint_interval_s);
+  if (!(drain_delay_s >= 0.0) || !(grace_s >= 0.0) || !(checkpoint_interval_s >= 0.0)) {
+    return Fail(absl::StrCat("--drain-delay-s (", drain_delay_s, "), --shutdown-grace-s (", grace_s,
+                             ") and --checkpoint-interval-s (", checkpoint_interval_s,
+                             ") must be ≥ 0"));
   }
 
   const moreau::server::TlsFiles tls{absl::GetFlag(FLAGS_tls_cert_file),
@@ -205,7 +250,27 @@ int main(int argc, char** argv) {
     }
   }
 
-  moreau::server::SimulatorService service(options, &metrics);
+  // The state directory: locked, then read back before the server listens.
+  std::unique_ptr<moreau::server::CheckpointStore> checkpoints;
+  const std::string state_dir = absl::GetFlag(FLAGS_state_dir);
+  if (!state_dir.empty()) {
+    checkpoints = std::make_unique<moreau::server::CheckpointStore>(
+        moreau::server::CheckpointStoreOptions{state_dir, absl::Seconds(checkpoint_interval_s)},
+        &metrics);
+    if (absl::Status s = checkpoints->Open(); !s.ok()) {
+      if (s.code() == absl::StatusCode::kFailedPrecondition) return Fail(std::string(s.message()));
+      // An unwritable directory: serve anyway; every checkpoint that fails is
+      // logged and counted.
+      std::fprintf(stderr, "moreaud: error: %s; serving on without it\n",
+                   std::string(s.message()).c_str());
+    }
+  }
+  moreau::server::SimulatorService service(options, &metrics, checkpoints.get());
+  if (checkpoints != nullptr) {
+    checkpoints->RestoreAll([&service](const moreau::server::CheckpointRecord& record) {
+      return service.RestoreInstance(record);
+    });
+  }
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
@@ -231,6 +296,7 @@ int main(int argc, char** argv) {
     std::printf(" (metrics on http://%s:%d/metrics)", host.c_str(), metrics.port());
   std::printf(", %d workers\n", service.pool().size());
   std::fflush(stdout);
+  if (checkpoints != nullptr) checkpoints->StartPeriodic(&service.registry());
 
   // Housekeeping: idle instances, sampled gauges.
   absl::Notification stop;
@@ -255,22 +321,45 @@ int main(int argc, char** argv) {
                      table->tokens(), table->tenants(), authenticator->path().c_str());
       }
     }
-    std::fprintf(stderr, "moreaud: %s: draining in-flight calls\n",
-                 signal_number == SIGTERM ? "SIGTERM" : "SIGINT");
+    const char* name = signal_number == SIGTERM ? "SIGTERM" : "SIGINT";
+    // Every service NOT_SERVING (readiness probes fail, balancers drain) ...
     server->GetHealthCheckService()->Shutdown();
-    service.StopWatches();
-    const double grace = absl::GetFlag(FLAGS_shutdown_grace_s);
+    const double delay = signal_number == SIGTERM ? drain_delay_s : 0.0;
+    std::fprintf(stderr, "moreaud: %s: draining: health NOT_SERVING, still serving for %g s\n",
+                 name, delay);
+    // ... while calls are still served, so that none is refused before the
+    // clients have moved to another replica.
+    if (delay > 0.0) WaitForSignalOrTimeout(signals, delay);
+    service.StopStreams();
+    std::fprintf(stderr,
+                 "moreaud: stopped accepting calls; in-flight calls have up to %g s, open "
+                 "Session and Watch streams end with UNAVAILABLE\n",
+                 grace_s);
     server->Shutdown(std::chrono::system_clock::now() +
-                     std::chrono::milliseconds(static_cast<int64_t>(grace * 1000)));
+                     std::chrono::milliseconds(static_cast<int64_t>(grace_s * 1000)));
   });
 
   server->Wait();
   stop.Notify();
   housekeeper.join();
   signal_waiter.join();
+  std::fprintf(stderr, "moreaud: in-flight calls done\n");
+  int exit_code = 0;
+  if (checkpoints != nullptr) {
+    // Every call is done: the states written now are the final ones.
+    checkpoints->StopPeriodic();
+    const moreau::server::CheckpointPass pass = checkpoints->CheckpointChanged(service.registry());
+    std::fprintf(stderr, "moreaud: %d instance(s) checkpointed to %s (%d written, %d unchanged)\n",
+                 pass.written + pass.unchanged, state_dir.c_str(), pass.written, pass.unchanged);
+    if (pass.failed > 0) {
+      std::fprintf(stderr, "moreaud: error: %d instance(s) not checkpointed: %s\n", pass.failed,
+                   pass.first_error.c_str());
+      exit_code = 1;
+    }
+  }
   std::fprintf(stderr, "moreaud: stopped\n");
   std::fflush(nullptr);
   // Every call is drained; skip the destructors (the metrics HTTP server's
   // takes seconds to stop its listener) and exit now.
-  std::_Exit(0);
+  std::_Exit(exit_code);
 }

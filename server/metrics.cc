@@ -127,6 +127,14 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
                           .Help("Simulated seconds per wall second, all instances, last interval")
                           .Register(*registry_)
                           .Add({});
+  auto& checkpoints = prometheus::BuildCounter()
+                          .Name("moreau_checkpoints_total")
+                          .Help(
+                              "Instance checkpoint files written to the state directory, by "
+                              "outcome (ok, error)")
+                          .Register(*registry_);
+  checkpoints_ok_ = &checkpoints.Add({{"outcome", "ok"}});
+  checkpoints_error_ = &checkpoints.Add({{"outcome", "error"}});
   last_clock_s_ = ClockSeconds();
 }
 

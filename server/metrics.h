@@ -1,7 +1,7 @@
 // Prometheus metrics of the server (prometheus-cpp), served over plain HTTP on
 // --metrics-port: steps by model and contact model, live instances, RPC
 // latency by method and code, step time, solver iterations, diverged
-// instances, simulated seconds and the realtime factor.
+// instances, simulated seconds, the realtime factor and checkpoint writes.
 //
 // Per-call and per-instance series also carry a `tenant` label. Tenants come
 // only from the server's tokens file, so the label's values are bounded by
@@ -81,6 +81,12 @@ class Metrics {
   // Wall seconds spent stepping (all instances); with the simulated seconds
   // this gives the realtime factor, updated by UpdateRealtimeFactor.
   void AddStepWallSeconds(double seconds) { step_wall_seconds_->Increment(seconds); }
+  // Checkpoint files written (`ok`) and not written (`error`: an unwritable
+  // or full state directory).
+  void CheckpointsWritten(int ok, int error) {
+    if (ok > 0) checkpoints_ok_->Increment(ok);
+    if (error > 0) checkpoints_error_->Increment(error);
+  }
   // Realtime factor since the previous call: Δ simulated s / Δ wall s (clock).
   void UpdateRealtimeFactor() ABSL_LOCKS_EXCLUDED(mu_);
 
@@ -97,6 +103,8 @@ class Metrics {
   prometheus::Histogram* step_seconds_;
   prometheus::Histogram* solver_iterations_;
   prometheus::Gauge* realtime_factor_;
+  prometheus::Counter* checkpoints_ok_;
+  prometheus::Counter* checkpoints_error_;
 
   // Latency histograms of one tenant by [rpc][code], created on first use.
   using LatencyTable = std::array<std::array<std::atomic<prometheus::Histogram*>, 17>,

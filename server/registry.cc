@@ -49,6 +49,12 @@ absl::Status Registry::AddAll(const std::vector<std::shared_ptr<Instance>>& inst
   const int count = static_cast<int>(instances.size());
   if (absl::Status s = CheckCapacityLocked(count, tenant); !s.ok()) return s;
   for (const auto& instance : instances) {
+    if (instances_.contains(instance->id)) {
+      return absl::AlreadyExistsError(
+          absl::StrCat("an instance with id '", instance->id, "' already exists"));
+    }
+  }
+  for (const auto& instance : instances) {
     instances_.emplace(instance->id, instance);
     ++live_by_tenant_[instance->tenant];
   }

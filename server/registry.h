@@ -34,7 +34,8 @@ class Registry {
   absl::Status CheckCapacity(int count, const Tenant& tenant = {}) const ABSL_LOCKS_EXCLUDED(mu_);
 
   // Adds all instances (each's `tenant` is `tenant.name`) or none
-  // (RESOURCE_EXHAUSTED when they do not fit).
+  // (RESOURCE_EXHAUSTED when they do not fit,
+  // ALREADY_EXISTS when an id is taken).
   absl::Status AddAll(const std::vector<std::shared_ptr<Instance>>& instances,
                       const Tenant& tenant = {}) ABSL_LOCKS_EXCLUDED(mu_);
 

@@ -7,6 +7,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "engine/dynamics/crba.h"
 #include "engine/dynamics/data.h"
 #include "engine/dynamics/energy.h"
@@ -14,6 +15,7 @@
 #include "engine/dynamics/kinematics.h"
 #include "engine/dynamics/rnea.h"
 #include "engine/model/loader.h"
+#include "server/checkpoint_store.h"
 #include "server/convert.h"
 #include "server/grpc_status.h"
 #include "server/packed_observations.h"
@@ -80,9 +82,11 @@ void ShowNewState(Instance& inst, v1::Observation* obs) ABSL_EXCLUSIVE_LOCKS_REQ
 
 }  // namespace
 
-SimulatorService::SimulatorService(const ServiceOptions& options, Metrics* metrics)
+SimulatorService::SimulatorService(const ServiceOptions& options, Metrics* metrics,
+                                   CheckpointStore* checkpoints)
     : options_(options),
       metrics_(metrics),
+      checkpoints_(checkpoints),
       registry_(options.max_instances),
       pool_(DefaultWorkers(options.worker_threads)),
       watch_hub_(metrics, options.max_watches) {
@@ -205,15 +209,16 @@ grpc::ServerUnaryReactor* SimulatorService::DestroyInstances(
   const absl::Time start = absl::Now();
   const absl::StatusOr<Tenant> caller = Caller(context);
   if (!caller.ok()) return Finish(context, Rpc::kDestroyInstances, start, caller.status());
-  int destroyed = 0;
+  std::vector<std::string> destroyed;
   for (const std::string& id : request->instance_ids()) {
     if (registry_.Remove(id, caller->name) != nullptr) {
-      ++destroyed;
+      destroyed.push_back(id);
     } else {
       response->add_not_found(id);
     }
   }
-  response->set_destroyed(destroyed);
+  if (checkpoints_ != nullptr) checkpoints_->Forget(destroyed);
+  response->set_destroyed(static_cast<int>(destroyed.size()));
   metrics_->SetLiveInstances(registry_.size());
   return Finish(context, Rpc::kDestroyInstances, start, absl::OkStatus());
 }
@@ -511,18 +516,7 @@ grpc::ServerBidiReactor<v1::SessionRequest, v1::SessionResponse>* SimulatorServi
     return new FailedBidiReactor<v1::SessionRequest, v1::SessionResponse>(
         ToGrpcStatus(caller.status()));
   }
-  const int open = open_sessions_.fetch_add(1, std::memory_order_relaxed);
-  if (open >= options_.max_sessions) {
-    open_sessions_.fetch_sub(1, std::memory_order_relaxed);
-    const absl::Status status = absl::ResourceExhaustedError(
-        absl::StrCat("the server has ", open, " open Session streams, at most ",
-                     options_.max_sessions, " (the server's --max-sessions)"));
-    metrics_->ObserveRpc(Rpc::kSession, static_cast<grpc::StatusCode>(status.code()), 0.0,
-                         caller->name);
-    return new FailedBidiReactor<v1::SessionRequest, v1::SessionResponse>(
-        ToGrpcStatus(status));
-  }
-  return new SessionReactor(this, context, std::move(caller->name));  // calls SessionEnded when done
+  return session_hub_.Start(this, std::move(caller->name), options_.max_sessions);
 }
 
 // ------------------------------------------------------------------- state --
@@ -661,9 +655,50 @@ grpc::ServerWriteReactor<v1::WatchFrame>* SimulatorService::Watch(
 
 int SimulatorService::ReclaimIdle(absl::Duration timeout) {
   const int64_t before = MonotonicNowNs() - absl::ToInt64Nanoseconds(timeout);
-  const int reclaimed = static_cast<int>(registry_.RemoveIdle(before).size());
+  const std::vector<std::shared_ptr<Instance>> removed = registry_.RemoveIdle(before);
+  const int reclaimed = static_cast<int>(removed.size());
   if (reclaimed > 0) metrics_->InstancesReclaimed(reclaimed);
+  if (checkpoints_ != nullptr && reclaimed > 0) {
+    std::vector<std::string> ids;
+    for (const auto& instance : removed) ids.push_back(instance->id);
+    checkpoints_->Forget(ids);
+  }
   return reclaimed;
+}
+
+absl::Status SimulatorService::RestoreInstance(const CheckpointRecord& record) {
+  auto settings = SettingsFromProto(record.settings, options_.heightfield_limits);
+  if (!settings.ok()) return settings.status();
+  auto model = LoadSource(record.source, options_.urdf_limits);
+  if (!model.ok()) return model.status();
+  auto simulation = sim::Simulation::Create(*model, *settings);
+  if (!simulation.ok()) return simulation.status();
+  // The simulation's model (its own copy when the settings change gravity or
+  // the transmissions) is what the state was stepped under.
+  const uint64_t fingerprint = ModelFingerprint((*simulation)->model());
+  if (fingerprint != record.model_fingerprint) {
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "model '%s' no longer matches the checkpoint (fingerprint %016x, checkpoint %016x)",
+        (*model)->name, fingerprint, record.model_fingerprint));
+  }
+  if (absl::Status s = (*simulation)->Restore(record.state); !s.ok()) return s;
+  const std::string contact_name = sim::ContactModelName(settings->contact);
+  auto instance = std::make_shared<Instance>(record.id, std::move(*simulation));
+  instance->tenant = record.tenant;
+  instance->source = std::make_shared<const v1::ModelSource>(record.source);
+  instance->settings = record.settings;
+  instance->steps_counter = metrics_->StepsCounter((*model)->name, contact_name, record.tenant);
+  instance->diverged_counter = metrics_->DivergedCounter((*model)->name, contact_name, record.tenant);
+  instance->sim_seconds_counter = metrics_->SimSecondsCounter((*model)->name, contact_name, record.tenant);
+  {
+    absl::MutexLock lock(&instance->mu);
+    instance->diverged = record.diverged;
+    instance->diverged_message = record.diverged_message;
+  }
+  Touch(*instance);
+  if (absl::Status s = registry_.AddAll({instance}); !s.ok()) return s;
+  metrics_->SetLiveInstances(registry_.size());
+  return absl::OkStatus();
 }
 
 void SimulatorService::UpdateGauges() {

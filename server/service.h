@@ -19,13 +19,17 @@
 #include "engine/model/urdf_limits.h"
 #include "moreau/v1/simulator.grpc.pb.h"
 #include "server/auth_interceptor.h"
+#include "server/checkpoint.h"
 #include "server/metrics.h"
 #include "server/registry.h"
+#include "server/session_reactor.h"
 #include "server/tenant.h"
 #include "server/watch_hub.h"
 #include "server/worker_pool.h"
 
 namespace moreau::server {
+
+class CheckpointStore;
 
 struct ServiceOptions {
   int max_instances = 1024;
@@ -53,7 +57,10 @@ struct ServiceOptions {
 
 class SimulatorService final : public v1::Simulator::CallbackService {
  public:
-  SimulatorService(const ServiceOptions& options, Metrics* metrics);
+  // `checkpoints` (optional): the state directory, told when instances are
+  // destroyed or reclaimed.
+  SimulatorService(const ServiceOptions& options, Metrics* metrics,
+                   CheckpointStore* checkpoints = nullptr);
   ~SimulatorService() override;
 
   grpc::ServerUnaryReactor* ListModels(grpc::CallbackServerContext* context,
@@ -95,10 +102,16 @@ class SimulatorService final : public v1::Simulator::CallbackService {
   int ReclaimIdle(absl::Duration timeout);
   // Refreshes the gauges that are sampled rather than counted.
   void UpdateGauges();
-  // A Session stream ended (its reactor's OnDone).
-  void SessionEnded() { open_sessions_.fetch_sub(1, std::memory_order_relaxed); }
-  // Ends every Watch stream (server shutdown).
-  void StopWatches() { watch_hub_.Stop(); }
+  // Server shutdown: ends every Session stream (after the step in progress
+  // is answered) and every Watch stream with UNAVAILABLE, and refuses new ones.
+  void StopStreams() {
+    session_hub_.Stop();
+    watch_hub_.Stop();
+  }
+  // Rebuilds a checkpointed instance under its id and tenant: the model from
+  // its source (FAILED_PRECONDITION when the model no longer has the
+  // checkpoint's fingerprint), the settings, the state, the diverged flag.
+  absl::Status RestoreInstance(const CheckpointRecord& record);
 
   const Registry& registry() const { return registry_; }
 
@@ -135,11 +148,12 @@ class SimulatorService final : public v1::Simulator::CallbackService {
 
   const ServiceOptions options_;
   Metrics* const metrics_;
+  CheckpointStore* const checkpoints_;  // may be null
   Registry registry_;
   WorkerPool pool_;
+  SessionHub session_hub_;
   WatchHub watch_hub_;
   v1::ListModelsResponse builtin_models_;  // built once at start
-  std::atomic<int> open_sessions_{0};
 };
 
 }  // namespace moreau::server

@@ -10,6 +10,13 @@
 #include "server/convert.h"
 
 namespace moreau::server {
+namespace {
+
+grpc::Status ShuttingDown() {
+  return grpc::Status(grpc::StatusCode::UNAVAILABLE, "the server is shutting down");
+}
+
+}  // namespace
 
 class WatchHub::Reactor final : public grpc::ServerWriteReactor<v1::WatchFrame> {
  public:
@@ -27,12 +34,14 @@ class WatchHub::Reactor final : public grpc::ServerWriteReactor<v1::WatchFrame> 
 
   void OnWriteDone(bool ok) override {
     bool finish = false;
+    grpc::Status status;
     {
       absl::MutexLock lock(&hub_->mu_);
       writing_ = false;
       if ((!ok || cancelled_ || hub_->stopping_) && !finishing_) finish = finishing_ = true;
+      if (hub_->stopping_) status = ShuttingDown();
     }
-    if (finish) Finish(grpc::Status::OK);
+    if (finish) Finish(status);
   }
 
   void OnCancel() override {
@@ -59,10 +68,14 @@ class WatchHub::Reactor final : public grpc::ServerWriteReactor<v1::WatchFrame> 
   }
 
   // Under hub_->mu_: what the pump should do with this stream now.
-  enum class Action { kNone, kWrite, kFinish };
+  enum class Action { kNone, kWrite, kFinish, kFinishShuttingDown };
   Action Poll(int64_t now_ns) ABSL_EXCLUSIVE_LOCKS_REQUIRED(hub_->mu_) {
     if (writing_ || finishing_) return Action::kNone;
-    if (hub_->stopping_ || instance_->destroyed) {
+    if (hub_->stopping_) {
+      finishing_ = true;
+      return Action::kFinishShuttingDown;
+    }
+    if (instance_->destroyed) {
       finishing_ = true;
       return Action::kFinish;
     }
@@ -115,8 +128,7 @@ grpc::ServerWriteReactor<v1::WatchFrame>* WatchHub::Start(std::shared_ptr<Instan
   {
     absl::MutexLock lock(&mu_);
     if (stopping_) {
-      return new FailedWriteReactor<v1::WatchFrame>(
-          grpc::Status(grpc::StatusCode::UNAVAILABLE, "the server is shutting down"));
+      return new FailedWriteReactor<v1::WatchFrame>(ShuttingDown());
     }
     const int open = static_cast<int>(reactors_.size()) + starting_;
     if (open >= max_streams_) {
@@ -158,6 +170,8 @@ void WatchHub::Pump() {
     for (auto& [reactor, action] : todo) {
       if (action == Reactor::Action::kWrite) {
         reactor->Write();
+      } else if (action == Reactor::Action::kFinishShuttingDown) {
+        reactor->Finish(ShuttingDown());
       } else {
         reactor->Finish(grpc::Status::OK);
       }

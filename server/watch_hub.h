@@ -41,7 +41,8 @@ class WatchHub {
   // RESOURCE_EXHAUSTED when max_streams are open.
   grpc::ServerWriteReactor<v1::WatchFrame>* Start(std::shared_ptr<Instance> instance,
                                                   double rate_hz) ABSL_LOCKS_EXCLUDED(mu_);
-  // Ends every stream (OK) and refuses new ones.
+  // Ends every stream with UNAVAILABLE ("the server is shutting down") and
+  // refuses new ones.
   void Stop() ABSL_LOCKS_EXCLUDED(mu_);
 
  private:

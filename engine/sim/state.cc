@@ -11,7 +11,7 @@ namespace moreau::sim {
 namespace {
 
 constexpr char kMagic[4] = {'M', 'R', 'S', 'T'};
-constexpr uint32_t kVersion = 2;
+constexpr uint32_t kVersion = kStateFormatVersion;
 
 static_assert(std::endian::native == std::endian::little,
               "state blobs are little-endian; add byte swapping for big-endian hosts");

@@ -34,6 +34,9 @@ int BilateralRowCount(const Model& model);
 // A state at rest in the model's default configuration.
 State DefaultState(const Model& model);
 
+// The version SerializeState writes; DeserializeState reads it and version 1.
+inline constexpr uint32_t kStateFormatVersion = 2;
+
 // Versioned, portable byte blob (little-endian IEEE-754): a state restored
 // from it continues bit-exactly on any machine running the same version.
 std::string SerializeState(const State& state);

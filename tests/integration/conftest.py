@@ -10,7 +10,8 @@ import pytest
 @pytest.fixture(scope="module")
 def address():
     proc = subprocess.Popen(
-        [os.environ["MOREAUD_BIN"], "--host", "127.0.0.1", "--port", "0", "--metrics-port", "-1"],
+        [os.environ["MOREAUD_BIN"], "--host", "127.0.0.1", "--port", "0", "--metrics-port", "-1",
+         "--drain-delay-s", "0"],
         stdout=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
     match = re.search(r"listening on ([\d.]+:\d+)", line)

@@ -1,6 +1,7 @@
 #include "tests/integration/server_process.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -11,6 +12,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "absl/strings/numbers.h"
@@ -52,9 +54,10 @@ int AfterColon(const std::string& text, size_t from) {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<ServerProcess>> ServerProcess::Start(
-    const std::vector<std::string>& flags) {
-  std::vector<std::string> args = {MOREAUD_PATH, "--host",         "127.0.0.1", "--port",
-                                   "0",          "--metrics-port", "0"};
+    const std::vector<std::string>& flags, const std::string& stderr_path) {
+  // No drain delay unless a test asks for one: stopping stays quick.
+  std::vector<std::string> args = {MOREAUD_PATH,     "--host", "127.0.0.1",       "--port", "0",
+                                   "--metrics-port", "0",      "--drain-delay-s", "0"};
   args.insert(args.end(), flags.begin(), flags.end());
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
@@ -66,6 +69,10 @@ absl::StatusOr<std::unique_ptr<ServerProcess>> ServerProcess::Start(
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
   posix_spawn_file_actions_addclose(&actions, out[0]);
+  if (!stderr_path.empty()) {
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, stderr_path.c_str(),
+                                     O_WRONLY | O_CREAT | O_APPEND, 0644);
+  }
   std::unique_ptr<ServerProcess> server(new ServerProcess());
   const int rc = posix_spawn(&server->pid_, MOREAUD_PATH, &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
@@ -95,8 +102,21 @@ ServerProcess::~ServerProcess() {
 }
 
 int ServerProcess::Terminate() {
+  Signal(SIGTERM);
+  return Wait();
+}
+
+int ServerProcess::Kill() {
+  Signal(SIGKILL);
+  return Wait();
+}
+
+void ServerProcess::Signal(int signal) {
+  if (pid_ > 0) kill(pid_, signal);
+}
+
+int ServerProcess::Wait() {
   if (pid_ <= 0) return -1;
-  kill(pid_, SIGTERM);
   int status = 0;
   waitpid(pid_, &status, 0);
   pid_ = -1;
@@ -117,6 +137,11 @@ long ServerProcess::RssKb() const {
     std::getline(status, key);
   }
   return -1;
+}
+
+std::string ReadTextFile(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
 }
 
 absl::StatusOr<std::string> HttpGet(int port, const std::string& path) {

@@ -1,5 +1,5 @@
 // A real moreaud child process on a free loopback port, for integration
-// tests: started with extra flags, stopped with SIGTERM.
+// tests: started with extra flags, stopped with SIGTERM (or killed).
 #ifndef MOREAU_TESTS_INTEGRATION_SERVER_PROCESS_H_
 #define MOREAU_TESTS_INTEGRATION_SERVER_PROCESS_H_
 
@@ -16,9 +16,11 @@ namespace moreau::testing {
 class ServerProcess {
  public:
   // Starts moreaud (MOREAUD_PATH) with --host 127.0.0.1 --port 0
-  // --metrics-port 0 and `flags`, and waits for its "listening on" line.
+  // --metrics-port 0 --drain-delay-s 0 and `flags` (which may override
+  // those), and waits for its "listening on" line. With `stderr_path`, the
+  // server's stderr is appended to that file.
   static absl::StatusOr<std::unique_ptr<ServerProcess>> Start(
-      const std::vector<std::string>& flags = {});
+      const std::vector<std::string>& flags = {}, const std::string& stderr_path = "");
   ~ServerProcess();
 
   const std::string& address() const { return address_; }
@@ -27,6 +29,12 @@ class ServerProcess {
 
   // Sends SIGTERM and waits; returns the exit code (or 128 + signal).
   int Terminate();
+  // Sends SIGKILL (a crash) and waits; returns 128 + 9.
+  int Kill();
+  // Sends `signal` without waiting.
+  void Signal(int signal);
+  // Waits for the process to exit; the exit code (or 128 + signal).
+  int Wait();
   // Resident set size now (kB), from /proc/PID/status.
   long RssKb() const;
 
@@ -36,6 +44,9 @@ class ServerProcess {
   std::string address_;
   int metrics_port_ = 0;
 };
+
+// The whole file (e.g. a server's stderr), or "" when it cannot be read.
+std::string ReadTextFile(const std::string& path);
 
 // GET http://127.0.0.1:port/path over a plain socket; the body.
 absl::StatusOr<std::string> HttpGet(int port, const std::string& path);
