@@ -23,7 +23,9 @@ class WatchHub::Reactor final : public grpc::ServerWriteReactor<v1::WatchFrame> 
   Reactor(WatchHub* hub, std::shared_ptr<Instance> instance, double rate_hz)
       : hub_(hub),
         instance_(std::move(instance)),
-        period_ns_(static_cast<int64_t>(1e9 / rate_hz)),
+        // Capped at ~32 years: a rate of 1e-250 Hz (valid, > 0) must not
+        // overflow the conversion; its stream shows the first frame only.
+        period_ns_(static_cast<int64_t>(std::min(1e9 / rate_hz, 1e18))),
         data_(MakeData(instance_->sim->model())),
         start_ns_(MonotonicNowNs()) {
     ++instance_->watchers;
