@@ -782,7 +782,7 @@ std::vector<Rejected> UrdfCases() {
   add("UrdfKinematicLoop",
       Robot(Link("base") + Link("a") + Link("b") + Joint("ab", "revolute", "a", "b") +
             Joint("ba", "revolute", "b", "a")),
-      "kinematic loop");
+      "URDF parse error: kinematic loop: b -> a -> b");
   // <transmission> (urdf_prepare.cc, build_model.cc).
   add("TransmissionTwoReductionSpellings",
       ArmWithTransmission(R"(<joint name="hinge"/><mechanicalReduction>2</mechanicalReduction>)"
