@@ -46,7 +46,8 @@ class Moreaud:
     """A moreaud child process; its stderr lines are collected as they come."""
 
     def __init__(self, *flags):
-        self.process = subprocess.Popen([MOREAUD, "--port", "0", "--metrics-port", "-1", *flags],
+        self.process = subprocess.Popen([MOREAUD, "--port", "0", "--metrics-port", "-1",
+                                         "--drain-delay-s", "0", *flags],
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.errors = queue.Queue()
         threading.Thread(target=self._drain, daemon=True).start()

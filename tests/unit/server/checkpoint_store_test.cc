@@ -20,7 +20,9 @@ namespace {
 class CheckpointStoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = ::testing::TempDir() + "/moreau_checkpoint_store";
+    // One directory per test: ctest runs the tests in parallel.
+    dir_ = ::testing::TempDir() + "/moreau_checkpoint_store_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::filesystem::remove_all(dir_);
   }
 

@@ -169,7 +169,9 @@ TEST(Checkpoint, IdsThatCanNameFiles) {
 class CheckpointFiles : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = ::testing::TempDir() + "/moreau_checkpoint_files";
+    // One directory per test: ctest runs the tests in parallel.
+    dir_ = ::testing::TempDir() + "/moreau_checkpoint_files_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
   }
