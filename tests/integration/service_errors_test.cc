@@ -470,7 +470,7 @@ std::vector<Rejected> ServiceCases() {
         }
         return c.StepBatch(batch).status();
       },
-      "at most 4 instances, got 5"));
+      "StepBatch has 5 instances, at most 4 (the server's --max-batch)"));
   cases.push_back(Invalid(
       "BatchSubstepsNegative",
       [](client::Client& c, const std::string& bystander) {
