@@ -548,11 +548,14 @@ std::vector<Rejected> SettingsCases() {
                           "loop solver 'magic'"));
   cases.push_back(Invalid("KpNegative", box([](auto& s) { s.set_kp(-1.0); }), "kp"));
   cases.push_back(Invalid("KpNaN", box([](auto& s) { s.set_kp(kNaN); }), "kp"));
+  cases.push_back(Invalid("KpInf", box([](auto& s) { s.set_kp(kInf); }), "kp"));
   cases.push_back(Invalid("KdNegative", box([](auto& s) { s.set_kd(-1.0); }), "kd"));
   cases.push_back(Invalid("KdInf", box([](auto& s) { s.set_kd(kInf); }), "kd"));
   cases.push_back(Invalid("IdTimeConstantNegative",
                           box([](auto& s) { s.set_id_time_constant(-0.1); }), "id_time_constant"));
   cases.push_back(Invalid("IdTimeConstantNaN", box([](auto& s) { s.set_id_time_constant(kNaN); }),
+                          "id_time_constant"));
+  cases.push_back(Invalid("IdTimeConstantInf", box([](auto& s) { s.set_id_time_constant(kInf); }),
                           "id_time_constant"));
   cases.push_back(Invalid("GearNaN", box([](auto& s) { s.set_gear(kNaN); }), "transmission gear"));
   cases.push_back(Invalid("RotorInertiaNegative", box([](auto& s) { s.set_rotor_inertia(-1.0); }),
