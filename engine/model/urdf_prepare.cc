@@ -236,9 +236,9 @@ absl::StatusOr<PreparedUrdf> PrepareUrdf(std::string_view urdf_xml, const UrdfLi
   // Before TinyXML, whose parser, printer and destructor recurse once per
   // nesting level: text that would nest deeper than the limit (or is not
   // text) never reaches them.
-  if (absl::Status s = CheckUrdfText(urdf_xml, limits); !s.ok()) return s;
-
-  const std::string text(urdf_xml);
+  absl::StatusOr<std::string> checked = CheckUrdfText(urdf_xml, limits);
+  if (!checked.ok()) return checked.status();
+  const std::string text = *std::move(checked);
   TiXmlDocument doc;
   doc.Parse(text.c_str(), nullptr, TIXML_ENCODING_UTF8);
   if (doc.Error() && doc.ErrorId() != TiXmlBase::TIXML_ERROR_DOCUMENT_EMPTY) {

@@ -290,11 +290,29 @@ absl::StatusOr<XmlCounts> ScanXml(std::string_view std_text, int max_depth) {
   return Scanner(text, max_depth).Run();
 }
 
-absl::Status CheckUrdfText(std::string_view text, const UrdfLimits& limits) {
-  if (static_cast<int64_t>(text.size()) > limits.max_bytes) {
-    return LimitError(absl::StrCat("URDF is ", text.size(), " bytes, at most ", limits.max_bytes,
+std::string ReplaceInvalidUtf8(std::string_view std_text) {
+  const absl::string_view text(std_text.data(), std_text.size());
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    const size_t length = Utf8Length(text, i);
+    if (length == 0) {
+      out += "\xEF\xBF\xBD";  // U+FFFD REPLACEMENT CHARACTER
+      ++i;
+    } else {
+      out.append(text.data() + i, length);
+      i += length;
+    }
+  }
+  return out;
+}
+
+absl::StatusOr<std::string> CheckUrdfText(std::string_view given, const UrdfLimits& limits) {
+  if (static_cast<int64_t>(given.size()) > limits.max_bytes) {
+    return LimitError(absl::StrCat("URDF is ", given.size(), " bytes, at most ", limits.max_bytes,
                                    " (the server's --max-urdf-bytes)"));
   }
+  std::string text = ReplaceInvalidUtf8(given);
   const absl::StatusOr<XmlCounts> counts = ScanXml(text, limits.max_depth);
   if (!counts.ok()) return counts.status();
   if (counts->elements > limits.max_elements) {
@@ -309,7 +327,7 @@ absl::Status CheckUrdfText(std::string_view text, const UrdfLimits& limits) {
     return LimitError(absl::StrCat("URDF has ", counts->joints, " joints, at most ",
                                    limits.max_joints, " (the server's --max-joints)"));
   }
-  return absl::OkStatus();
+  return text;
 }
 
 }  // namespace moreau::model_internal

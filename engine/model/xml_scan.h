@@ -18,6 +18,7 @@
 #define MOREAU_ENGINE_MODEL_XML_SCAN_H_
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "absl/status/status.h"
@@ -38,9 +39,15 @@ struct XmlCounts {
 // deeper than `max_depth` (the scan stops there).
 absl::StatusOr<XmlCounts> ScanXml(std::string_view text, int max_depth);
 
+// `text` with each byte that is not part of a well-formed UTF-8 sequence
+// (RFC 3629) replaced by U+FFFD, so that a Latin-1 name or comment still
+// reads as text and the scan and TinyXML see the same characters.
+std::string ReplaceInvalidUtf8(std::string_view text);
+
 // The URDF limits that the scan measures (all but max_contact_points), in
-// order: bytes, depth, elements, links, joints.
-absl::Status CheckUrdfText(std::string_view text, const UrdfLimits& limits);
+// order: bytes (of `text` as given), depth, elements, links, joints. Returns
+// the text every parser then reads: `text` after ReplaceInvalidUtf8.
+absl::StatusOr<std::string> CheckUrdfText(std::string_view text, const UrdfLimits& limits);
 
 }  // namespace moreau::model_internal
 
