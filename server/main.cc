@@ -12,7 +12,7 @@
 // the error).
 //
 // With --state-dir, every instance is checkpointed there (periodically and at
-// shutdown) and restored under its id at the next start.
+// shutdown) and restored under its id and tenant at the next start.
 //
 // SIGTERM (as Kubernetes stops a pod): the health service reports NOT_SERVING
 // for --drain-delay-s while every call is still served (so that load
@@ -20,7 +20,8 @@
 // open Session and Watch streams with UNAVAILABLE, lets in-flight calls finish
 // (up to --shutdown-grace-s), checkpoints every instance and exits 0 (1 when
 // some instance could not be checkpointed). SIGINT does the same without the
-// delay; a second signal ends the delay early. Progress goes to stderr.
+// delay; a second SIGTERM or SIGINT ends the delay early. Progress goes to
+// stderr.
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
@@ -329,7 +330,14 @@ int main(int argc, char** argv) {
                  name, delay);
     // ... while calls are still served, so that none is refused before the
     // clients have moved to another replica.
-    if (delay > 0.0) WaitForSignalOrTimeout(signals, delay);
+    // A second SIGTERM or SIGINT ends the delay (a SIGHUP stays pending).
+    if (delay > 0.0) {
+      sigset_t stop_signals;
+      sigemptyset(&stop_signals);
+      sigaddset(&stop_signals, SIGTERM);
+      sigaddset(&stop_signals, SIGINT);
+      WaitForSignalOrTimeout(stop_signals, delay);
+    }
     service.StopStreams();
     std::fprintf(stderr,
                  "moreaud: stopped accepting calls; in-flight calls have up to %g s, open "

@@ -411,6 +411,10 @@ TEST(ServiceShutdown, DrainDelayReportsNotServingWhileStepsSucceed) {
   // Every call is still served meanwhile, new ones included.
   EXPECT_TRUE(server.client->Step(created->instance_ids(0), Eigen::VectorXd::Zero(0), 5).ok());
   EXPECT_TRUE(server.client->CreateBuiltin("box", 1).ok());
+  // A SIGHUP (token reload) does not cut the delay short.
+  server.process->Signal(SIGHUP);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_TRUE(server.client->Step(created->instance_ids(0), Eigen::VectorXd::Zero(0), 5).ok());
   server.client.reset();  // hang up first: shutdown waits for idle connections to close
   EXPECT_EQ(server.process->Wait(), 0);
   const std::string text = ReadTextFile(log);
