@@ -20,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/notification.h"
 #include "server/checkpoint.h"
+#include "tests/integration/security_test_util.h"
 #include "tests/integration/service_test_util.h"
 
 namespace moreau::testing {
@@ -217,6 +218,40 @@ TEST(ServiceRestart, SigtermThenRestartContinuesBitForBit) {
     EXPECT_EQ(restarted->state().data(), uninterrupted->state().data());
     EXPECT_EQ(restarted->time(), uninterrupted->time());
   }
+}
+
+TEST(ServiceRestart, RestoredInstancesKeepTheirTenant) {
+  const std::string dir = FreshDir("tenant");
+  const std::string tokens = dir + ".tokens";
+  std::ofstream(tokens) << TokenLine("alice", "alice-token") << "\n"
+                        << TokenLine("bob", "bob-token") << "\n";
+  const std::vector<std::string> flags = {"--state-dir", dir, "--auth-tokens-file", tokens};
+  client::ClientOptions alice_options, bob_options;
+  alice_options.token = "alice-token";
+  bob_options.token = "bob-token";
+  auto server = ServerProcess::Start(flags);
+  ASSERT_TRUE(server.ok()) << server.status();
+  std::string id;
+  {
+    client::Client alice((*server)->address(), alice_options);
+    auto created = alice.CreateBuiltin("box", 1);
+    ASSERT_TRUE(created.ok()) << created.status();
+    id = created->instance_ids(0);
+    ASSERT_TRUE(alice.Step(id, Eigen::VectorXd::Zero(0), 7).ok());
+  }
+  ASSERT_EQ((*server)->Terminate(), 0);
+  auto record = server::DecodeCheckpoint(ReadTextFile(CheckpointPath(dir, id)));
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_EQ(record->tenant, "alice");
+
+  server = ServerProcess::Start(flags);
+  ASSERT_TRUE(server.ok()) << server.status();
+  client::Client alice((*server)->address(), alice_options);
+  client::Client bob((*server)->address(), bob_options);
+  auto state = alice.GetState(id);
+  ASSERT_TRUE(state.ok()) << state.status();
+  EXPECT_EQ(state->state().data(), record->state);
+  EXPECT_EQ(bob.GetState(id).status().code(), StatusCode::kNotFound);
 }
 
 TEST(ServiceRestart, KillNineRestoresTheLastPeriodicCheckpoint) {
