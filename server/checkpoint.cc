@@ -6,18 +6,15 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cerrno>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "engine/sim/state.h"
+#include "engine/util/byte_io.h"
 
 namespace moreau::server {
 namespace {
-
-static_assert(std::endian::native == std::endian::little,
-              "checkpoints are little-endian; add byte swapping for big-endian hosts");
 
 constexpr char kMagic[8] = {'M', 'O', 'R', 'E', 'A', 'U', 'C', 'K'};
 constexpr size_t kHeaderSize = 32;
@@ -65,48 +62,6 @@ class Fnv1a {
   uint64_t hash_ = 14695981039346656037ull;
 };
 
-class Writer {
- public:
-  void Bytes(const void* p, size_t n) { out_.append(static_cast<const char*>(p), n); }
-  void U8(uint8_t x) { Bytes(&x, sizeof x); }
-  void U32(uint32_t x) { Bytes(&x, sizeof x); }
-  void U64(uint64_t x) { Bytes(&x, sizeof x); }
-  void Str(std::string_view s) {
-    U32(static_cast<uint32_t>(s.size()));
-    Bytes(s.data(), s.size());
-  }
-  std::string& out() { return out_; }
-
- private:
-  std::string out_;
-};
-
-class Reader {
- public:
-  explicit Reader(std::string_view in) : in_(in) {}
-  bool Bytes(void* p, size_t n) {
-    if (in_.size() - pos_ < n) return false;
-    std::memcpy(p, in_.data() + pos_, n);
-    pos_ += n;
-    return true;
-  }
-  bool U8(uint8_t& x) { return Bytes(&x, sizeof x); }
-  bool U32(uint32_t& x) { return Bytes(&x, sizeof x); }
-  bool U64(uint64_t& x) { return Bytes(&x, sizeof x); }
-  bool Str(std::string& s) {
-    uint32_t n = 0;
-    if (!U32(n) || in_.size() - pos_ < n) return false;
-    s.assign(in_.data() + pos_, n);
-    pos_ += n;
-    return true;
-  }
-  bool AtEnd() const { return pos_ == in_.size(); }
-
- private:
-  std::string_view in_;
-  size_t pos_ = 0;
-};
-
 std::string ErrnoText(int error) { return std::strerror(error); }
 
 absl::Status SystemError(const char* what, const std::string& path, int error) {
@@ -126,7 +81,7 @@ uint32_t Crc32c(std::string_view bytes) {
 }
 
 std::string EncodeCheckpoint(const CheckpointRecord& record) {
-  Writer payload;
+  ByteWriter payload;
   payload.Str(record.id);
   payload.Str(record.tenant);
   payload.Str(record.source.SerializeAsString());
@@ -135,15 +90,15 @@ std::string EncodeCheckpoint(const CheckpointRecord& record) {
   payload.Str(record.diverged_message);
   payload.U8(record.diverged ? 1 : 0);
 
-  Writer file;
+  ByteWriter file;
   file.Bytes(kMagic, sizeof kMagic);
   file.U32(kCheckpointFormatVersion);
   file.U32(sim::kStateFormatVersion);
   file.U64(record.model_fingerprint);
-  file.U64(payload.out().size());
-  file.Bytes(payload.out().data(), payload.out().size());
-  file.U32(Crc32c(file.out()));
-  return std::move(file.out());
+  file.U64(payload.bytes().size());
+  file.Bytes(payload.bytes().data(), payload.bytes().size());
+  file.U32(Crc32c(file.bytes()));
+  return file.Take();
 }
 
 absl::StatusOr<CheckpointRecord> DecodeCheckpoint(std::string_view bytes) {
@@ -158,7 +113,7 @@ absl::StatusOr<CheckpointRecord> DecodeCheckpoint(std::string_view bytes) {
                                             " bytes, shorter than the ", kHeaderSize + kTrailerSize,
                                             "-byte minimum"));
   }
-  Reader header(bytes.substr(sizeof kMagic, kHeaderSize - sizeof kMagic));
+  ByteReader header(bytes.substr(sizeof kMagic, kHeaderSize - sizeof kMagic));
   uint32_t format_version = 0, state_version = 0;
   uint64_t fingerprint = 0, payload_size = 0;
   header.U32(format_version);
@@ -197,7 +152,7 @@ absl::StatusOr<CheckpointRecord> DecodeCheckpoint(std::string_view bytes) {
   CheckpointRecord record;
   record.model_fingerprint = fingerprint;
   record.state_version = state_version;
-  Reader payload(bytes.substr(kHeaderSize, payload_size));
+  ByteReader payload(bytes.substr(kHeaderSize, payload_size));
   std::string source, settings;
   uint8_t diverged = 0;
   if (!payload.Str(record.id) || !payload.Str(record.tenant) || !payload.Str(source) ||

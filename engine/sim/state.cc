@@ -1,51 +1,17 @@
 #include "engine/sim/state.h"
 
-#include <bit>
 #include <cmath>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "engine/step/workspace.h"
+#include "engine/util/byte_io.h"
 
 namespace moreau::sim {
 namespace {
 
 constexpr char kMagic[4] = {'M', 'R', 'S', 'T'};
 constexpr uint32_t kVersion = kStateFormatVersion;
-
-static_assert(std::endian::native == std::endian::little,
-              "state blobs are little-endian; add byte swapping for big-endian hosts");
-
-class Writer {
- public:
-  void Bytes(const void* p, size_t n) { out_.append(static_cast<const char*>(p), n); }
-  void U32(uint32_t x) { Bytes(&x, sizeof x); }
-  void U64(uint64_t x) { Bytes(&x, sizeof x); }
-  void F64(double x) { Bytes(&x, sizeof x); }
-  std::string Take() { return std::move(out_); }
-
- private:
-  std::string out_;
-};
-
-class Reader {
- public:
-  explicit Reader(std::string_view in) : in_(in) {}
-  bool Bytes(void* p, size_t n) {
-    if (in_.size() - pos_ < n) return false;
-    std::memcpy(p, in_.data() + pos_, n);
-    pos_ += n;
-    return true;
-  }
-  bool U32(uint32_t& x) { return Bytes(&x, sizeof x); }
-  bool U64(uint64_t& x) { return Bytes(&x, sizeof x); }
-  bool F64(double& x) { return Bytes(&x, sizeof x); }
-  bool AtEnd() const { return pos_ == in_.size(); }
-
- private:
-  std::string_view in_;
-  size_t pos_ = 0;
-};
 
 }  // namespace
 
@@ -65,7 +31,7 @@ int BilateralRowCount(const Model& model) {
 }
 
 std::string SerializeState(const State& s) {
-  Writer w;
+  ByteWriter w;
   w.Bytes(kMagic, sizeof kMagic);
   w.U32(kVersion);
   w.U32(static_cast<uint32_t>(s.q.size()));
@@ -86,7 +52,7 @@ std::string SerializeState(const State& s) {
 }
 
 absl::StatusOr<State> DeserializeState(const Model& model, std::string_view bytes) {
-  Reader r(bytes);
+  ByteReader r(bytes);
   char magic[4];
   uint32_t version = 0, nq = 0, nv = 0, nc = 0;
   if (!r.Bytes(magic, 4) || std::memcmp(magic, kMagic, 4) != 0) {
