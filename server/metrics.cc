@@ -3,31 +3,14 @@
 #include <chrono>
 #include <exception>
 
+#include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 
 namespace moreau::server {
 namespace {
 
-const char* CodeName(int code) {
-  static const char* const kNames[17] = {"OK",
-                                         "CANCELLED",
-                                         "UNKNOWN",
-                                         "INVALID_ARGUMENT",
-                                         "DEADLINE_EXCEEDED",
-                                         "NOT_FOUND",
-                                         "ALREADY_EXISTS",
-                                         "PERMISSION_DENIED",
-                                         "RESOURCE_EXHAUSTED",
-                                         "FAILED_PRECONDITION",
-                                         "ABORTED",
-                                         "OUT_OF_RANGE",
-                                         "UNIMPLEMENTED",
-                                         "INTERNAL",
-                                         "UNAVAILABLE",
-                                         "DATA_LOSS",
-                                         "UNAUTHENTICATED"};
-  return code >= 0 && code < 17 ? kNames[code] : "UNKNOWN";
-}
+// The name of gRPC status code `code` (gRPC's codes are absl::StatusCode's).
+std::string CodeName(int code) { return absl::StatusCodeToString(static_cast<absl::StatusCode>(code)); }
 
 // `labels` with tenant=`tenant`, or without the label for the tenant ""
 // (the same series to Prometheus).
