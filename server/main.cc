@@ -46,6 +46,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
+#include "engine/util/dashed_args.h"
 #include "server/auth_interceptor.h"
 #include "server/authenticator.h"
 #include "server/checkpoint_store.h"
@@ -111,21 +112,6 @@ ABSL_FLAG(int64_t, max_heightfield_nodes, moreau::contact::HeightfieldLimits{}.m
 
 namespace {
 
-// absl flags are spelled with underscores; accept --metrics-port too.
-std::vector<char*> NormalizeDashes(int argc, char** argv, std::vector<std::string>& storage) {
-  storage.assign(argv, argv + argc);
-  for (std::string& arg : storage) {
-    if (arg.rfind("--", 0) != 0) continue;
-    const size_t end = std::min(arg.find('='), arg.size());
-    for (size_t i = 2; i < end; ++i) {
-      if (arg[i] == '-') arg[i] = '_';
-    }
-  }
-  std::vector<char*> out;
-  for (std::string& arg : storage) out.push_back(arg.data());
-  return out;
-}
-
 int Fail(const std::string& message) {
   std::fprintf(stderr, "moreaud: error: %s\n", message.c_str());
   return 1;
@@ -181,7 +167,7 @@ void WaitForSignalOrTimeout(const sigset_t& signals, double seconds) {
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("moreaud [--host H] [--port P] [--metrics-port M] [flags]");
   std::vector<std::string> storage;
-  std::vector<char*> args = NormalizeDashes(argc, argv, storage);
+  std::vector<char*> args = moreau::DashesToUnderscores(argc, argv, storage);
   absl::ParseCommandLine(static_cast<int>(args.size()), args.data());
 
   // Signals are taken by one thread with sigwait: block them everywhere first.

@@ -18,6 +18,7 @@
 #include "absl/flags/parse.h"
 #include "bench/service/soak_supervisor.h"
 #include "bench/service/soak_worker.h"
+#include "engine/util/dashed_args.h"
 
 ABSL_FLAG(double, duration_s, 600.0, "Seconds of load");
 ABSL_FLAG(double, warmup_s, 0.0,
@@ -45,21 +46,6 @@ std::atomic<bool> stop_worker{false};
 
 void OnStop(int) { stop_worker = true; }
 
-// absl flags are spelled with underscores; accept --duration-s too.
-std::vector<char*> NormalizeDashes(int argc, char** argv, std::vector<std::string>& storage) {
-  storage.assign(argv, argv + argc);
-  for (std::string& arg : storage) {
-    if (arg.rfind("--", 0) != 0) continue;
-    const size_t end = std::min(arg.find('='), arg.size());
-    for (size_t i = 2; i < end; ++i) {
-      if (arg[i] == '-') arg[i] = '_';
-    }
-  }
-  std::vector<char*> out;
-  for (std::string& arg : storage) out.push_back(arg.data());
-  return out;
-}
-
 std::string SelfPath() {
   char path[PATH_MAX];
   const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
@@ -70,7 +56,7 @@ std::string SelfPath() {
 
 int main(int argc, char** argv) {
   std::vector<std::string> storage;
-  std::vector<char*> args = NormalizeDashes(argc, argv, storage);
+  std::vector<char*> args = moreau::DashesToUnderscores(argc, argv, storage);
   absl::ParseCommandLine(static_cast<int>(args.size()), args.data());
   if (absl::GetFlag(FLAGS_worker)) {
     struct sigaction action = {};
