@@ -15,56 +15,19 @@
 
 #include "engine/model/loader.h"
 #include "engine/sim/simulation.h"
-#include "tests/integration/service_test_util.h"
+#include "tests/integration/bystander_test.h"
 
 namespace moreau::testing {
 namespace {
 
 using ::absl::StatusCode;
 
-class ServiceErrorsTest : public ::testing::Test {
+class ServiceErrorsTest : public BystanderTest {
  protected:
-  void SetUp() override {
-    server_ = StartServer({"--max_instances", "6", "--max_substeps", "1000", "--max_batch", "4",
-                           "--max_message_bytes", "65536"});
-    ASSERT_NE(server_.client, nullptr);
-    auto created = client().CreateBuiltin("mini_cheetah", 1);
-    ASSERT_TRUE(created.ok()) << created.status();
-    bystander_ = created->instance_ids(0);
-    auto model = LoadBuiltin("mini_cheetah");
-    ASSERT_TRUE(model.ok());
-    auto local = sim::Simulation::Create(*model, sim::Settings{});
-    ASSERT_TRUE(local.ok());
-    local_ = std::move(*local);
+  std::vector<std::string> ServerFlags() const override {
+    return {"--max_instances", "6", "--max_substeps", "1000", "--max_batch", "4",
+            "--max_message_bytes", "65536"};
   }
-
-  // Steps the bystander remotely and locally with the same action.
-  void StepBystander() {
-    const Eigen::VectorXd action = TestAction(12, t_++);
-    ASSERT_TRUE(client().Step(bystander_, action, 10).ok());
-    ASSERT_TRUE(local_->StepAction(action, 10).ok());
-  }
-
-  void TearDown() override {
-    if (server_.client == nullptr) return;
-    StepBystander();
-    auto state = client().GetState(bystander_);
-    ASSERT_TRUE(state.ok()) << state.status();
-    EXPECT_EQ(state->state().data(), local_->Snapshot()) << "the bystander was disturbed";
-  }
-
-  // Expects `status` to have `code` and a message containing `needle`.
-  static void ExpectError(const absl::Status& status, StatusCode code, const std::string& needle) {
-    EXPECT_EQ(status.code(), code) << status;
-    EXPECT_NE(status.message().find(needle), std::string::npos)
-        << "message '" << status.message() << "' does not name '" << needle << "'";
-  }
-
-  client::Client& client() { return *server_.client; }
-  LiveServer server_;
-  std::string bystander_;
-  std::unique_ptr<sim::Simulation> local_;
-  int t_ = 0;
 };
 
 TEST_F(ServiceErrorsTest, UnknownInstanceId) {

@@ -12,43 +12,14 @@
 #include "absl/time/clock.h"
 #include "engine/model/loader.h"
 #include "engine/model/xml_scan.h"
+#include "tests/unit/model/limit_urdfs.h"
 #include "engine/sim/simulation.h"
-#include "tests/integration/service_test_util.h"
+#include "tests/integration/bystander_test.h"
 
 namespace moreau::testing {
 namespace {
 
 using ::absl::StatusCode;
-
-constexpr char kInertial[] =
-    R"(<inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>)";
-
-// A chain of `links` links and `links - 1` revolute joints; the last link
-// carries `spheres` contact spheres.
-std::string Chain(int links, int spheres = 1) {
-  std::string xml = "<robot name=\"chain\">";
-  for (int i = 0; i < links; ++i) {
-    absl::StrAppend(&xml, "<link name=\"l", i, "\">", kInertial);
-    for (int s = 0; i == links - 1 && s < spheres; ++s) {
-      absl::StrAppend(&xml, "<collision><origin xyz=\"0 0 ", 0.01 * s,
-                      "\"/><geometry><sphere radius=\"0.01\"/></geometry></collision>");
-    }
-    absl::StrAppend(&xml, "</link>");
-  }
-  for (int i = 1; i < links; ++i) {
-    absl::StrAppend(&xml, "<joint name=\"j", i, "\" type=\"revolute\"><parent link=\"l", i - 1,
-                    "\"/><child link=\"l", i, "\"/><axis xyz=\"0 0 1\"/></joint>");
-  }
-  return xml + "</robot>";
-}
-
-// One link whose elements nest `depth` deep in all (urdfdom ignores <x>).
-std::string Nested(int depth) {
-  std::string xml = absl::StrCat("<robot name=\"r\"><link name=\"a\">", kInertial);
-  for (int d = 2; d < depth; ++d) xml += "<x>";
-  for (int d = 2; d < depth; ++d) xml += "</x>";
-  return xml + "</link></robot>";
-}
 
 v1::ModelSource Urdf(const std::string& xml) {
   v1::ModelSource source;
@@ -95,44 +66,9 @@ const std::vector<std::string> kLimitFlags = {"--max-instances",
                                               "--max-watches",
                                               "2"};
 
-class ServiceLimitsTest : public ::testing::Test {
+class ServiceLimitsTest : public BystanderTest {
  protected:
-  void SetUp() override {
-    server_ = StartServer(kLimitFlags);
-    ASSERT_NE(server_.client, nullptr);
-    auto created = client().CreateBuiltin("mini_cheetah", 1);
-    ASSERT_TRUE(created.ok()) << created.status();
-    bystander_ = created->instance_ids(0);
-    auto model = LoadBuiltin("mini_cheetah");
-    ASSERT_TRUE(model.ok());
-    auto local = sim::Simulation::Create(*model, sim::Settings{});
-    ASSERT_TRUE(local.ok());
-    local_ = std::move(*local);
-  }
-
-  void StepBystander() {
-    const Eigen::VectorXd action = TestAction(12, t_++);
-    ASSERT_TRUE(client().Step(bystander_, action, 10).ok());
-    ASSERT_TRUE(local_->StepAction(action, 10).ok());
-  }
-
-  void TearDown() override {
-    if (server_.client == nullptr) return;
-    StepBystander();
-    auto state = client().GetState(bystander_);
-    ASSERT_TRUE(state.ok()) << state.status();
-    EXPECT_EQ(state->state().data(), local_->Snapshot()) << "the bystander was disturbed";
-  }
-
-  // `status` has `code` and a message holding every needle.
-  static void ExpectError(const absl::Status& status, StatusCode code,
-                          const std::vector<std::string>& needles) {
-    EXPECT_EQ(status.code(), code) << status;
-    for (const std::string& needle : needles) {
-      EXPECT_NE(status.message().find(needle), std::string::npos)
-          << "message '" << status.message() << "' does not name '" << needle << "'";
-    }
-  }
+  std::vector<std::string> ServerFlags() const override { return kLimitFlags; }
 
   // GetModel of `xml` is accepted.
   void ExpectModel(const std::string& xml) {
@@ -149,15 +85,10 @@ class ServiceLimitsTest : public ::testing::Test {
     ExpectError(client().CreateInstances(request).status(), StatusCode::kInvalidArgument, needles);
   }
 
-  client::Client& client() { return *server_.client; }
-  LiveServer server_;
-  std::string bystander_;
-  std::unique_ptr<sim::Simulation> local_;
-  int t_ = 0;
 };
 
 TEST_F(ServiceLimitsTest, UrdfBytes) {
-  std::string xml = Chain(2);
+  std::string xml = ChainUrdf(2);
   xml.resize(20000, ' ');  // whitespace after </robot>
   ExpectModel(xml);
   StepBystander();
@@ -166,14 +97,14 @@ TEST_F(ServiceLimitsTest, UrdfBytes) {
 }
 
 TEST_F(ServiceLimitsTest, XmlDepth) {
-  ExpectModel(Nested(10));
+  ExpectModel(NestedUrdf(10));
   StepBystander();
-  ExpectRefused(Nested(11), {"11 deep", "at most 10 (the server's --max-xml-depth)"});
+  ExpectRefused(NestedUrdf(11), {"11 deep", "at most 10 (the server's --max-xml-depth)"});
 }
 
 TEST_F(ServiceLimitsTest, XmlElements) {
-  // Chain(2) padded with empty elements (which urdfdom ignores) to 300.
-  std::string body = Chain(2);
+  // ChainUrdf(2) padded with empty elements (which urdfdom ignores) to 300.
+  std::string body = ChainUrdf(2);
   const auto counts = model_internal::ScanXml(body, 64);
   ASSERT_TRUE(counts.ok()) << counts.status();
   std::string padding;
@@ -186,11 +117,11 @@ TEST_F(ServiceLimitsTest, XmlElements) {
 }
 
 TEST_F(ServiceLimitsTest, LinksAndJoints) {
-  ExpectModel(Chain(6));  // 6 links, 5 joints
+  ExpectModel(ChainUrdf(6));  // 6 links, 5 joints
   StepBystander();
-  ExpectRefused(Chain(7), {"URDF has 7 links, at most 6 (the server's --max-links)"});
+  ExpectRefused(ChainUrdf(7), {"URDF has 7 links, at most 6 (the server's --max-links)"});
   // A sixth joint (a second parent for l5): counted before the tree is checked.
-  std::string six_joints = Chain(6);
+  std::string six_joints = ChainUrdf(6);
   six_joints.insert(six_joints.size() - 8,
                     "<joint name=\"extra\" type=\"fixed\"><parent link=\"l0\"/>"
                     "<child link=\"l5\"/></joint>");
@@ -198,9 +129,9 @@ TEST_F(ServiceLimitsTest, LinksAndJoints) {
 }
 
 TEST_F(ServiceLimitsTest, ContactPoints) {
-  ExpectModel(Chain(2, 3));
+  ExpectModel(ChainUrdf(2, 3));
   StepBystander();
-  ExpectRefused(Chain(2, 4), {"4 contact points, at most 3 (the server's --max-contact-points)"});
+  ExpectRefused(ChainUrdf(2, 4), {"4 contact points, at most 3 (the server's --max-contact-points)"});
 }
 
 TEST_F(ServiceLimitsTest, HeightfieldNodes) {
@@ -335,7 +266,7 @@ TEST(ServiceLimitsDefaultsTest, DeeplyNestedUrdfIsRefused) {
             std::string::npos)
       << spec.status();
   EXPECT_TRUE(server.client->ListModels().ok());
-  EXPECT_TRUE(server.client->GetModel(Urdf(Chain(3))).ok());
+  EXPECT_TRUE(server.client->GetModel(Urdf(ChainUrdf(3))).ok());
 }
 
 }  // namespace

@@ -14,45 +14,18 @@
 #include "absl/strings/str_cat.h"
 #include "engine/model/loader.h"
 #include "engine/model/xml_scan.h"
+#include "tests/unit/model/limit_urdfs.h"
 
 namespace moreau {
 namespace {
 
 using model_internal::CheckUrdfText;
 using model_internal::ScanXml;
+using testing::ChainUrdf;
+using testing::NestedUrdf;
 
 constexpr char kInertial[] =
     R"(<inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>)";
-
-// A chain of `links` links joined by `links - 1` revolute joints; the last
-// link carries `spheres` sphere collisions (its contact points).
-std::string Chain(int links, int spheres = 1) {
-  std::string xml = "<robot name=\"chain\">";
-  for (int i = 0; i < links; ++i) {
-    absl::StrAppend(&xml, "<link name=\"l", i, "\">", kInertial);
-    if (i == links - 1) {
-      for (int s = 0; s < spheres; ++s) {
-        absl::StrAppend(&xml, "<collision><origin xyz=\"0 0 ", 0.01 * s,
-                        "\"/><geometry><sphere radius=\"0.01\"/></geometry></collision>");
-      }
-    }
-    absl::StrAppend(&xml, "</link>");
-  }
-  for (int i = 1; i < links; ++i) {
-    absl::StrAppend(&xml, "<joint name=\"j", i, "\" type=\"revolute\"><parent link=\"l", i - 1,
-                    "\"/><child link=\"l", i, "\"/><axis xyz=\"0 0 1\"/></joint>");
-  }
-  return xml + "</robot>";
-}
-
-// A one-link robot whose link holds elements nested `depth` deep in all
-// (<robot> and <link> included), which urdfdom ignores.
-std::string Nested(int depth) {
-  std::string xml = absl::StrCat("<robot name=\"r\"><link name=\"a\">", kInertial);
-  for (int d = 2; d < depth; ++d) xml += "<x>";
-  for (int d = 2; d < depth; ++d) xml += "</x>";
-  return xml + "</link></robot>";
-}
 
 void ExpectLimit(const absl::Status& status, const std::vector<std::string>& needles) {
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
@@ -93,9 +66,9 @@ TEST(UrdfLimits, DeepNestingFailsBeforeTheParser) {
 TEST(UrdfLimits, DepthAtTheLimitLoads) {
   UrdfLimits limits;
   limits.max_depth = 10;
-  const auto at_limit = LoadUrdfString(Nested(10), WithLimits(limits));
+  const auto at_limit = LoadUrdfString(NestedUrdf(10), WithLimits(limits));
   EXPECT_TRUE(at_limit.ok()) << at_limit.status();
-  const auto model = LoadUrdfString(Nested(11), WithLimits(limits));
+  const auto model = LoadUrdfString(NestedUrdf(11), WithLimits(limits));
   ASSERT_FALSE(model.ok());
   ExpectLimit(model.status(), {"11 deep", "at most 10", "--max-xml-depth"});
   // An empty element counts as a level too.
@@ -105,7 +78,7 @@ TEST(UrdfLimits, DepthAtTheLimitLoads) {
 }
 
 TEST(UrdfLimits, ElementCount) {
-  const std::string xml = Chain(3);
+  const std::string xml = ChainUrdf(3);
   const auto counts = ScanXml(xml, 64);
   ASSERT_TRUE(counts.ok()) << counts.status();
   UrdfLimits limits;
@@ -121,11 +94,11 @@ TEST(UrdfLimits, LinksAndJoints) {
   UrdfLimits limits;
   limits.max_links = 4;
   limits.max_joints = 3;
-  EXPECT_TRUE(LoadUrdfString(Chain(4), WithLimits(limits)).ok());
-  ExpectLimit(LoadUrdfString(Chain(5), WithLimits(limits)).status(),
+  EXPECT_TRUE(LoadUrdfString(ChainUrdf(4), WithLimits(limits)).ok());
+  ExpectLimit(LoadUrdfString(ChainUrdf(5), WithLimits(limits)).status(),
               {"URDF has 5 links, at most 4 (the server's --max-links)"});
   limits.max_links = 10;
-  ExpectLimit(LoadUrdfString(Chain(5), WithLimits(limits)).status(),
+  ExpectLimit(LoadUrdfString(ChainUrdf(5), WithLimits(limits)).status(),
               {"URDF has 4 joints, at most 3 (the server's --max-joints)"});
   // Only children of <robot> count: a <link> nested elsewhere is not a link.
   const std::string nested_links =
@@ -137,7 +110,7 @@ TEST(UrdfLimits, LinksAndJoints) {
 }
 
 TEST(UrdfLimits, Bytes) {
-  std::string xml = Chain(2);
+  std::string xml = ChainUrdf(2);
   UrdfLimits limits;
   limits.max_bytes = static_cast<int64_t>(xml.size());
   EXPECT_TRUE(LoadUrdfString(xml, WithLimits(limits)).ok());
@@ -152,7 +125,7 @@ TEST(UrdfLimits, FileOverTheByteLimitIsNotRead) {
       (std::filesystem::temp_directory_path() / "moreau_urdf_limits_test.urdf").string();
   {
     std::ofstream file(path);
-    file << Chain(2);
+    file << ChainUrdf(2);
   }
   UrdfLimits limits;
   limits.max_bytes = 16;
@@ -167,10 +140,10 @@ TEST(UrdfLimits, FileOverTheByteLimitIsNotRead) {
 TEST(UrdfLimits, ContactPoints) {
   UrdfLimits limits;
   limits.max_contact_points = 3;
-  const auto three = LoadUrdfString(Chain(2, 3), WithLimits(limits));
+  const auto three = LoadUrdfString(ChainUrdf(2, 3), WithLimits(limits));
   ASSERT_TRUE(three.ok()) << three.status();
   EXPECT_EQ((*three)->contact_points.size(), 3u);
-  ExpectLimit(LoadUrdfString(Chain(2, 4), WithLimits(limits)).status(),
+  ExpectLimit(LoadUrdfString(ChainUrdf(2, 4), WithLimits(limits)).status(),
               {"4 contact points, at most 3 (the server's --max-contact-points)"});
 }
 
@@ -212,8 +185,8 @@ int DomDepth(const TiXmlNode* root) {
 
 TEST(UrdfLimits, ScanMeasuresWhatTinyXmlBuilds) {
   for (const std::string& xml : {
-           Chain(3, 2),
-           Nested(12),
+           ChainUrdf(3, 2),
+           NestedUrdf(12),
            std::string("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- <a><a><a> -->"
                        "<!DOCTYPE robot><robot name=\"r\"><![CDATA[<b><b>]]><x a='>'><y/></x>"
                        "<?pi c ?></robot>"),
