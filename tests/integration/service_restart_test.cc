@@ -39,19 +39,6 @@ std::string FreshDir(const std::string& name) {
   return dir;
 }
 
-// A server whose stderr is appended to `log`, and a client of it.
-LiveServer StartLogged(const std::vector<std::string>& flags, const std::string& log) {
-  LiveServer live;
-  auto process = ServerProcess::Start(flags, log);
-  EXPECT_TRUE(process.ok()) << process.status();
-  if (!process.ok()) return live;
-  live.process = std::move(*process);
-  live.client = std::make_unique<client::Client>(live.process->address());
-  const absl::Status ready = live.client->WaitForServer(absl::Seconds(20));
-  EXPECT_TRUE(ready.ok()) << ready;
-  return live;
-}
-
 double Metric(const ServerProcess& process, const std::string& series) {
   auto page = HttpGet(process.metrics_port(), "/metrics");
   return page.ok() ? MetricValue(*page, series) : -1.0;
@@ -168,7 +155,7 @@ TEST(ServiceRestart, SigtermThenRestartContinuesBitForBit) {
   const std::string log = dir + ".log";
   std::filesystem::remove(log);
   const std::vector<std::string> flags = {"--state-dir", dir};
-  LiveServer server = StartLogged(flags, log);
+  LiveServer server = StartServer(flags, log);
   LiveServer reference = StartServer();  // never restarted
   ASSERT_NE(server.client, nullptr);
   ASSERT_NE(reference.client, nullptr);
@@ -205,7 +192,7 @@ TEST(ServiceRestart, SigtermThenRestartContinuesBitForBit) {
   EXPECT_TRUE(absl::StrContains(first_log, "4 instance(s) checkpointed")) << first_log;
   for (const std::string& id : ids) EXPECT_TRUE(std::filesystem::exists(CheckpointPath(dir, id)));
 
-  server = StartLogged(flags, log);
+  server = StartServer(flags, log);
   ASSERT_NE(server.client, nullptr);
   EXPECT_TRUE(absl::StrContains(ReadTextFile(log), "restored 4 instance(s)"));
   step_both(server, 50);
@@ -354,7 +341,7 @@ TEST(ServiceRestart, CorruptTruncatedForeignAndMismatchedCheckpointsAreSkippedAn
   const std::string foreign = dir + "/notes.txt";
   WriteBytes(foreign, "not a checkpoint\n");
 
-  server = StartLogged(flags, log);
+  server = StartServer(flags, log);
   ASSERT_NE(server.client, nullptr);
   for (int k : {0, 4}) {
     auto state = server.client->GetState(ids[k]);
@@ -382,7 +369,7 @@ TEST(ServiceRestart, UnwritableStateDirIsLoggedAndCountedWhileServingGoesOn) {
   const std::string log = dir + ".log";
   std::filesystem::remove(log);
   std::filesystem::remove_all(dir + ".moved");
-  LiveServer server = StartLogged({"--state-dir", dir, "--checkpoint-interval-s", "0.5"}, log);
+  LiveServer server = StartServer({"--state-dir", dir, "--checkpoint-interval-s", "0.5"}, log);
   ASSERT_NE(server.client, nullptr);
   // Both series exist from the start.
   EXPECT_EQ(Metric(*server.process, kOk), 0.0);
@@ -412,7 +399,7 @@ TEST(ServiceRestart, StateDirThatCannotBeCreatedIsLoggedAndServingStarts) {
   const std::string file = FreshDir("blocked") + "/file";
   WriteBytes(file, "a file, not a directory\n");
   const std::string log = file + ".log";
-  LiveServer server = StartLogged({"--state-dir", file + "/state"}, log);
+  LiveServer server = StartServer({"--state-dir", file + "/state"}, log);
   ASSERT_NE(server.client, nullptr);
   EXPECT_TRUE(server.client->CreateBuiltin("box", 1).ok());
   EXPECT_TRUE(absl::StrContains(ReadTextFile(log), "cannot create")) << ReadTextFile(log);
@@ -429,7 +416,7 @@ TEST(ServiceRestart, SecondServerOnTheSameStateDirIsRefused) {
 TEST(ServiceShutdown, DrainDelayReportsNotServingWhileStepsSucceed) {
   const std::string dir = FreshDir("drain");
   const std::string log = dir + "/stderr.log";
-  LiveServer server = StartLogged({"--drain-delay-s", "3"}, log);
+  LiveServer server = StartServer({"--drain-delay-s", "3"}, log);
   ASSERT_NE(server.client, nullptr);
   auto created = server.client->CreateBuiltin("box", 1);
   ASSERT_TRUE(created.ok());

@@ -4,9 +4,9 @@
 
 namespace moreau::testing {
 
-LiveServer StartServer(const std::vector<std::string>& flags) {
+LiveServer StartServer(const std::vector<std::string>& flags, const std::string& stderr_path) {
   LiveServer live;
-  auto process = ServerProcess::Start(flags);
+  auto process = ServerProcess::Start(flags, stderr_path);
   EXPECT_TRUE(process.ok()) << process.status();
   if (!process.ok()) return live;
   live.process = std::move(*process);

@@ -16,12 +16,14 @@ namespace moreau::testing {
 
 namespace v1 = ::moreau::v1;
 
-// Starts a server (ASSERT-fails the test when it cannot) and a client of it.
+// Starts a server (ASSERT-fails the test when it cannot) and a client of it;
+// with `stderr_path`, the server's stderr is appended to that file.
 struct LiveServer {
   std::unique_ptr<ServerProcess> process;
   std::unique_ptr<client::Client> client;
 };
-LiveServer StartServer(const std::vector<std::string>& flags = {});
+LiveServer StartServer(const std::vector<std::string>& flags = {},
+                       const std::string& stderr_path = "");
 
 // A deterministic, varied action sequence: entry k of step t.
 Eigen::VectorXd TestAction(int size, int t, double scale = 2.0);
