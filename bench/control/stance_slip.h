@@ -1,5 +1,5 @@
 // Stance-foot slip of a gait, measured per stance phase (moreau_control_bench,
-// BENCHMARKS.md issue 7). A stance is one stance phase of a leg's gait in
+// BENCHMARKS.md). A stance is one stance phase of a leg's gait in
 // which the foot's contact closes at least once (closed: active and carrying
 // a compressive normal force). Per stance:
 //   slip          the foot's tangential travel while in contact: the

@@ -1,6 +1,6 @@
 // The Mini Cheetah trotting under `id-constraint` control at Δt = 10 ms with
 // the velocity trot (engine/control/velocity_trot.h), in the setting of
-// moreau_control_bench's trot scenario (issue 7; BENCHMARKS.md "Paper 002's
+// moreau_control_bench's trot scenario (BENCHMARKS.md "Paper 002's
 // experiments"): the actuators' effort limits 17/17/26 N m bound the joint
 // rows, hard contact moreau-sor at α = 1 with up to 1 000 sweeps, the joint
 // targets q + Δt q̇_d with time constant 0. The stance-foot slip is the
@@ -103,7 +103,7 @@ TrotRun RunVelocityTrot(double dt, double duration) {
   return r;
 }
 
-// Issue 7's target: the trotting quadruped under id-constraint stable at
+// The target: the trotting quadruped under id-constraint stable at
 // ≥ 10 ms with the foot slip during stance < 5 mm.
 TEST(VelocityTrot, MiniCheetahTrotsAtTenMillisecondsWithoutSlipping) {
   const TrotRun r = RunVelocityTrot(0.01, 5.0);

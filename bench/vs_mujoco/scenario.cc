@@ -75,7 +75,7 @@ absl::StatusOr<std::unique_ptr<Controller>> MakeScenarioController(Scenario scen
       // The A1's trot holds its start line and reads a faster base-velocity
       // estimate than the default (0.1 s): the trunk then wanders less in
       // both engines, so the comparison sees the engines' differences
-      // rather than two chaotic paths parting (BENCHMARKS.md, issue 6,
+      // rather than two chaotic paths parting (BENCHMARKS.md
       // lists the sweep these were chosen from).
       options.line_gain = 0.5;
       options.velocity_filter_s = 0.05;

@@ -1,4 +1,4 @@
-// A trot for velocity-level joints (`id-constraint` control, 002; issue 7):
+// A trot for velocity-level joints (`id-constraint` control, 002):
 // the controller gives each leg joint a desired velocity q̇_d for the step,
 // which the simulation imposes as a bilateral row e_jᵀ u_E = q̇_d,j with
 // |Λ_j| ≤ τ_max Δt, solved with contact and friction. Such rows are deadbeat:

@@ -262,7 +262,7 @@ def test_session_and_watch(client: moreau.Client) -> None:
     client.destroy_instances(created.ids)
 
 
-def test_issue7_settings_reach_the_engine(client: moreau.Client) -> None:
+def test_id_constraint_settings_reach_the_engine(client: moreau.Client) -> None:
     # id-constraint: a pendulum driven to a target at 10 ms steps (desired
     # velocity (target − q) / dt; Moreau's midpoint rule moves q by half of
     # (v_start + v_desired) dt, so the error shrinks by ≈ 0.7 per step).

@@ -305,7 +305,7 @@ TEST(IdConstraint, MiniCheetahStandsAtTenMillisecondSteps) {
 // forward. Its feet do not stay put —
 // the generator's attitude feedback is unstable with deadbeat joint rows and
 // its stance feet hop (≈ 8 contact closures per stance; the figure printed
-// restarts at each closure) — which is why the id-constraint trot of issue 7
+// restarts at each closure) — which is why the id-constraint trot
 // is the velocity trot (engine/control/velocity_trot.h), whose stance-slip
 // bound is checked in bench/control/velocity_trot_test.cc.
 TEST(IdConstraint, MiniCheetahTrotsWith001GeneratorAtTenMillisecondSteps) {

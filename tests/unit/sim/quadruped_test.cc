@@ -1,4 +1,4 @@
-// The quadrupeds under their controllers, with every contact model (issue 3):
+// The quadrupeds under their controllers, with every contact model:
 // the Mini Cheetah stands 10 s under 001's joint PD (k_p = 40, k_d = 1) with
 // its base height steady, its feet still and its penetration small; it trots
 // 10 s forward without falling (also with 001 Table I's settings, hertz at
@@ -35,8 +35,8 @@ struct ModelCase {
   ContactModel contact;
   step::Integrator integrator;
   double dt;
-  double max_penetration;  // m: < 1 mm hard, < 5 mm compliant (issue 3)
-  double max_stand_slip;   // m: < 5 mm (issue 3)
+  double max_penetration;  // m: < 1 mm hard, < 5 mm compliant
+  double max_stand_slip;   // m: < 5 mm
   // micro: 003's k and c scaled from its 5 kg HOAP-1 to the robot's mass
   // (MicroParamsForMass) instead of taken as they are.
   bool micro_for_robot_mass = false;
@@ -52,16 +52,16 @@ const ModelCase kCases[] = {
     // far too stiff for explicit Heun at Δt = 1e-4 with a foot's effective
     // mass; the two Heun stages see opposite, saturated friction (at stage 2
     // every foot slips 5–10 mm/s with ‖f_T‖ = 2 f_n) whose mean lets the feet
-    // creep. At half the step it meets issue 3's 5 mm
+    // creep. At half the step it meets the 5 mm stand-slip bound
     // (MiniCheetahStandsOnExplicitHertzAtHalfTableIStep).
     {ContactModel::kHertz, step::Integrator::kHeun, 1e-4, 5e-3, 8e-3},
     // The same law and parameters with the friction stepped by backward Euler
-    // (HertzParams::implicit_friction): the feet stay within 0.1 mm (issue 3
-    // asks < 5 mm; bound at 1 mm so that a return of the creep fails).
+    // (HertzParams::implicit_friction): the feet stay within 0.1 mm (the
+    // requirement is < 5 mm; bound at 1 mm so that a return of the creep fails).
     {ContactModel::kHertz, step::Integrator::kHeun, 1e-4, 5e-3, 1e-3, false, true},
     // 003's k = 4410 N/m was tuned for the 5 kg HOAP-1: as it is, it holds a
     // quarter of the 8.9 kg Mini Cheetah, 22 N, at 5.0 mm (6.1 mm measured
-    // with the stand's weight shifts), at issue 3's bound on its own. Scaled
+    // with the stand's weight shifts), at the 5 mm bound on its own. Scaled
     // to the robot's mass (k = 7.8 kN/m, c = 499 N s/m) the feet sink 2.8 mm
     // statically, 3.3 mm measured.
     {ContactModel::kMicro, step::Integrator::kSemiImplicitEuler, 1e-3, 5e-3, 5e-3, true},
@@ -83,7 +83,7 @@ const ModelCase kQpCases[] = {
 };
 
 // Height, slip and penetration are measured over the last kWindowS of a run
-// (issue 3: "over the last 5 s"): the robot starts in Model::q_default, 0.4 m
+// (the last 5 s): the robot starts in Model::q_default, 0.4 m
 // up with straight legs, drops onto its feet and rocks for a second or two.
 constexpr double kWindowS = 5.0;
 
@@ -246,7 +246,7 @@ TEST(Quadruped, MiniCheetahStandsWithEveryContactModel) {
 }
 
 // Table I's hertz law with its friction stepped explicitly, as 001 does,
-// meets issue 3's 5 mm stand slip at half Table I's step: the creep of kCases'
+// meets the 5 mm stand-slip bound at half Table I's step: the creep of kCases'
 // explicit case (≈ 5.8 mm at Δt = 1e-4) is the explicit scheme's, and it
 // shrinks with the step (3.8 mm at 5e-5 s, Heun), so this bound catches a
 // law or scheme change that makes it creep more.
