@@ -182,6 +182,14 @@ absl::Status Simulation::StepLoop(int substeps, const std::vector<Force>* f_ext,
   if (substeps < 1) {
     return absl::InvalidArgumentError(absl::StrCat("substeps must be ≥ 1, got ", substeps));
   }
+  // A state set or restored beyond max_speed is not stepped: the step never
+  // leaves one (it keeps the last good state), and solving contact from it
+  // costs every solver its iteration limit.
+  if (Diverged()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the state is diverged (a speed above max_speed = ", settings_.max_speed,
+        "); set or reset a state before stepping"));
+  }
   for (int k = 0; k < substeps; ++k) {
     last_good_ = state_;  // equal sizes: no allocation
     set_tau(state_);

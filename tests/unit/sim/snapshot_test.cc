@@ -178,5 +178,19 @@ TEST(Simulation, SpeedAboveTheLimitIsADivergence) {
   EXPECT_EQ((*sim)->Snapshot(), before);
 }
 
+// A state set beyond max_speed (a client's SetState or state blob) is refused
+// before any step, and left as it is.
+TEST(Simulation, StateAboveTheSpeedLimitIsNotStepped) {
+  auto sim = MakeSim(ContactModel::kLeastConstraint);
+  State s = sim->state();
+  s.v[9] = 1.65e98;
+  ASSERT_TRUE(sim->SetState(s).ok());
+  const std::string before = sim->Snapshot();
+  const absl::Status status = sim->Step(Eigen::VectorXd::Zero(sim->model().nv), 5);
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition) << status;
+  EXPECT_NE(status.message().find("max_speed"), std::string::npos) << status;
+  EXPECT_EQ(sim->Snapshot(), before);
+}
+
 }  // namespace
 }  // namespace moreau::sim
