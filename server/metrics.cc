@@ -10,7 +10,9 @@ namespace moreau::server {
 namespace {
 
 // The name of gRPC status code `code` (gRPC's codes are absl::StatusCode's).
-std::string CodeName(int code) { return absl::StatusCodeToString(static_cast<absl::StatusCode>(code)); }
+std::string CodeName(int code) {
+  return absl::StatusCodeToString(static_cast<absl::StatusCode>(code));
+}
 
 // `labels` with tenant=`tenant`, or without the label for the tenant ""
 // (the same series to Prometheus).

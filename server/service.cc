@@ -688,8 +688,10 @@ absl::Status SimulatorService::RestoreInstance(const CheckpointRecord& record) {
   instance->source = std::make_shared<const v1::ModelSource>(record.source);
   instance->settings = record.settings;
   instance->steps_counter = metrics_->StepsCounter((*model)->name, contact_name, record.tenant);
-  instance->diverged_counter = metrics_->DivergedCounter((*model)->name, contact_name, record.tenant);
-  instance->sim_seconds_counter = metrics_->SimSecondsCounter((*model)->name, contact_name, record.tenant);
+  instance->diverged_counter =
+      metrics_->DivergedCounter((*model)->name, contact_name, record.tenant);
+  instance->sim_seconds_counter =
+      metrics_->SimSecondsCounter((*model)->name, contact_name, record.tenant);
   {
     absl::MutexLock lock(&instance->mu);
     instance->diverged = record.diverged;

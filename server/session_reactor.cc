@@ -28,10 +28,10 @@ grpc::ServerBidiReactor<v1::SessionRequest, v1::SessionResponse>* SessionHub::St
     const int open = static_cast<int>(sessions_.size());
     if (open >= max_sessions) {
       delete reactor;
-      return new Refused(grpc::Status(
-          grpc::StatusCode::RESOURCE_EXHAUSTED,
-          absl::StrCat("the server has ", open, " open Session streams, at most ", max_sessions,
-                       " (the server's --max-sessions)")));
+      return new Refused(
+          grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                       absl::StrCat("the server has ", open, " open Session streams, at most ",
+                                    max_sessions, " (the server's --max-sessions)")));
     }
     sessions_.push_back(reactor);
   }

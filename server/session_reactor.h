@@ -40,8 +40,10 @@ class SessionHub {
   // A new session of `tenant` (it steps only that tenant's instances); after
   // Stop, one that ends at once with UNAVAILABLE; with `max_sessions` open
   // already, one that ends at once with RESOURCE_EXHAUSTED.
-  grpc::ServerBidiReactor<v1::SessionRequest, v1::SessionResponse>* Start(
-      SimulatorService* service, std::string tenant, int max_sessions) ABSL_LOCKS_EXCLUDED(mu_);
+  grpc::ServerBidiReactor<v1::SessionRequest, v1::SessionResponse>* Start(SimulatorService* service,
+                                                                          std::string tenant,
+                                                                          int max_sessions)
+      ABSL_LOCKS_EXCLUDED(mu_);
   // Ends every session with UNAVAILABLE ("the server is shutting down"): at
   // once when it waits for a request, after answering the step in progress
   // otherwise. Refuses new sessions.

@@ -186,9 +186,9 @@ absl::Status Simulation::StepLoop(int substeps, const std::vector<Force>* f_ext,
   // leaves one (it keeps the last good state), and solving contact from it
   // costs every solver its iteration limit.
   if (Diverged()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "the state is diverged (a speed above max_speed = ", settings_.max_speed,
-        "); set or reset a state before stepping"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("the state is diverged (a speed above max_speed = ", settings_.max_speed,
+                     "); set or reset a state before stepping"));
   }
   for (int k = 0; k < substeps; ++k) {
     last_good_ = state_;  // equal sizes: no allocation
