@@ -1,5 +1,5 @@
-// The one place where absl::Status becomes a grpc::Status (ARCHITECTURE.md
-// § Errors). absl's codes equal google.rpc.Code number for number.
+// The one place where absl::Status becomes a grpc::Status (docs/service.md
+// § Conventions). absl's codes equal google.rpc.Code number for number.
 #ifndef MOREAU_SERVER_GRPC_STATUS_H_
 #define MOREAU_SERVER_GRPC_STATUS_H_
 

@@ -1,4 +1,4 @@
-// moreaud: the Moreau simulation server (ARCHITECTURE.md § The service).
+// moreaud: the Moreau simulation server (docs/architecture.md § The service).
 //
 //   moreaud [--host H] [--port 50051] [--metrics-port 9464]
 //           [--tls-cert-file F --tls-key-file F [--tls-client-ca-file F]]
@@ -42,7 +42,9 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
@@ -166,6 +168,14 @@ void WaitForSignalOrTimeout(const sigset_t& signals, double seconds) {
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("moreaud [--host H] [--port P] [--metrics-port M] [flags]");
+  // --help lists the flags of this file (absl's default looks for a file named
+  // after the binary, moreaud.cc).
+  absl::FlagsUsageConfig usage;
+  usage.contains_help_flags = [](absl::string_view file) {
+    return absl::EndsWith(file, "server/main.cc");
+  };
+  usage.contains_helpshort_flags = usage.contains_help_flags;
+  absl::SetFlagsUsageConfig(usage);
   std::vector<std::string> storage;
   std::vector<char*> args = moreau::DashesToUnderscores(argc, argv, storage);
   absl::ParseCommandLine(static_cast<int>(args.size()), args.data());

@@ -1,5 +1,5 @@
 // The instance registry: instances keyed by unguessable ids (128 random bits
-// from the OS), bounded in number (ARCHITECTURE.md § The service). Each
+// from the OS), bounded in number (docs/architecture.md § The service). Each
 // instance belongs to the tenant that created it: for every other tenant its
 // id does not exist (the same NOT_FOUND as an id never made), and a tenant's
 // live instances are bounded by its quota.

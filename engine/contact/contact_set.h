@@ -1,6 +1,6 @@
 // Collision detection of contact spheres against the Terrain (001 eq. 31) and
 // the contact-point relative velocities γ = W_kᵀ v (000 eq. 1, γ_U = [γ_N,
-// γ_T]). Stage 1 ("position") and stage 2 ("velocity") of ARCHITECTURE.md's
+// γ_T]). Stage 1 ("position") and stage 2 ("velocity") of docs/architecture.md's
 // step.
 //
 // A ContactSet has one slot per model contact point (slot k ↔

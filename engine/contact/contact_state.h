@@ -1,6 +1,6 @@
 // ContactState: the memory one contact carries from step to step — the stick
 // anchor P0 of 000 Alg. 1 and its stick/slip flag. It is part of State
-// (ARCHITECTURE.md: "contact memory (stick anchors …)"), so it is a small,
+// (docs/architecture.md: "contact memory (stick anchors …)"), so it is a small,
 // trivially copyable struct that snapshots copy byte for byte; one per
 // contact point (slot k of a ContactSet ↔ model.contact_points[k]).
 #ifndef MOREAU_ENGINE_CONTACT_CONTACT_STATE_H_

@@ -1,4 +1,4 @@
-// Controllers run by the simulation at the simulation rate (ARCHITECTURE.md,
+// Controllers run by the simulation at the simulation rate (docs/architecture.md,
 // step stage 4 "actuation"): each maps (t, q, v) to joint torques τ (nv).
 //
 //   "zero"   τ = 0.

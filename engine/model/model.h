@@ -10,7 +10,7 @@
 //              position limits): nq = nv = 1.
 // Body frames are the URDF link frames of the body's first (non-merged) link.
 //
-// Coordinates (ARCHITECTURE.md, MuJoCo's free-joint conventions):
+// Coordinates (docs/architecture.md, MuJoCo's free-joint conventions):
 //   q = [base position in world (3), base quaternion (w, x, y, z) base→world,
 //        joint coordinates in body order]                        (floating base)
 //   v = [base origin linear velocity in world (3), base angular velocity in

@@ -1,5 +1,5 @@
 // Simulation = shared Model + State + Data (in the step workspace) + Settings
-// (ARCHITECTURE.md). One instance is stepped by one thread at a time; many
+// (docs/architecture.md). One instance is stepped by one thread at a time; many
 // instances share one Model.
 #ifndef MOREAU_ENGINE_SIM_SIMULATION_H_
 #define MOREAU_ENGINE_SIM_SIMULATION_H_

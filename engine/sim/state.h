@@ -1,5 +1,5 @@
 // State: everything a snapshot holds and determinism is defined on
-// (ARCHITECTURE.md): q, v, time, contact memory (stick anchors, previous
+// (docs/architecture.md): q, v, time, contact memory (stick anchors, previous
 // impulses for the warm start) and the step count.
 #ifndef MOREAU_ENGINE_SIM_STATE_H_
 #define MOREAU_ENGINE_SIM_STATE_H_

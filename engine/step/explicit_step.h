@@ -1,4 +1,4 @@
-// Explicit time integration of force-law (compliant) contact (ARCHITECTURE.md
+// Explicit time integration of force-law (compliant) contact (docs/architecture.md
 // step stages 1–6): semi-implicit Euler, Heun (001's explicit second-order
 // scheme) and classical RK4, on the configuration manifold (the base
 // quaternion advanced by the exponential map, 000 eq. 22).

@@ -1,6 +1,6 @@
 // Bad input of every kind gets the right gRPC code and a message naming the
-// problem, while the other instances step on untouched (ARCHITECTURE.md
-// § Errors). A bystander instance is stepped throughout and compared, bit for
+// problem, while the other instances step on untouched (docs/service.md,
+// Conventions). A bystander instance is stepped throughout and compared, bit for
 // bit, with an in-process simulation given the same actions.
 #include <gtest/gtest.h>
 
