@@ -59,25 +59,34 @@ def test_step_batch_reports_each_instance(client: moreau.Client) -> None:
     client.destroy_instances(created.ids)
 
 
-def test_wire_codec_matches_generated_classes(client: moreau.Client) -> None:
-    """The fast StepBatch codec reads what protobuf itself reads."""
+def test_step_batch_encoder_matches_generated_classes(client: moreau.Client) -> None:
+    """The StepBatch request encoder writes what protobuf reads; the unpacked
+    reply becomes the stacked observations, an unknown instance's rows NaN."""
     created = client.create_instances("mini_cheetah", 3, settings=PD, seed=4, noise=0.1)
-    actions = np.random.default_rng(0).uniform(-0.5, 0.5, (3, 12))
-    encoder = _wire.StepBatchEncoder(created.ids, 12, [1, 7, 20])
+    ids = [created.ids[0], "missing-instance", created.ids[1], created.ids[2]]
+    actions = np.random.default_rng(0).uniform(-0.5, 0.5, (4, 12))
+    encoder = _wire.StepBatchEncoder(ids, 12, [1, 3, 7, 20])
     request = pb.StepBatchRequest.FromString(encoder.encode(actions))
-    assert [s.instance_id for s in request.steps] == created.ids
-    assert [s.substeps for s in request.steps] == [1, 7, 20]
+    assert [s.instance_id for s in request.steps] == ids and not request.packed
+    assert [s.substeps for s in request.steps] == [1, 3, 7, 20]
     np.testing.assert_array_equal([list(s.action) for s in request.steps], actions)
 
     raw = client._step_batch_raw(encoder.encode(actions), timeout=10)
     expected = pb.StepBatchResponse.FromString(raw)
-    decoded = _wire.decode_step_batch(raw)
+    decoded = encoder.decode(raw)
+    assert decoded.q.shape == (4, 19) and np.isnan(decoded.q[1]).all()
+    assert decoded.contact_flags.dtype == bool and not decoded.contact_flags[1].any()
+    assert decoded.status_code.dtype == np.int32 and decoded.steps.dtype == np.int64
     for i, message in enumerate(expected.observations):
         reference = moreau.Observation.from_proto(message)
         row = decoded[i]
         for name in moreau.ObservationBatch.ARRAY_FIELDS:
-            np.testing.assert_array_equal(getattr(row, name), getattr(reference, name), name)
+            if i != 1 or np.size(getattr(reference, name)):
+                np.testing.assert_array_equal(getattr(row, name), getattr(reference, name),
+                                              name)
         assert row.instance_id == reference.instance_id
+        assert row.status_message == reference.status_message
+    assert decoded.status_code[1] == grpc.StatusCode.NOT_FOUND.value[0]
     client.destroy_instances(created.ids)
 
 

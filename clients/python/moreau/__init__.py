@@ -12,10 +12,14 @@ Tasks (``stand``, ``walk``, ``reach``) are defined in :mod:`moreau.tasks`.
 """
 
 import pkgutil
+from pathlib import Path
 
-# The generated stubs (moreau/v1/…) live in the build tree: let this package
-# span every `moreau` folder on sys.path.
-__path__ = pkgutil.extend_path(__path__, __name__)
+# An installed package (pip install ./clients/python) carries its generated
+# stubs in moreau/v1. The source tree does not: they are generated into the
+# build tree (build/clients/python/moreau/v1), so there this package spans
+# every `moreau` folder on sys.path.
+if not (Path(__file__).parent / "v1").is_dir():
+    __path__ = pkgutil.extend_path(__path__, __name__)
 
 from moreau.client import (  # noqa: E402
     DEFAULT_TIMEOUT_S,

@@ -1,8 +1,9 @@
 """The generated messages and stub of moreau/v1/simulator.proto.
 
-They are generated at build time (clients/python/CMakeLists.txt) into the
-build tree as ``moreau/v1/simulator_pb2{,_grpc}.py``; ``moreau/__init__.py``
-extends the package path so that both halves import as one package.
+They are generated at build time as ``moreau/v1/simulator_pb2{,_grpc}.py``:
+into the wheel by ``pip install ./clients/python`` (clients/python/backend),
+or into the build tree by the CMake target ``moreau_python``, whose folder
+``moreau/__init__.py`` then joins to the source tree's package.
 """
 
 try:
@@ -11,7 +12,8 @@ try:
 except ImportError as error:  # pragma: no cover - a set-up problem, not a bug
     raise ImportError(
         "moreau: the generated gRPC stubs (moreau/v1/simulator_pb2.py) were not found. "
-        "Build the `moreau_python` target and put its folder on PYTHONPATH, e.g. "
+        "Install the package (pip install ./clients/python), or build the `moreau_python` "
+        "target and put both folders on PYTHONPATH: "
         "export PYTHONPATH=$PWD/clients/python:$PWD/build/clients/python"
     ) from error
 

@@ -1,4 +1,4 @@
-"""A fast codec for the hot call, StepBatch.
+"""The codec of the hot call, StepBatch.
 
 Building a ``StepBatchRequest`` with the generated classes and reading every
 ``Observation`` field into numpy costs about 100 µs per instance in Python —
@@ -7,22 +7,24 @@ raw bytes (the protobuf wire format, which is stable):
 
 * the request is a byte template made once per set of instances, into which
   each step's actions are copied with one numpy assignment;
-* the response is scanned once in Python for the offsets of each field of
-  each observation, then every packed double field is gathered into an
-  (n, size) array with one numpy indexing operation.
+* a packed reply (one ``ObservationBatch``, struct of arrays) is scanned once
+  for the offset of each array, and every array is one ``np.frombuffer``.
 
-The generic decoder handles any field order, missing fields and unknown
-fields; tests check it against the generated classes.
+An unpacked reply (one ``Observation`` per instance, which instances of
+different shapes need) is read by the generated classes. Field numbers come
+from the generated descriptors; tests check the codec against the generated
+classes.
 """
 
 from __future__ import annotations
 
-import struct
 from typing import Sequence
 
 import numpy as np
+from google.protobuf.descriptor import FieldDescriptor
 
-from moreau.observation import DOUBLE_FIELDS, ObservationBatch
+from moreau._proto import pb
+from moreau.observation import ObservationBatch
 
 _WT_VARINT, _WT_I64, _WT_LEN, _WT_I32 = 0, 1, 2, 5
 
@@ -42,6 +44,19 @@ def encode_varint(value: int) -> bytes:
 
 def _key(field_number: int, wire_type: int) -> bytes:
     return encode_varint((field_number << 3) | wire_type)
+
+
+def _number(message: type, field: str) -> int:
+    """The field number of ``message.field`` in the wire contract."""
+    return message.DESCRIPTOR.fields_by_name[field].number
+
+
+_REQUEST_STEPS = _number(pb.StepBatchRequest, "steps")
+_REQUEST_PACKED = _number(pb.StepBatchRequest, "packed")
+_STEP_ID = _number(pb.StepRequest, "instance_id")
+_STEP_ACTION = _number(pb.StepRequest, "action")
+_STEP_SUBSTEPS = _number(pb.StepRequest, "substeps")
+_RESPONSE_PACKED = _number(pb.StepBatchResponse, "packed")
 
 
 def _read_varint(buf: bytes, pos: int) -> tuple[int, int]:
@@ -86,8 +101,8 @@ class StepBatchEncoder:
                  substeps: int | Sequence[int], *, packed: bool = False) -> None:
         n = len(instance_ids)
         self.packed = packed
-        # StepBatchRequest.packed = 2 (varint 1): the reply is one ObservationBatch.
-        self._trailer = _key(2, _WT_VARINT) + b"\x01" if packed else b""
+        # StepBatchRequest.packed = true: the reply is one ObservationBatch.
+        self._trailer = _key(_REQUEST_PACKED, _WT_VARINT) + b"\x01" if packed else b""
         if isinstance(substeps, (int, np.integer)):
             substeps = [int(substeps)] * n
         if len(substeps) != n:
@@ -100,12 +115,13 @@ class StepBatchEncoder:
         self._suffixes: list[bytes] = []
         for instance_id, k in zip(instance_ids, substeps):
             ident = instance_id.encode()
-            head = _key(1, _WT_LEN) + encode_varint(len(ident)) + ident
-            action_head = (_key(2, _WT_LEN) + encode_varint(action_bytes)) if action_size else b""
-            tail = (_key(3, _WT_VARINT) + encode_varint(int(k))) if k else b""
+            head = _key(_STEP_ID, _WT_LEN) + encode_varint(len(ident)) + ident
+            action_head = ((_key(_STEP_ACTION, _WT_LEN) + encode_varint(action_bytes))
+                           if action_size else b"")
+            tail = (_key(_STEP_SUBSTEPS, _WT_VARINT) + encode_varint(int(k))) if k else b""
             body_length = len(head) + len(action_head) + action_bytes + len(tail)
-            self._prefixes.append(_key(1, _WT_LEN) + encode_varint(body_length) + head +
-                                  action_head)
+            self._prefixes.append(_key(_REQUEST_STEPS, _WT_LEN) + encode_varint(body_length) +
+                                  head + action_head)
             self._suffixes.append(tail)
         # When every entry has the same length (ids of one length, one substeps
         # value), the request is an (n, L) byte matrix: actions are one slice.
@@ -140,7 +156,7 @@ class StepBatchEncoder:
     def decode(self, buf: bytes, rows: np.ndarray | None = None) -> ObservationBatch:
         """The reply to a request this encoder made (with the same ``rows``)."""
         if not self.packed:
-            return decode_step_batch(buf)
+            return decode_unpacked_step_batch(buf)
         ids = self.instance_ids if rows is None else [self.instance_ids[i] for i in rows]
         return decode_packed_step_batch(buf, ids)
 
@@ -151,170 +167,43 @@ class StepBatchEncoder:
         if self.packed:
             decode_packed_into(buf, ids, out, where)
         else:
-            out.assign(where, decode_step_batch(buf))
+            out.assign(where, decode_unpacked_step_batch(buf))
 
 
-# Field numbers of moreau.v1.Observation.
-_ID, _TIME, _STEPS, _FLAGS, _ITER, _CONVERGED, _STATUS, _SUBSTEPS = 1, 2, 3, 12, 13, 14, 15, 16
-_unpack_double = struct.Struct("<d").unpack_from
+def decode_unpacked_step_batch(buf: bytes) -> ObservationBatch:
+    """Decodes ``StepBatchResponse`` bytes with one ``Observation`` per
+    instance (the generated classes read them); rows of instances that
+    returned no data hold NaN or 0."""
+    return ObservationBatch.from_protos(pb.StepBatchResponse.FromString(buf).observations)
 
 
-def decode_step_batch(buf: bytes) -> ObservationBatch:
-    """Decodes ``StepBatchResponse`` bytes into stacked arrays."""
-    starts: dict[int, list[int]] = {number: [] for number in range(4, 13)}
-    lengths: dict[int, list[int]] = {number: [] for number in range(4, 13)}
-    ids: list[str] = []
-    times: list[float] = []
-    steps: list[int] = []
-    iterations: list[int] = []
-    converged: list[bool] = []
-    codes: list[int] = []
-    messages: list[str] = []
-    substeps: list[int] = []
-
-    pos, end = 0, len(buf)
-    row = 0
-    while pos < end:
-        key, pos = _read_varint(buf, pos)
-        if key != 0x0A:  # StepBatchResponse.observations = 1, length-delimited
-            pos = _skip(buf, pos, key & 7)
-            continue
-        size, pos = _read_varint(buf, pos)
-        stop = pos + size
-        ids.append("")
-        times.append(0.0)
-        steps.append(0)
-        iterations.append(0)
-        converged.append(False)
-        codes.append(0)
-        messages.append("")
-        substeps.append(0)
-        for number in starts:
-            starts[number].append(0)
-            lengths[number].append(0)
-        while pos < stop:
-            key = buf[pos]
-            if key < 0x80:
-                pos += 1
-            else:
-                key, pos = _read_varint(buf, pos)
-            number, wire_type = key >> 3, key & 7
-            if wire_type == _WT_LEN:
-                length = buf[pos]
-                if length < 0x80:
-                    pos += 1
-                else:
-                    length, pos = _read_varint(buf, pos)
-                if 4 <= number <= 12:
-                    starts[number][row] = pos
-                    lengths[number][row] = length
-                elif number == _ID:
-                    ids[row] = buf[pos:pos + length].decode()
-                elif number == _STATUS:
-                    codes[row], messages[row] = _decode_status(buf, pos, pos + length)
-                pos += length
-            elif wire_type == _WT_VARINT:
-                value, pos = _read_varint(buf, pos)
-                if number == _STEPS:
-                    steps[row] = value
-                elif number == _SUBSTEPS:
-                    substeps[row] = value
-                elif number == _ITER:
-                    iterations[row] = value
-                elif number == _CONVERGED:
-                    converged[row] = bool(value)
-            elif wire_type == _WT_I64:
-                if number == _TIME:
-                    times[row] = _unpack_double(buf, pos)[0]
-                pos += 8
-            else:
-                pos = _skip(buf, pos, wire_type)
-        row += 1
-
-    n = row
-    raw = np.frombuffer(buf, dtype=np.uint8)
-    arrays = {name: _gather(raw, starts[number], lengths[number], n, 8, np.dtype("<f8"))
-              for name, number in DOUBLE_FIELDS.items()}
-    flags = _gather(raw, starts[_FLAGS], lengths[_FLAGS], n, 1, np.dtype(np.uint8))
-    return ObservationBatch(
-        instance_ids=ids,
-        time=np.array(times, dtype=np.float64),
-        steps=np.array(steps, dtype=np.int64),
-        contact_flags=flags.astype(bool),
-        solver_iterations=np.array(iterations, dtype=np.int32),
-        solver_converged=np.array(converged, dtype=bool),
-        status_code=np.array(codes, dtype=np.int32),
-        status_message=messages,
-        substeps_done=np.array(substeps, dtype=np.int32),
-        **arrays,
-    )
+# moreau.v1.ObservationBatch: the numpy dtype of each packed fixed-width type.
+_DTYPES = {FieldDescriptor.TYPE_DOUBLE: np.dtype("<f8"),
+           FieldDescriptor.TYPE_SFIXED64: np.dtype("<i8"),
+           FieldDescriptor.TYPE_SFIXED32: np.dtype("<i4"),
+           FieldDescriptor.TYPE_BOOL: np.dtype(np.uint8)}  # packed bools: one byte, 0 or 1
 
 
-def _decode_status(buf: bytes, pos: int, stop: int) -> tuple[int, str]:
-    code, message = 0, ""
-    while pos < stop:
-        key, pos = _read_varint(buf, pos)
-        number, wire_type = key >> 3, key & 7
-        if number == 1 and wire_type == _WT_VARINT:
-            code, pos = _read_varint(buf, pos)
-            if code >= 1 << 63:  # a negative int32 (never sent by moreaud)
-                code -= 1 << 64
-        elif number == 2 and wire_type == _WT_LEN:
-            length, pos = _read_varint(buf, pos)
-            message = buf[pos:pos + length].decode(errors="replace")
-            pos += length
-        else:
-            pos = _skip(buf, pos, wire_type)
-    return code, message
-
-
-def _gather(raw: np.ndarray, starts: list[int], lengths: list[int], n: int, item: int,
-            dtype: np.dtype) -> np.ndarray:
-    """Rows ``raw[start : start + length]`` as an (n, width) array of ``dtype``.
-
-    Rows shorter than the widest (fields a failed instance left out) are NaN
-    (for doubles) or 0.
-    """
-    width_bytes = max(lengths) if lengths else 0
-    width = width_bytes // item
-    if dtype.kind == "f":
-        out = np.full((n, width), np.nan, dtype=np.float64)
-    else:
-        out = np.zeros((n, width), dtype=dtype)
-    if width == 0:
-        return out
-    start_array = np.asarray(starts, dtype=np.int64)
-    full = np.asarray(lengths, dtype=np.int64) == width_bytes
-    index = start_array[full, None] + np.arange(width_bytes, dtype=np.int64)
-    rows = raw[index].view(dtype)
-    out[full] = rows
+def _batch_arrays() -> dict[int, tuple[str, np.dtype]]:
+    """Field number → (ObservationBatch attribute, dtype) of the arrays of
+    moreau.v1.ObservationBatch."""
+    fields = pb.ObservationBatch.DESCRIPTOR.fields_by_name
+    out = {}
+    for name in ObservationBatch.ARRAY_FIELDS:
+        field = fields["status_codes" if name == "status_code" else name]
+        if field.type not in _DTYPES:
+            raise TypeError(f"ObservationBatch.{field.name} is not a fixed-width array")
+        out[field.number] = (name, _DTYPES[field.type])
     return out
 
 
-# moreau.v1.ObservationBatch: field number → (name, numpy dtype) of its
-# fixed-width packed arrays, and the row-width fields.
-_BATCH_ARRAYS = {
-    8: ("time", np.dtype("<f8")),
-    9: ("steps", np.dtype("<i8")),
-    10: ("q", np.dtype("<f8")),
-    11: ("v", np.dtype("<f8")),
-    12: ("joint_positions", np.dtype("<f8")),
-    13: ("joint_velocities", np.dtype("<f8")),
-    14: ("joint_torques", np.dtype("<f8")),
-    15: ("base_pose", np.dtype("<f8")),
-    16: ("base_twist", np.dtype("<f8")),
-    17: ("contact_normal_forces", np.dtype("<f8")),
-    18: ("contact_flags", np.dtype(np.uint8)),
-    19: ("solver_iterations", np.dtype("<i4")),
-    20: ("solver_converged", np.dtype(np.uint8)),
-    21: ("status_code", np.dtype("<i4")),
-    23: ("substeps_done", np.dtype("<i4")),
-}
-_BATCH_SIZES = {1: "count", 2: "nq", 3: "nv", 4: "num_actuators", 5: "num_contacts",
-                6: "floating_base"}
-_BATCH_IDS, _BATCH_MESSAGES = 30, 31
-_PER_INSTANCE = ("time", "steps", "solver_iterations", "solver_converged", "status_code",
-                 "substeps_done")
+_BATCH_ARRAYS = _batch_arrays()
+_BATCH_SIZES = {_number(pb.ObservationBatch, name): name
+                for name in ("count", "nq", "nv", "num_actuators", "num_contacts",
+                             "floating_base")}
+_BATCH_IDS = _number(pb.ObservationBatch, "instance_ids")
+_BATCH_MESSAGES = _number(pb.ObservationBatch, "status_messages")
+_PACKED_KEY = (_RESPONSE_PACKED << 3) | _WT_LEN
 
 
 def _read_packed(buf: bytes, instance_ids: Sequence[str] | None
@@ -329,7 +218,7 @@ def _read_packed(buf: bytes, instance_ids: Sequence[str] | None
     inner: tuple[int, int] | None = None
     while pos < end:
         key, pos = _read_varint(buf, pos)
-        if key == 0x12:  # StepBatchResponse.packed = 2, length-delimited
+        if key == _PACKED_KEY:
             size, pos = _read_varint(buf, pos)
             inner = (pos, pos + size)
             pos += size

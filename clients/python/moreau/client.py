@@ -360,9 +360,8 @@ class Client:
             model=model_source(model, **source), settings=make_settings(settings),
             count=count, seed=seed, noise=noise)
         response = self._call("CreateInstances", request, timeout)
-        observations = ObservationBatch.stack(
-            [Observation.from_proto(o) for o in response.observations])
-        return Instances(list(response.instance_ids), response.spec, observations)
+        return Instances(list(response.instance_ids), response.spec,
+                         ObservationBatch.from_protos(response.observations))
 
     def destroy_instances(self, instance_ids: Sequence[str], *,
                           timeout: float | None = None) -> tuple[int, list[str]]:

@@ -12,21 +12,9 @@ angular in the base frame; both empty for a fixed base), and per contact point
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
-
-# The packed double fields of moreau.v1.Observation: name → field number.
-DOUBLE_FIELDS: dict[str, int] = {
-    "q": 4,
-    "v": 5,
-    "joint_positions": 6,
-    "joint_velocities": 7,
-    "joint_torques": 8,
-    "base_pose": 9,
-    "base_twist": 10,
-    "contact_normal_forces": 11,
-}
 
 
 @dataclass
@@ -160,10 +148,47 @@ class ObservationBatch:
         self.instance_ids[i] = obs.instance_id
         self.status_message[i] = obs.status_message
 
+    # The dtype of each array (float64 when not listed).
+    DTYPES = {"steps": np.int64, "contact_flags": bool, "solver_iterations": np.int32,
+              "solver_converged": bool, "status_code": np.int32, "substeps_done": np.int32}
+    PER_INSTANCE = ("time", "steps", "solver_iterations", "solver_converged", "status_code",
+                    "substeps_done")
+
+    @classmethod
+    def _rows(cls, name: str, rows: list[Any]) -> np.ndarray:
+        """Array ``name`` of the batch from one value (or sequence) per
+        instance. A row shorter than the longest (an instance that could not
+        be stepped sends no data) is NaN, or 0 for integers and flags."""
+        dtype = np.dtype(cls.DTYPES.get(name, np.float64))
+        if name in cls.PER_INSTANCE:
+            return np.array(rows, dtype=dtype).reshape(len(rows))
+        widths = [len(row) for row in rows]
+        width = max(widths, default=0)
+        if min(widths, default=0) == width:
+            return np.array(rows, dtype=dtype).reshape(len(rows), width)
+        out = np.full((len(rows), width), np.nan) if dtype.kind == "f" else np.zeros(
+            (len(rows), width), dtype)
+        for i, row in enumerate(rows):
+            if widths[i] == width:
+                out[i] = row
+        return out
+
+    @classmethod
+    def from_protos(cls, messages: Sequence[Any]) -> "ObservationBatch":
+        """Stacks ``moreau.v1.Observation`` messages (rows padded as in
+        :meth:`stack`)."""
+        values = {name: cls._rows(name, [getattr(m, name)[:] for m in messages])
+                  for name in cls.ARRAY_FIELDS if name not in cls.PER_INSTANCE}
+        values.update({name: cls._rows(name, [getattr(m, name) for m in messages])
+                       for name in cls.PER_INSTANCE if name != "status_code"})
+        values["status_code"] = cls._rows("status_code", [m.status.code for m in messages])
+        return cls(instance_ids=[m.instance_id for m in messages],
+                   status_message=[m.status.message for m in messages], **values)
+
     @classmethod
     def stack(cls, observations: list[Observation]) -> "ObservationBatch":
-        """Stacks single observations of one model."""
-        values = {name: np.stack([np.asarray(getattr(o, name)) for o in observations])
+        """Stacks single observations (of different sizes: see :meth:`_rows`)."""
+        values = {name: cls._rows(name, [getattr(o, name) for o in observations])
                   for name in cls.ARRAY_FIELDS}
         return cls(instance_ids=[o.instance_id for o in observations],
                    status_message=[o.status_message for o in observations], **values)

@@ -349,8 +349,8 @@ class WalkTask(LeggedTask):
 
 def default_ur10_urdf() -> Path:
     """Where ``reach`` looks for the UR10 URDF: $MOREAU_UR10_URDF if set, else
-    ``models/ur10/ur10_robot.urdf`` inside this package (where a copy of the
-    package that travels without the repository carries it), else the
+    ``models/ur10/ur10_robot.urdf`` inside this package (where the installed
+    package carries it: pip install ./clients/python), else the
     repository's ``models/ur10/ur10_robot.urdf`` (the package's source tree is
     clients/python/moreau)."""
     if os.environ.get("MOREAU_UR10_URDF"):

@@ -149,8 +149,8 @@ class VectorEnv:
         spec = responses[0].spec
         self.spec = spec
         task.bind(spec, self.num_envs)
-        self._obs = ObservationBatch.stack(
-            [Observation.from_proto(o) for r in responses for o in r.observations])
+        self._obs = ObservationBatch.from_protos(
+            [o for r in responses for o in r.observations])
         nu = task.action_size
         for shard in self._shards:
             shard.step = shard.client.prepare_step_batch(shard.ids, nu, task.substeps, packed=True)
