@@ -10,6 +10,7 @@ packages=(
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc prometheus-cpp-dev
   libssl-dev openssl
   python3 python3-pytest python3-numpy python3-grpcio python3-protobuf python3-matplotlib
+  python3-venv
   libmujoco-dev
   clang-14 libclang-rt-14-dev libfuzzer-14-dev
 )
