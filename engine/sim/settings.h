@@ -71,6 +71,10 @@ struct TransmissionSettings {
 const char* LoopSolverName(step::LoopSolver solver);
 absl::StatusOr<step::LoopSolver> ParseLoopSolver(std::string_view name);
 
+// The largest |q_i| (m or rad) of a state that is not diverged: MuJoCo's
+// mjMAXVAL bound on qpos.
+inline constexpr double kMaxCoordinate = 1e10;
+
 struct Settings {
   double dt = 1e-3;  // s
   ContactModel contact = ContactModel::kMoreauSor;
@@ -85,7 +89,8 @@ struct Settings {
   // Closed kinematic chains (Model::loop_closures, hard contact only): the
   // cut joints solved in the prox iteration or directly through G_LL⁻¹.
   step::LoopSolver loop_solver = step::LoopSolver::kProx;
-  // A state is diverged when any q or v is not finite or |v|∞ exceeds this.
+  // A state is diverged when any q or v is not finite, |v|∞ exceeds this or
+  // |q|∞ exceeds kMaxCoordinate.
   double max_speed = 1e3;
 
   // Parameters of "least-constraint" (004; μ, friction coupling, QP) and of

@@ -127,9 +127,10 @@ absl::Status Simulation::Restore(std::string_view bytes) {
 }
 
 bool Simulation::Diverged() const {
-  // Non-finite q or v (AllFinite), or |v_i| > max_speed for some i, i.e.
-  // max_i |v_i| > max_speed (with finite v): vectorized reductions.
+  // Non-finite q or v (AllFinite), |v_i| > max_speed or |q_i| > kMaxCoordinate
+  // for some i: vectorized reductions.
   if (!AllFinite(state_.q) || !AllFinite(state_.v)) return true;
+  if (state_.q.size() > 0 && state_.q.cwiseAbs().maxCoeff() > kMaxCoordinate) return true;
   return state_.v.size() > 0 && state_.v.cwiseAbs().maxCoeff() > settings_.max_speed;
 }
 
@@ -186,9 +187,9 @@ absl::Status Simulation::StepLoop(int substeps, const std::vector<Force>* f_ext,
   // leaves one (it keeps the last good state), and solving contact from it
   // costs every solver its iteration limit.
   if (Diverged()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("the state is diverged (a speed above max_speed = ", settings_.max_speed,
-                     "); set or reset a state before stepping"));
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the state is diverged (a speed above max_speed = ", settings_.max_speed,
+        " or a coordinate beyond ", kMaxCoordinate, "); set or reset a state before stepping"));
   }
   for (int k = 0; k < substeps; ++k) {
     last_good_ = state_;  // equal sizes: no allocation

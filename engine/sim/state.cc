@@ -1,5 +1,6 @@
 #include "engine/sim/state.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -99,6 +100,15 @@ absl::StatusOr<State> DeserializeState(const Model& model, std::string_view byte
   if (!r.AtEnd()) return absl::InvalidArgumentError("state blob: trailing bytes");
   if (!s.q.allFinite() || !s.v.allFinite() || !std::isfinite(s.time)) {
     return absl::InvalidArgumentError("state blob: non-finite q, v or time");
+  }
+  const auto finite = [](double x) { return std::isfinite(x); };
+  const bool anchors_finite = std::all_of(
+      s.contact_states.begin(), s.contact_states.end(), [&](const contact::ContactState& c) {
+        return std::all_of(c.anchor.begin(), c.anchor.end(), finite);
+      });
+  if (!anchors_finite || !std::all_of(s.impulses.begin(), s.impulses.end(), finite) ||
+      !std::all_of(s.bilateral_impulses.begin(), s.bilateral_impulses.end(), finite)) {
+    return absl::InvalidArgumentError("state blob: non-finite contact anchor or impulse");
   }
   return s;
 }

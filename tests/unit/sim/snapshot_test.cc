@@ -10,6 +10,7 @@
 
 #include "engine/model/loader.h"
 #include "engine/sim/simulation.h"
+#include "engine/sim/state.h"
 
 namespace moreau::sim {
 namespace {
@@ -190,6 +191,35 @@ TEST(Simulation, StateAboveTheSpeedLimitIsNotStepped) {
   EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition) << status;
   EXPECT_NE(status.message().find("max_speed"), std::string::npos) << status;
   EXPECT_EQ(sim->Snapshot(), before);
+}
+
+// A coordinate beyond kMaxCoordinate (a base 1e11 m below the ground) is a
+// diverged state too: refused before any step.
+TEST(Simulation, CoordinateBeyondTheLimitIsNotStepped) {
+  auto sim = MakeSim(ContactModel::kLeastConstraint);
+  State s = sim->state();
+  s.q[2] = -10.0 * kMaxCoordinate;
+  ASSERT_TRUE(sim->SetState(s).ok());
+  const std::string before = sim->Snapshot();
+  const absl::Status status = sim->Step(Eigen::VectorXd::Zero(sim->model().nv), 1);
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition) << status;
+  EXPECT_EQ(sim->Snapshot(), before);
+}
+
+// A state blob whose contact memory (an impulse, an anchor) is not finite is
+// refused by name.
+TEST(Simulation, BlobWithNonFiniteContactMemoryIsRefused) {
+  auto sim = MakeSim(ContactModel::kMoreauSor);
+  for (int which = 0; which < 2; ++which) {
+    State s = sim->state();
+    ASSERT_FALSE(s.impulses.empty());
+    if (which == 0) s.impulses[1] = std::numeric_limits<double>::quiet_NaN();
+    if (which == 1) s.contact_states[0].anchor[2] = std::numeric_limits<double>::infinity();
+    const absl::Status status = sim->Restore(SerializeState(s));
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+    EXPECT_NE(status.message().find("non-finite contact anchor or impulse"), std::string::npos)
+        << status;
+  }
 }
 
 }  // namespace
