@@ -68,6 +68,7 @@ MICRO = "engine/contact/micro.cc"
 LC = "engine/step/least_constraint_step.cc"
 MM = "engine/step/micro_macro_step.cc"
 PREP = "engine/model/urdf_prepare.cc"
+SCAN = "engine/model/xml_scan.cc"
 DOM = "engine/model/urdfdom_parse.cc"
 TREE = "engine/model/link_tree.cc"
 BUILD = "engine/model/build_model.cc"
@@ -88,16 +89,7 @@ MUTATIONS = [
              "    return Finish(context, Rpc::kReset, start, s);"),
     Mutation("service.noise.finite", SVC, "std::isfinite(noise) && noise >= 0.0",
              "!(noise < 0.0)"),
-    Mutation("registry.capacity", REG, "if (live + count > max_instances_) {", "if (false) {",
-             occurrences=2),
-    Mutation("registry.capacity.check", REG,
-             "instances_.size());\n  if (live + count > max_instances_) {",
-             "instances_.size());\n  if (false) {"),
-    Mutation("registry.capacity.add_all", REG,
-             "instances_.size());\n  const int count = static_cast<int>(instances.size());\n"
-             "  if (live + count > max_instances_) {",
-             "instances_.size());\n  const int count = static_cast<int>(instances.size());\n"
-             "  if (false) {"),
+    off("registry.capacity", REG, "live + count > max_instances_"),
     off("service.step_substeps", SVC,
         "request.substeps() < 0 || request.substeps() > options_.max_substeps"),
     Mutation("service.step_substeps.lower", SVC,
@@ -266,8 +258,8 @@ MUTATIONS = [
     Mutation("state.finite.v", STATE, "!s.v.allFinite() || ", ""),
     Mutation("state.finite.time", STATE, " || !std::isfinite(s.time)", ""),
     # ---- the URDF loader: text and tree shape (urdf_prepare.cc).
-    off("urdf.empty", PREP, 'text.find_first_not_of(" \\t\\r\\n") == absl::string_view::npos'),
-    off("urdf.control_byte", PREP, "c < 0x20 && c != '\\t' && c != '\\n' && c != '\\r'"),
+    off("urdf.empty", SCAN, 'text.find_first_not_of(" \\t\\r\\n") == absl::string_view::npos'),
+    off("urdf.control_byte", SCAN, "c < 0x20 && c != '\\t' && c != '\\n' && c != '\\r'"),
     off("urdf.malformed_xml", PREP,
         "doc.Error() && doc.ErrorId() != TiXmlBase::TIXML_ERROR_DOCUMENT_EMPTY"),
     Mutation("urdf.no_element", PREP,
@@ -313,7 +305,7 @@ MUTATIONS = [
     off("model.free_joint_name", BUILD, "m.floating_base && joint->name == kFreeJointName"),
     off("model.floating_mass", BUILD, "!(mass > 0.0)"),
     off("model.massless_subtree", BUILD, "!has_inertia[i]"),
-    off("model.contact_link_known", BUILD, "!known"),
+    off("model.contact_link_known", BUILD, "known.count(name) == 0"),
     off("model.contact_link_geometry", BUILD,
         "geoms_of(name, GeomType::kSphere).empty() && geoms_of(name, GeomType::kBox).empty()"),
     off("model.transmission_actuated", BUILD, "actuator == nullptr"),
