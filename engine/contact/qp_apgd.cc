@@ -48,8 +48,6 @@ QpResult QpSolver::SolveApgd(const QpParams& params, std::span<const ConeBlock> 
     }
     const double step = (xn - xk).lpNorm<Eigen::Infinity>();
     xk = xn;
-    // An overflowed iterate (non-finite step) cannot recover: stop unconverged.
-    if (!std::isfinite(step)) break;
     const double tol = params.abs_tolerance + params.rel_tolerance * xk.lpNorm<Eigen::Infinity>();
     if (step * L <= 10.0 * tol * s) {
       result.residual = Residual(blocks, P, q, z_, n, s);
