@@ -152,6 +152,13 @@ QpResult QpSolver::Solve(const QpParams& params, std::span<const ConeBlock> bloc
   if (n == 0) return QpResult{0, true, 0.0};
   if (!params.warm_start || !x.allFinite()) x.setZero();
   ProjectOntoCone(blocks, x);
+  // A warm start is kept only when its objective ½ xᵀPx + qᵀx is below the
+  // cold start's, 0 (x = 0 is in K), as MuJoCo's warm start is kept only when
+  // it beats the smooth acceleration: a stale or hostile x (a state blob's
+  // impulses) then costs no more iterations than no warm start.
+  auto Px = w_.head(n);
+  Px.noalias() = P * x;
+  if (!(0.5 * x.dot(Px) + q.dot(x) <= 0.0)) x.setZero();
   switch (params.method) {
     case QpMethod::kAdmm:
       return SolveAdmm(params, blocks, P, q, x);

@@ -227,6 +227,27 @@ TEST(QpSolver, WarmStartAtTheSolutionStopsAtOnce) {
   }
 }
 
+// A warm start worse than none (objective above 0, the cold start's) is
+// dropped: from a far, huge x the solve takes the cold start's iterations.
+TEST(QpSolver, WarmStartWorseThanColdIsDropped) {
+  std::mt19937 rng(5);
+  const RandomProblem p = MakeRandom(rng, 4, false, true);
+  const int n = static_cast<int>(p.q.size());
+  for (QpMethod m : kMethods) {
+    SCOPED_TRACE(QpMethodName(m));
+    QpSolver solver(n);
+    Eigen::VectorXd x = Eigen::VectorXd::Zero(n);
+    const QpResult cold = solver.Solve(Params(m), p.blocks, p.P, p.q, x);
+    ASSERT_TRUE(cold.converged);
+    // A point of K (normals positive, tangents zero) with a huge objective.
+    x = Eigen::VectorXd::Zero(n);
+    for (int i = 0; i < n; i += 3) x[i] = 1e37;
+    const QpResult far = solver.Solve(Params(m), p.blocks, p.P, p.q, x);
+    EXPECT_TRUE(far.converged);
+    EXPECT_EQ(far.iterations, cold.iterations);
+  }
+}
+
 TEST(QpSolver, RejectsBadInput) {
   QpSolver solver(3);
   const Eigen::MatrixXd P = Eigen::MatrixXd::Identity(3, 3);
