@@ -13,6 +13,8 @@ namespace {
 
 constexpr char kMagic[4] = {'M', 'R', 'S', 'T'};
 constexpr uint32_t kVersion = kStateFormatVersion;
+// How far from 1 a restored base quaternion's norm may be.
+constexpr double kQuaternionNormTolerance = 1e-6;
 
 }  // namespace
 
@@ -100,6 +102,16 @@ absl::StatusOr<State> DeserializeState(const Model& model, std::string_view byte
   if (!r.AtEnd()) return absl::InvalidArgumentError("state blob: trailing bytes");
   if (!s.q.allFinite() || !s.v.allFinite() || !std::isfinite(s.time)) {
     return absl::InvalidArgumentError("state blob: non-finite q, v or time");
+  }
+  // A snapshot's base quaternion is a unit one; a far other norm (0 makes
+  // the base rotation 0) is not a state of the model.
+  if (model.floating_base) {
+    const double norm = s.q.segment<4>(3).norm();
+    if (!(std::abs(norm - 1.0) <= kQuaternionNormTolerance)) {
+      return absl::InvalidArgumentError(absl::StrCat("state blob: base quaternion has norm ", norm,
+                                                     ", expected 1 (within ",
+                                                     kQuaternionNormTolerance, ")"));
+    }
   }
   const auto finite = [](double x) { return std::isfinite(x); };
   const bool anchors_finite = std::all_of(

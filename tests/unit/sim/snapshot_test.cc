@@ -222,5 +222,19 @@ TEST(Simulation, BlobWithNonFiniteContactMemoryIsRefused) {
   }
 }
 
+// A state blob whose base quaternion is far from unit (zero: no rotation
+// matrix at all) is refused by name; a snapshot's own restores.
+TEST(Simulation, BlobWithNonUnitQuaternionIsRefused) {
+  auto sim = MakeSim(ContactModel::kLeastConstraint);
+  ASSERT_TRUE(sim->Restore(sim->Snapshot()).ok());
+  for (double scale : {0.0, 0.5, 1.001}) {
+    State s = sim->state();
+    s.q.segment<4>(3) *= scale;
+    const absl::Status status = sim->Restore(SerializeState(s));
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << scale;
+    EXPECT_NE(status.message().find("quaternion"), std::string::npos) << status;
+  }
+}
+
 }  // namespace
 }  // namespace moreau::sim
