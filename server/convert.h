@@ -13,15 +13,11 @@
 #include "engine/sim/settings.h"
 #include "engine/sim/simulation.h"
 #include "moreau/v1/simulator.pb.h"
+#include "server/wire_settings.h"
 
 namespace moreau::server {
 
 namespace v1 = ::moreau::v1;
-
-// Engine settings from the request; InvalidArgument names the bad field or
-// the exceeded limit.
-absl::StatusOr<sim::Settings> SettingsFromProto(const v1::Settings& proto,
-                                                const contact::HeightfieldLimits& limits = {});
 
 // LoadOptions (base mode, contact links) of a model source.
 absl::StatusOr<LoadOptions> LoadOptionsFromProto(const v1::ModelSource& source);
