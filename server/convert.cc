@@ -117,10 +117,10 @@ void FillSpec(const Model& model, const sim::Settings& settings, v1::Spec* spec)
   FillModelSpec(model, spec->mutable_model());
 }
 
-void FillBodyPoses(const Model& model, const Data& data,
+void FillBodyPoses(const Model& model, const std::vector<Transform>& X_0,
                    google::protobuf::RepeatedPtrField<v1::BodyPose>* poses) {
   for (int i = 1; i < model.nbodies; ++i) {
-    const Transform& X = data.X_0[i];  // i_X_0: E = i_R_0, r = body origin in world
+    const Transform& X = X_0[i];  // i_X_0: E = i_R_0, r = body origin in world
     double wxyz[4];
     spatial::QuatToWxyz(Eigen::Quaterniond(Mat3(X.E.transpose())).normalized(), wxyz);
     v1::BodyPose* pose = poses->Add();

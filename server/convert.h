@@ -46,8 +46,8 @@ struct ObservationArrays {
 };
 void WriteObservationArrays(const sim::Simulation& sim, const ObservationArrays& out);
 
-// Body poses (world) from the simulation's last kinematics.
-void FillBodyPoses(const Model& model, const Data& data,
+// Body poses (world) of bodies 1 … nbodies − 1 from their i_X_0.
+void FillBodyPoses(const Model& model, const std::vector<Transform>& X_0,
                    google::protobuf::RepeatedPtrField<v1::BodyPose>* poses);
 
 // Copies a packed repeated double into an Eigen vector of the same size
