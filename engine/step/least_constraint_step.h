@@ -74,13 +74,20 @@ struct LeastConstraintParams {
   // no λ entry moves by more than qp's tolerances (ours; Kaufman et al.
   // report a few per step, warm-started).
   int max_staggered_iterations = 50;
+  // The QP iterations one step may spend over all its solves (the impact,
+  // each J̇ pass, each staggered alternation): once they are spent no further
+  // alternation or pass starts, and the step reports not converged. A step
+  // then does at most this plus two QPs' max_iterations (ours: a bound on one
+  // step's work, ten full QP solves; ordinary steps of the quadrupeds and the
+  // biped take tens to hundreds).
+  int max_step_qp_iterations = 10000;
   contact::QpParams qp;
 };
 
 // InvalidArgument naming the field ("least_constraint.<field>") and value
 // unless μ is finite ≥ 0, regularization finite ≥ 0, impact_velocity finite
-// ≥ 0, jdot_passes ≥ 1, max_staggered_iterations ≥ 1, friction a FrictionCoupling and qp
-// valid.
+// ≥ 0, jdot_passes ≥ 1, max_staggered_iterations ≥ 1, max_step_qp_iterations ≥ 1,
+// friction a FrictionCoupling and qp valid.
 absl::Status Validate(const LeastConstraintParams& params);
 
 // Advances (q, v) by dt. Contacts in the QP: the closed ones (g_N ≤ 0) and
