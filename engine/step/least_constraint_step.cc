@@ -35,9 +35,9 @@ contact::QpParams WithinBudget(const contact::QpParams& qp, int budget, int spen
 // 24 for the impact) over the active contacts listed in `sel` (positions in
 // w.active; the others' entries of Λ are left alone), with Λ_N ≥ 0 and
 // Coulomb friction coupled as params.friction says. G: 3 n_c × 3 n_c, b and
-// Lambda: 3 n_c (Lambda in: the warm start). No staggered alternation starts
-// once `budget` ≥ 1 QP iterations are spent (each QP may take up to
-// params.qp.max_iterations of its own).
+// Lambda: 3 n_c (Lambda in: the warm start). At most `budget` ≥ 1 QP
+// iterations in all: each QP is cut to what is left, and the alternation
+// stops when nothing is.
 contact::QpResult SolveContactQp(const LeastConstraintParams& params,
                                  Eigen::Ref<const Eigen::MatrixXd> G,
                                  Eigen::Ref<const Eigen::VectorXd> b, std::span<const int> sel,
@@ -107,9 +107,11 @@ contact::QpResult SolveContactQp(const LeastConstraintParams& params,
       w.qp_x[a] = Lambda[3 * sel[a]];
       w.qp_blocks[a] = {contact::ConeKind::kNonnegative, 0.0};
     }
-    Accumulate(total, w.qp.Solve(params.qp, std::span(w.qp_blocks.data(), m),
-                                 w.qp_P.topLeftCorner(m, m), w.qp_q.head(m), w.qp_x.head(m)));
+    Accumulate(total, w.qp.Solve(WithinBudget(params.qp, budget, total.iterations),
+                                 std::span(w.qp_blocks.data(), m), w.qp_P.topLeftCorner(m, m),
+                                 w.qp_q.head(m), w.qp_x.head(m)));
     for (int a = 0; a < m; ++a) Lambda[3 * sel[a]] = w.qp_x[a];
+    if (total.iterations >= budget) break;
     // Friction QP: min ½ Λ_Tᵀ G_TT Λ_T + Λ_Tᵀ (b_T + G_TN Λ_N), ‖Λ_T,i‖ ≤ μ Λ_N,i.
     for (int a = 0; a < m; ++a) {
       Eigen::Vector2d qa = b.segment<2>(3 * sel[a] + 1);
@@ -120,9 +122,10 @@ contact::QpResult SolveContactQp(const LeastConstraintParams& params,
       w.qp_x.segment<2>(2 * a) = Lambda.segment<2>(3 * sel[a] + 1);
       w.qp_blocks[a] = {contact::ConeKind::kDisc, params.mu * Lambda[3 * sel[a]]};
     }
-    Accumulate(total, w.qp.Solve(params.qp, std::span(w.qp_blocks.data(), m),
-                                 w.qp_P2.topLeftCorner(2 * m, 2 * m), w.qp_q.head(2 * m),
-                                 w.qp_x.head(2 * m)));
+    Accumulate(total,
+               w.qp.Solve(WithinBudget(params.qp, budget, total.iterations),
+                          std::span(w.qp_blocks.data(), m), w.qp_P2.topLeftCorner(2 * m, 2 * m),
+                          w.qp_q.head(2 * m), w.qp_x.head(2 * m)));
     double change = 0.0, size = 0.0;
     for (int a = 0; a < m; ++a) {
       Lambda.segment<2>(3 * sel[a] + 1) = w.qp_x.segment<2>(2 * a);

@@ -75,11 +75,11 @@ struct LeastConstraintParams {
   // report a few per step, warm-started).
   int max_staggered_iterations = 50;
   // The QP iterations one step may spend over all its solves (the impact,
-  // each J̇ pass, each staggered alternation): once they are spent no further
-  // alternation or pass starts, and the step reports not converged. A step
-  // then does at most this plus two QPs' max_iterations (ours: a bound on one
-  // step's work, ten full QP solves; ordinary steps of the quadrupeds and the
-  // biped take tens to hundreds).
+  // each J̇ pass, each staggered alternation): each QP is cut to what is
+  // left, no further alternation or pass starts once it is spent, and the
+  // step reports not converged (ours: a bound on one step's work, ten full
+  // QP solves; the quadrupeds' steps take tens to hundreds, a falling
+  // biped's up to about ten thousand).
   int max_step_qp_iterations = 10000;
   contact::QpParams qp;
 };
