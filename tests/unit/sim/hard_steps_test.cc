@@ -51,7 +51,8 @@ TEST_P(HardStepTest, LeastConstraintStepStaysWithinTheQpBudget) {
 INSTANTIATE_TEST_SUITE_P(Regressions, HardStepTest,
                          ::testing::Values("biped_least_constraint_hard_step",
                                            "biped_least_constraint_staggered_loop",
-                                           "biped_least_constraint_impact"));
+                                           "biped_least_constraint_impact",
+                                           "biped_least_constraint_bounded_step"));
 
 }  // namespace
 }  // namespace moreau::sim
