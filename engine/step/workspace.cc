@@ -57,7 +57,6 @@ StepWorkspace MakeStepWorkspace(const Model& model) {
   w.qp_x = Eigen::VectorXd::Zero(3 * nc);
   w.qp_target = Eigen::VectorXd::Zero(3 * nc);
   w.qp_prev = Eigen::VectorXd::Zero(3 * nc);
-  w.qp_best = Eigen::VectorXd::Zero(3 * nc);
   w.impact_Lambda = Eigen::VectorXd::Zero(3 * nc);
   w.friction_A = Eigen::MatrixXd::Zero(2 * nc, 2 * nc);
   w.friction_J = Eigen::MatrixXd::Zero(2 * nc, 2 * nc);

@@ -59,7 +59,6 @@ struct StepWorkspace {
   Eigen::VectorXd qp_x;                       // 3 n_c: the QP's x
   Eigen::VectorXd qp_target;                  // 3 n_c: right-hand sides (003 eq. 32's v)
   Eigen::VectorXd qp_prev;                    // 3 n_c: previous staggered iterate
-  Eigen::VectorXd qp_best;                    // 3 n_c: staggered iterate of least objective
   Eigen::VectorXd impact_Lambda;              // 3 n_c: impact percussions (004 eq. 24)
   std::vector<contact::ConeBlock> qp_blocks;  // ≤ 3 n_c blocks
   std::vector<int> qp_select;                 // ≤ n_c: positions in `active` taking part
