@@ -23,32 +23,27 @@ constexpr int kRhoUpdateEvery = 10;
 // and P ⪰ 0. Returns false on a non-positive pivot (P not PSD).
 bool Factor(Eigen::Ref<const Eigen::MatrixXd> P, double rho, int n, Eigen::MatrixXd& L) {
   for (int j = 0; j < n; ++j) {
-    double d = P(j, j) + rho;
-    for (int k = 0; k < j; ++k) d -= L(j, k) * L(j, k);
+    // Column j of L from the columns before it (left-looking Cholesky).
+    const auto row_j = L.row(j).head(j);
+    const double d = P(j, j) + rho - row_j.squaredNorm();
     if (!(d > 0.0)) return false;
     const double l = std::sqrt(d);
     L(j, j) = l;
-    for (int i = j + 1; i < n; ++i) {
-      double s = P(i, j);
-      for (int k = 0; k < j; ++k) s -= L(i, k) * L(j, k);
-      L(i, j) = s / l;
-    }
+    const int below = n - j - 1;
+    if (below == 0) continue;
+    auto column = L.col(j).segment(j + 1, below);
+    column = P.col(j).segment(j + 1, below);
+    column.noalias() -= L.block(j + 1, 0, below, j) * row_j.transpose();
+    column /= l;
   }
   return true;
 }
 
-// w ← (L Lᵀ)⁻¹ w.
+// w ← (L Lᵀ)⁻¹ w: forward then back substitution.
 void SolveFactored(const Eigen::MatrixXd& L, int n, Eigen::Ref<Eigen::VectorXd> w) {
-  for (int i = 0; i < n; ++i) {
-    double s = w[i];
-    for (int k = 0; k < i; ++k) s -= L(i, k) * w[k];
-    w[i] = s / L(i, i);
-  }
-  for (int i = n - 1; i >= 0; --i) {
-    double s = w[i];
-    for (int k = i + 1; k < n; ++k) s -= L(k, i) * w[k];
-    w[i] = s / L(i, i);
-  }
+  const auto factor = L.topLeftCorner(n, n);
+  factor.triangularView<Eigen::Lower>().solveInPlace(w);
+  factor.transpose().triangularView<Eigen::Upper>().solveInPlace(w);
 }
 
 }  // namespace
