@@ -19,7 +19,7 @@ StepWorkspace MakeStepWorkspace(const Model& model) {
   w.v_sum = Eigen::VectorXd::Zero(nv);
   const int nc = static_cast<int>(model.contact_points.size());
   const int nl = kLoopRows * static_cast<int>(model.loop_closures.size());
-  const int nb = static_cast<int>(model.actuators.size()) + nl;
+  const int nb = model.nu() + nl;
   const int nt = 3 * nc + nb;
   w.max_contacts = nc;
   w.max_bilateral = nb;
