@@ -38,7 +38,6 @@ StepWorkspace MakeStepWorkspace(const Model& model) {
   w.dof_mark.assign(nv, 0);
   w.row_lo = Eigen::VectorXd::Zero(nb);
   w.row_hi = Eigen::VectorXd::Zero(nb);
-  w.B_Lambda = Eigen::VectorXd::Zero(nv);
   w.loop_J = Eigen::MatrixXd::Zero(kLoopRows, nv);
   w.loop_phi = Eigen::VectorXd::Zero(kLoopRows);
   w.G_LL = Eigen::MatrixXd::Zero(nl, nl);
