@@ -13,15 +13,11 @@
 #include "engine/sim/settings.h"
 #include "engine/sim/simulation.h"
 #include "moreau/v1/simulator.pb.h"
+#include "server/wire_settings.h"
 
 namespace moreau::server {
 
 namespace v1 = ::moreau::v1;
-
-// Engine settings from the request; InvalidArgument names the bad field or
-// the exceeded limit.
-absl::StatusOr<sim::Settings> SettingsFromProto(const v1::Settings& proto,
-                                                const contact::HeightfieldLimits& limits = {});
 
 // LoadOptions (base mode, contact links) of a model source.
 absl::StatusOr<LoadOptions> LoadOptionsFromProto(const v1::ModelSource& source);
@@ -50,8 +46,8 @@ struct ObservationArrays {
 };
 void WriteObservationArrays(const sim::Simulation& sim, const ObservationArrays& out);
 
-// Body poses (world) from the simulation's last kinematics.
-void FillBodyPoses(const Model& model, const Data& data,
+// Body poses (world) of bodies 1 … nbodies − 1 from their i_X_0.
+void FillBodyPoses(const Model& model, const std::vector<Transform>& X_0,
                    google::protobuf::RepeatedPtrField<v1::BodyPose>* poses);
 
 // Copies a packed repeated double into an Eigen vector of the same size

@@ -8,13 +8,9 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "engine/dynamics/crba.h"
 #include "engine/dynamics/data.h"
-#include "engine/dynamics/energy.h"
-#include "engine/dynamics/jacobians.h"
-#include "engine/dynamics/kinematics.h"
-#include "engine/dynamics/rnea.h"
 #include "engine/model/loader.h"
+#include "engine/sim/inspection.h"
 #include "server/checkpoint_store.h"
 #include "server/convert.h"
 #include "server/grpc_status.h"
@@ -580,14 +576,15 @@ grpc::ServerUnaryReactor* SimulatorService::Query(grpc::CallbackServerContext* c
     state = inst.sim->state();
     if (request->contacts()) contacts = inst.sim->contacts().contacts;
   }
-  // Everything else is computed here, on a Data of the query's own, from the
-  // copied state: the instance is free to step meanwhile.
+  // Everything else is computed here, by an Inspection of the copied state:
+  // the instance is free to step meanwhile.
   const Model& model = inst.sim->model();
-  Data data = MakeData(model);
-  ForwardKinematics(model, data, state.q, state.v);
+  sim::Inspection inspection(model, state);
   response->set_time(state.time);
   response->set_nv(model.nv);
-  if (request->body_poses()) FillBodyPoses(model, data, response->mutable_body_poses());
+  if (request->body_poses()) {
+    FillBodyPoses(model, inspection.BodyTransforms(), response->mutable_body_poses());
+  }
   for (size_t k = 0; k < contacts.size(); ++k) {
     const contact::Contact& c = contacts[k];
     v1::ContactInfo* info = response->add_contacts();
@@ -600,22 +597,21 @@ grpc::ServerUnaryReactor* SimulatorService::Query(grpc::CallbackServerContext* c
     info->mutable_force()->Add(force.data(), force.data() + 3);
   }
   if (request->energies()) {
-    response->set_kinetic_energy(KineticEnergy(model, data));
-    response->set_potential_energy(PotentialEnergy(model, data));
+    response->set_kinetic_energy(inspection.KineticEnergy());
+    response->set_potential_energy(inspection.PotentialEnergy());
   }
   if (request->mass_matrix()) {
-    const Eigen::MatrixXd& M = Crba(model, data, state.q);
+    const Eigen::MatrixXd& M = inspection.MassMatrix();
     for (int r = 0; r < model.nv; ++r) {
       for (int c = 0; c < model.nv; ++c) response->add_mass_matrix(M(r, c));
     }
   }
   if (request->bias_forces()) {
-    const Eigen::VectorXd& h = NonlinearEffects(model, data, state.q, state.v);
+    const Eigen::VectorXd& h = inspection.BiasForces();
     response->mutable_bias_forces()->Assign(h.data(), h.data() + model.nv);
   }
   if (request->contact_jacobians()) {
-    ContactJacobians(model, data, state.q);
-    for (const Matrix3Xd& J : data.contact_J) {
+    for (const Matrix3Xd& J : inspection.ContactJacobians()) {
       for (int r = 0; r < 3; ++r) {
         for (int c = 0; c < model.nv; ++c) response->add_contact_jacobians(J(r, c));
       }

@@ -95,7 +95,7 @@ class WatchHub::Reactor final : public grpc::ServerWriteReactor<v1::WatchFrame> 
     }
     const Model& model = instance_->sim->model();  // immutable, shared
     ForwardKinematics(model, data_, q_);
-    FillBodyPoses(model, data_, frame_.mutable_body_poses());
+    FillBodyPoses(model, data_.X_0, frame_.mutable_body_poses());
     next_due_ns_ = std::max(next_due_ns_ + period_ns_, now_ns);
     writing_ = true;
     return Action::kWrite;

@@ -4,7 +4,9 @@
 #define MOREAU_CLIENTS_CLI_COMMAND_H_
 
 #include <ostream>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -23,16 +25,22 @@ inline constexpr int kExitUsage = 2;  // the command line is malformed
 // command succeeds, so that a failure prints exactly one line).
 struct Invocation {
   std::vector<std::string> args;
+  std::set<std::string> flags_given;  // absl names of the flags on the command line
   std::ostream* out = nullptr;
   std::vector<std::string>* warnings = nullptr;
 };
 
 // A flag a command accepts: the absl flag's name as declared ("contact_links";
-// on the command line both --contact-links and --contact_links work) and a
-// placeholder for its value in help text (empty for a bool flag).
+// on the command line both --contact-links and --contact_links work), a
+// placeholder for its value in help text (empty for a bool flag), an older
+// spelling still accepted ("contact" for "contact_model"), and for a flag
+// whose value is one of a vocabulary, the vocabulary's names and help lines
+// (from its EnumTable) for the help text.
 struct FlagSpec {
   absl::string_view name;
   absl::string_view value;
+  absl::string_view alias = {};
+  std::vector<std::pair<std::string, std::string>> (*choices)() = nullptr;
 };
 
 struct Command {

@@ -3,10 +3,4 @@
 #include "absl/flags/flag.h"
 
 ABSL_FLAG(bool, json, false, "Print the report as one JSON object instead of text.");
-ABSL_FLAG(std::string, control, "",
-          "How actions drive the joints: torque (joint torques), pd (joint position targets, "
-          "PD at the simulation rate), id (joint position targets reached by inverse dynamics "
-          "with the last contact forces) or id-constraint (joint position targets as velocity "
-          "constraints solved with the contacts, impulses bounded by the effort limit times dt; "
-          "hard contact only). Default torque.");
 ABSL_FLAG(std::string, state_out, "", "Write the complete state (a binary blob) to this file.");

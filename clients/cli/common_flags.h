@@ -8,13 +8,11 @@
 #include "clients/cli/command.h"
 
 ABSL_DECLARE_FLAG(bool, json);
-ABSL_DECLARE_FLAG(std::string, control);
 ABSL_DECLARE_FLAG(std::string, state_out);
 
 namespace moreau::cli {
 
 inline constexpr FlagSpec kJsonFlagSpec{"json", ""};
-inline constexpr FlagSpec kControlFlagSpec{"control", "torque|pd|id|id-constraint"};
 inline constexpr FlagSpec kStateOutFlagSpec{"state_out", "FILE"};
 
 }  // namespace moreau::cli

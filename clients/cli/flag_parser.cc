@@ -1,6 +1,5 @@
 #include "clients/cli/flag_parser.h"
 
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -17,9 +16,12 @@
 namespace moreau::cli {
 namespace {
 
-bool Accepts(const std::vector<FlagSpec>& flags, absl::string_view name) {
-  return std::any_of(flags.begin(), flags.end(),
-                     [&](const FlagSpec& spec) { return spec.name == name; });
+// The spec `flags` has for `name` (a flag's name or its older spelling).
+const FlagSpec* Find(const std::vector<FlagSpec>& flags, absl::string_view name) {
+  for (const FlagSpec& spec : flags) {
+    if (spec.name == name || (!spec.alias.empty() && spec.alias == name)) return &spec;
+  }
+  return nullptr;
 }
 
 // absl's parse error reads "Illegal value 'x' specified for flag 'f'; why";
@@ -64,9 +66,11 @@ absl::StatusOr<ParsedCommandLine> ParseCommandLine(absl::string_view command_nam
     if (name.empty())
       return absl::InvalidArgumentError(absl::StrCat("malformed flag '", word, "'"));
 
+    const FlagSpec* spec = Find(flags, name);
+    if (spec != nullptr) name = std::string(spec->name);
     absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
     if (flag == nullptr) return absl::InvalidArgumentError(absl::StrCat("unknown flag ", display));
-    if (!Accepts(flags, name)) {
+    if (spec == nullptr) {
       return absl::InvalidArgumentError(
           absl::StrCat("'", command_name, "' does not take ", display));
     }
@@ -86,6 +90,7 @@ absl::StatusOr<ParsedCommandLine> ParseCommandLine(absl::string_view command_nam
       return absl::InvalidArgumentError(absl::StrCat("invalid value '", value, "' for ", display,
                                                      detail.empty() ? "" : ": ", detail));
     }
+    parsed.flags_given.insert(name);
   }
   return parsed;
 }
@@ -95,6 +100,7 @@ std::string DescribeFlags(const std::vector<FlagSpec>& flags) {
   for (const FlagSpec& spec : flags) {
     absl::StrAppend(&text, "  ", FlagDisplayName(spec.name));
     if (!spec.value.empty()) absl::StrAppend(&text, " ", spec.value);
+    if (!spec.alias.empty()) absl::StrAppend(&text, "  (also ", FlagDisplayName(spec.alias), ")");
     absl::StrAppend(&text, "\n");
     const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(spec.name);
     if (flag == nullptr) continue;
@@ -103,7 +109,21 @@ std::string DescribeFlags(const std::vector<FlagSpec>& flags) {
     if (!default_value.empty() && !flag->IsOfType<bool>()) {
       absl::StrAppend(&help, " (default: ", default_value, ")");
     }
+    if (spec.choices != nullptr) absl::StrAppend(&help, "; one of:");
     absl::StrAppend(&text, WrapText(help, 80, "      "));
+    if (spec.choices == nullptr) continue;
+    // "        name              help", the help wrapped in its own column.
+    constexpr size_t kHelpColumn = 27;
+    for (const auto& [choice, choice_help] : spec.choices()) {
+      std::string lines = WrapText(choice_help, 80, std::string(kHelpColumn, ' '));
+      const std::string label = absl::StrCat("        ", choice, " ");
+      if (label.size() <= kHelpColumn) {
+        lines.replace(0, label.size(), label);
+      } else {
+        lines.insert(0, absl::StrCat(label, "\n"));
+      }
+      absl::StrAppend(&text, lines);
+    }
   }
   return text;
 }

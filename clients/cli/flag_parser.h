@@ -9,6 +9,7 @@
 #ifndef MOREAU_CLIENTS_CLI_FLAG_PARSER_H_
 #define MOREAU_CLIENTS_CLI_FLAG_PARSER_H_
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,9 @@
 namespace moreau::cli {
 
 struct ParsedCommandLine {
-  std::vector<std::string> args;  // positional arguments
-  bool help = false;              // -h or --help was given
+  std::vector<std::string> args;      // positional arguments
+  std::set<std::string> flags_given;  // absl names of the flags set
+  bool help = false;                  // -h or --help was given
 };
 
 // Sets the absl flags named in `flags` from `argv` (the words after the

@@ -122,8 +122,10 @@ int RunCommand(const Command& command, const std::vector<std::string>& words) {
 
   std::ostringstream report;
   std::vector<std::string> warnings;
-  const absl::Status status =
-      command.run({.args = parsed->args, .out = &report, .warnings = &warnings});
+  const absl::Status status = command.run({.args = parsed->args,
+                                           .flags_given = parsed->flags_given,
+                                           .out = &report,
+                                           .warnings = &warnings});
   if (!status.ok()) {
     if (PrintsReport(status)) std::cout << report.str() << std::flush;
     return Fail(kExitError, status.message());

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -16,22 +17,13 @@
 #include "absl/strings/str_join.h"
 #include "clients/cli/common_flags.h"
 #include "clients/cli/number_list.h"
-#include "clients/cli/sim_flags.h"
+#include "clients/cli/settings_flags.h"
 #include "clients/cpp/client.h"
 #include "clients/json/json_writer.h"
-
-// Shared with `moreau sim` (sim_flags.cc): the same settings for a remote instance.
-ABSL_DECLARE_FLAG(std::vector<std::string>, contact_param);
-ABSL_DECLARE_FLAG(double, gear);
-ABSL_DECLARE_FLAG(double, rotor_inertia);
-ABSL_DECLARE_FLAG(double, id_time_constant);
-ABSL_DECLARE_FLAG(std::string, loop_solver);
+#include "engine/util/status_macros.h"
 
 ABSL_FLAG(std::string, address, "localhost:50051", "moreaud address (host:port)");
 ABSL_FLAG(int, count, 1, "create: how many instances");
-ABSL_FLAG(std::string, contact_model, "",
-          "create: spring-damper|hertz|micro|moreau-jor|moreau-sor (default moreau-sor)");
-ABSL_FLAG(double, time_step, 0.0, "create: simulation time step in s (default 1e-3)");
 ABSL_FLAG(uint64_t, seed, 0, "create: noise seed (instance k uses seed + k)");
 ABSL_FLAG(double, noise, 0.0, "create: initial joint/velocity noise (0: the default pose)");
 ABSL_FLAG(int, substeps, 1, "step: sub-steps the action is held for");
@@ -128,25 +120,22 @@ absl::Status List(client::Client& client, const Invocation& inv) {
 absl::Status Create(client::Client& client, const Invocation& inv) {
   if (inv.args.size() != 2) return absl::InvalidArgumentError("usage: moreau remote create MODEL");
   v1::CreateInstancesRequest request;
-  request.mutable_model()->set_builtin(inv.args[1]);
+  // MODEL: a URDF file when one exists at that path (sent as text), else the
+  // name of one of the server's built-in models.
+  const std::string& model = inv.args[1];
+  std::error_code error;
+  if (std::filesystem::is_regular_file(model, error)) {
+    std::ifstream file(model, std::ios::binary);
+    if (!file) return absl::NotFoundError(absl::StrCat("cannot read URDF file '", model, "'"));
+    request.mutable_model()->set_urdf(
+        std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()));
+  } else {
+    request.mutable_model()->set_builtin(model);
+  }
   request.set_count(absl::GetFlag(FLAGS_count));
   request.set_seed(absl::GetFlag(FLAGS_seed));
   request.set_noise(absl::GetFlag(FLAGS_noise));
-  v1::Settings* settings = request.mutable_settings();
-  settings->set_contact_model(absl::GetFlag(FLAGS_contact_model));
-  settings->set_control_mode(absl::GetFlag(FLAGS_control));
-  settings->set_dt(absl::GetFlag(FLAGS_time_step));
-  settings->set_gear(absl::GetFlag(FLAGS_gear));
-  settings->set_rotor_inertia(absl::GetFlag(FLAGS_rotor_inertia));
-  settings->set_id_time_constant(absl::GetFlag(FLAGS_id_time_constant));
-  settings->set_loop_solver(absl::GetFlag(FLAGS_loop_solver));
-  // NAME=VALUE entries; the server checks the names against the contact model.
-  for (const std::string& entry : absl::GetFlag(FLAGS_contact_param)) {
-    absl::StatusOr<std::pair<std::string, double>> parameter =
-        ParseNamedNumber("--contact-param", entry);
-    if (!parameter.ok()) return parameter.status();
-    (*settings->mutable_contact_parameters())[parameter->first] = parameter->second;
-  }
+  MOREAU_ASSIGN_OR_RETURN(*request.mutable_settings(), SettingsMessageFromFlags(inv.flags_given));
   auto created = client.CreateInstances(request);
   if (!created.ok()) return created.status();
   std::ostream& out = *inv.out;
@@ -157,6 +146,7 @@ absl::Status Create(client::Client& client, const Invocation& inv) {
         .Strings({created->instance_ids().begin(), created->instance_ids().end()});
     json.Key("action_size").Int(created->spec().action().size());
     json.Key("control_mode").String(created->spec().control_mode());
+    json.Key("dt").Number(created->spec().dt());
     json.EndObject();
     out << '\n';
   } else {
@@ -330,7 +320,8 @@ const Command& RemoteCommand() {
       .summary = "drive a running moreaud (list, create, step, state, watch)",
       .description =
           "Talks to moreaud over gRPC. list: the built-in models. create MODEL: new instances "
-          "(prints their ids). step ID: one action held for --substeps steps (prints the "
+          "of a built-in model or of a URDF file (prints their ids). step ID: one action held for "
+          "--substeps steps (prints the "
           "observation). state ID: time, q, v (--state-out FILE saves the complete state blob, "
           "--state-in FILE restores one). watch ID: body poses and contact forces at --rate. "
           "destroy ID…: free instances.",
@@ -340,14 +331,16 @@ const Command& RemoteCommand() {
           "--token or $MOREAU_TOKEN.",
       .flags = {{"address", "HOST:PORT"},
                 {"count", "N"},
-                {"contact_model", "NAME"},
-                kContactParamFlagSpec,
-                kControlFlagSpec,
+                kSettingsFileFlagSpec,
+                kContactModelFlagSpec,
+                kIntegratorFlagSpec,
+                kDtFlagSpec,
+                kContactParametersFlagSpec,
+                kControlModeFlagSpec,
                 kIdTimeConstantFlagSpec,
                 kGearFlagSpec,
                 kRotorInertiaFlagSpec,
                 kLoopSolverFlagSpec,
-                {"time_step", "S"},
                 {"seed", "N"},
                 {"noise", "X"},
                 {"substeps", "K"},

@@ -29,6 +29,7 @@
 #include "clients/cli/command_status.h"
 #include "clients/cli/common_flags.h"
 #include "clients/cli/model_flags.h"
+#include "clients/cli/settings_flags.h"
 #include "clients/cli/sim_flags.h"
 #include "clients/cli/state_flags.h"
 #include "clients/cli/text_format.h"
@@ -484,7 +485,8 @@ absl::Status RunSim(const Invocation& invocation) {
   MOREAU_ASSIGN_OR_RETURN(const std::shared_ptr<const Model> model,
                           LoadModelFromFlags(invocation.args[0]));
   warnings.insert(warnings.end(), model->warnings.begin(), model->warnings.end());
-  MOREAU_ASSIGN_OR_RETURN(const SimOptions options, SimOptionsFromFlags(&warnings));
+  MOREAU_ASSIGN_OR_RETURN(const SimOptions options,
+                          SimOptionsFromFlags(invocation.flags_given, &warnings));
   MOREAU_ASSIGN_OR_RETURN(const StateInput initial, StateFromFlags(*model, &warnings));
 
   MOREAU_ASSIGN_OR_RETURN(std::unique_ptr<sim::Simulation> simulation,
@@ -506,8 +508,7 @@ absl::Status RunSim(const Invocation& invocation) {
   std::vector<Eigen::VectorXd> actions;
   int64_t steps = options.steps;
   if (!options.actions.empty()) {
-    MOREAU_ASSIGN_OR_RETURN(actions,
-                            ReadActionsCsv(options.actions, static_cast<int>(m.actuators.size())));
+    MOREAU_ASSIGN_OR_RETURN(actions, ReadActionsCsv(options.actions, m.nu()));
     steps = static_cast<int64_t>(actions.size()) * options.action_substeps;
   }
   std::unique_ptr<CsvLog> csv;
@@ -550,7 +551,7 @@ absl::Status RunSim(const Invocation& invocation) {
       external = &f_ext;
     }
     if (options.control_targets) {
-      // --control: the controller's joint targets for the end of the step
+      // --control-mode: the controller's joint targets for the end of the step
       // (Compute with dt = 0 evaluates without advancing the gait) drive the
       // joints through the control mode.
       controller->Compute(m, t + dt, 0.0, state.q, state.v, controller_state, tau);
@@ -621,9 +622,9 @@ const Command& SimCommand() {
   static const Command* const command = new Command{
       .name = "sim",
       .synopsis =
-          "MODEL [--contact C] [--integrator I] [--dt S] [--duration S] [--controller C] "
-          "[--push T0,DURATION,FX,FY,FZ] [--terrain T] [--mu M] [--gear N] [--rotor-inertia KG_M2] "
-          "[--out FILE.csv] [--json]",
+          "MODEL [--settings FILE] [--contact-model M] [--integrator I] [--dt S] [--duration S] "
+          "[--controller C] [--push T0,DURATION,FX,FY,FZ] [--terrain T] [--mu M] [--out FILE.csv] "
+          "[--json] [...]",
       .summary = "simulate in-process with a controller; report cost and outcome",
       .description =
           "Simulates MODEL for --duration seconds in steps of --dt with the chosen contact "
@@ -661,7 +662,8 @@ const Command& SimCommand() {
           "base_qz, q_<joint>..., v_<joint>..., tau_<joint>... (the torque applied during the\n"
           "step ending at that time), fn_<contact point>... (normal force, N; 0 when open);\n"
           "one row after every --csv-every-th step, no row for t = 0.\n",
-      .flags = {kContactFlagSpec,
+      .flags = {kSettingsFileFlagSpec,
+                kContactModelFlagSpec,
                 kIntegratorFlagSpec,
                 kDtFlagSpec,
                 kDurationFlagSpec,
@@ -670,14 +672,14 @@ const Command& SimCommand() {
                 kPushFlagSpec,
                 kTerrainFlagSpec,
                 kMuFlagSpec,
-                kContactParamFlagSpec,
+                kContactParametersFlagSpec,
                 kOutFlagSpec,
                 kCsvEveryFlagSpec,
                 kProgressFlagSpec,
                 kJsonFlagSpec,
                 kActionsFlagSpec,
                 kActionSubstepsFlagSpec,
-                kControlFlagSpec,
+                kControlModeFlagSpec,
                 kStateOutFlagSpec,
                 kQFlagSpec,
                 kVFlagSpec,

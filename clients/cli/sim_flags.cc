@@ -9,6 +9,7 @@
 #include <fstream>
 #include <numbers>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -26,6 +27,7 @@
 #include "absl/strings/string_view.h"
 #include "clients/cli/common_flags.h"
 #include "clients/cli/number_list.h"
+#include "clients/cli/settings_flags.h"
 #include "clients/cli/text_format.h"
 #include "clients/json/json_writer.h"
 #include "engine/contact/terrain.h"
@@ -43,40 +45,6 @@ std::string_view StdView(absl::string_view text) { return {text.data(), text.siz
 
 // The flag types (absl: AbslParseFlag / AbslUnparseFlag, found by ADL). A
 // parse error here is a malformed command line.
-
-struct ContactFlag {
-  sim::ContactModel model = sim::ContactModel::kMoreauSor;
-};
-
-bool AbslParseFlag(absl::string_view text, ContactFlag* flag, std::string* error) {
-  const absl::StatusOr<sim::ContactModel> model = sim::ParseContactModel(StdView(text));
-  if (!model.ok()) {
-    *error = std::string(model.status().message());
-    return false;
-  }
-  flag->model = *model;
-  return true;
-}
-
-std::string AbslUnparseFlag(const ContactFlag& flag) { return sim::ContactModelName(flag.model); }
-
-struct IntegratorFlag {
-  step::Integrator integrator = step::Integrator::kSemiImplicitEuler;
-};
-
-bool AbslParseFlag(absl::string_view text, IntegratorFlag* flag, std::string* error) {
-  const absl::StatusOr<step::Integrator> integrator = sim::ParseIntegrator(StdView(text));
-  if (!integrator.ok()) {
-    *error = std::string(integrator.status().message());
-    return false;
-  }
-  flag->integrator = *integrator;
-  return true;
-}
-
-std::string AbslUnparseFlag(const IntegratorFlag& flag) {
-  return sim::IntegratorName(flag.integrator);
-}
 
 struct ControllerFlag {
   std::string name = "stand";
@@ -194,14 +162,6 @@ std::string AbslUnparseFlag(const PushFlag& flag) {
 
 }  // namespace moreau::cli
 
-ABSL_FLAG(moreau::cli::ContactFlag, contact, moreau::cli::ContactFlag{},
-          "Contact model: spring-damper, hertz or micro (compliant force laws, explicit "
-          "integration), moreau-jor or moreau-sor (hard contact, Moreau time-stepping with a "
-          "JOR / SOR prox solver).");
-ABSL_FLAG(moreau::cli::IntegratorFlag, integrator, moreau::cli::IntegratorFlag{},
-          "Integrator of the compliant contact models: euler (semi-implicit), heun or rk4. "
-          "The hard-contact models integrate with Moreau's midpoint rule.");
-ABSL_FLAG(double, dt, 1e-3, "Time step in seconds, in (0, 1].");
 ABSL_FLAG(double, duration, 5.0,
           "Simulated time in seconds, > 0; the run takes duration / dt steps (rounded, at most "
           "1e8).");
@@ -228,12 +188,7 @@ ABSL_FLAG(moreau::cli::TerrainFlag, terrain, moreau::cli::TerrainFlag{},
           "size in metres, default 0.05).");
 ABSL_FLAG(std::optional<double>, mu, std::nullopt,
           "Friction coefficient, >= 0, for every contact model (hertz: static and dynamic). "
-          "Default: each contact model's own.");
-ABSL_FLAG(std::vector<std::string>, contact_param, {},
-          "Parameters of the contact model by name, NAME=VALUE[,NAME=VALUE...], e.g. "
-          "--contact hertz --contact-param stiffness=2e4,exponent=1.5 (the names of the service's "
-          "Settings.contact_parameters; an unknown name is an error that lists the known ones). "
-          "Applied after --mu.");
+          "Default: each contact model's own. --contact-parameters are applied after it.");
 ABSL_FLAG(std::string, out, "",
           "Write a CSV file: a header, then one row per step (see --csv-every) with time, base "
           "pose, joint positions, velocities and torques, and each contact point's normal force.");
@@ -245,21 +200,6 @@ ABSL_FLAG(std::string, actions, "",
           "Replay actions from this CSV file (one row per action, one column per actuator) "
           "instead of running --controller; --duration is then rows × --action-substeps × --dt.");
 ABSL_FLAG(int, action_substeps, 1, "With --actions: steps each action row is held for.");
-ABSL_FLAG(double, gear, 0.0,
-          "Transmission ratio N of every actuator (002 §IV-C), > 0; 0 keeps the model's (URDF "
-          "<transmission> mechanicalReduction, else 1). With --rotor-inertia it adds the "
-          "reflected rotor inertia N^2 I_rotor to each actuated joint. Torques and effort "
-          "limits stay joint side.");
-ABSL_FLAG(double, id_time_constant, 0.0,
-          "With --control id or id-constraint: the desired joint velocity is (target - q) / "
-          "max(dt, T) for this T in seconds, >= 0; 0 reaches the target at the end of each step.");
-ABSL_FLAG(std::string, loop_solver, "",
-          "Closed kinematic chains (models with cut joints, e.g. four_bar): prox (the cut "
-          "joints' constraints in the prox iteration, the default) or direct (through the "
-          "inverse of their Delassus block).");
-ABSL_FLAG(double, rotor_inertia, 0.0,
-          "Rotor inertia I_rotor (kg m^2, motor side) of every actuator, >= 0; 0 keeps the "
-          "model's (URDF <transmission> rotorInertia, else 0).");
 
 namespace moreau::cli {
 namespace {
@@ -403,15 +343,21 @@ absl::StatusOr<std::optional<Push>> MakePush(const PushFlag& flag) {
 
 }  // namespace
 
-absl::StatusOr<SimOptions> SimOptionsFromFlags(std::vector<std::string>* warnings) {
+absl::StatusOr<SimOptions> SimOptionsFromFlags(const std::set<std::string>& flags_given,
+                                               std::vector<std::string>* warnings) {
+  const auto given = [&](const char* name) { return flags_given.contains(name); };
   SimOptions options;
+  MOREAU_ASSIGN_OR_RETURN(options.settings, BaseSettingsFromFlags());
   sim::Settings& settings = options.settings;
 
-  const double dt = absl::GetFlag(FLAGS_dt);
-  if (!(std::isfinite(dt) && dt > 0.0 && dt <= 1.0)) {
-    return Invalid("--dt", dt, "the time step must be in (0, 1] s");
+  if (given("dt")) {
+    const double dt = absl::GetFlag(FLAGS_dt);
+    if (!(std::isfinite(dt) && dt > 0.0 && dt <= 1.0)) {
+      return Invalid("--dt", dt, "the time step must be in (0, 1] s");
+    }
+    settings.dt = dt;
   }
-  settings.dt = dt;
+  const double dt = settings.dt;
 
   const double duration = absl::GetFlag(FLAGS_duration);
   if (!(std::isfinite(duration) && duration > 0.0)) {
@@ -426,13 +372,14 @@ absl::StatusOr<SimOptions> SimOptionsFromFlags(std::vector<std::string>* warning
   options.duration = duration;
   options.steps = std::max<int64_t>(1, static_cast<int64_t>(steps));
 
-  settings.contact = absl::GetFlag(FLAGS_contact).model;
-  settings.integrator = absl::GetFlag(FLAGS_integrator).integrator;
+  if (given("contact_model")) settings.contact = absl::GetFlag(FLAGS_contact_model).model;
+  if (given("integrator")) settings.integrator = absl::GetFlag(FLAGS_integrator).integrator;
   if (sim::IsHardContact(settings.contact) &&
       settings.integrator != step::Integrator::kSemiImplicitEuler) {
-    warnings->push_back(absl::StrCat(
-        "--integrator ", sim::IntegratorName(settings.integrator), " has no effect with --contact ",
-        sim::ContactModelName(settings.contact), " (Moreau time-stepping)"));
+    warnings->push_back(absl::StrCat("--integrator ", sim::IntegratorName(settings.integrator),
+                                     " has no effect with --contact-model ",
+                                     sim::ContactModelName(settings.contact),
+                                     " (Moreau time-stepping)"));
   }
 
   if (const std::optional<double> mu = absl::GetFlag(FLAGS_mu); mu.has_value()) {
@@ -445,17 +392,25 @@ absl::StatusOr<SimOptions> SimOptionsFromFlags(std::vector<std::string>* warning
     settings.force_law.hertz.mu_dynamic = *mu;
     settings.force_law.micro.mu = *mu;
   }
-  for (const std::string& entry : absl::GetFlag(FLAGS_contact_param)) {
-    MOREAU_ASSIGN_OR_RETURN(const auto parameter, ParseNamedNumber("--contact-param", entry));
-    absl::Status status = sim::SetContactParameter(settings, parameter.first, parameter.second);
-    if (!status.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("--contact-param: ", status.message()));
+  if (given("contact_parameters")) {
+    for (const std::string& entry : absl::GetFlag(FLAGS_contact_parameters)) {
+      MOREAU_ASSIGN_OR_RETURN(const auto parameter,
+                              ParseNamedNumber("--contact-parameters", entry));
+      absl::Status status = sim::SetContactParameter(settings, parameter.first, parameter.second);
+      if (!status.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat("--contact-parameters: ", status.message()));
+      }
     }
   }
 
-  const TerrainFlag terrain = absl::GetFlag(FLAGS_terrain);
-  MOREAU_ASSIGN_OR_RETURN(settings.terrain, MakeTerrain(terrain));
-  options.terrain = AbslUnparseFlag(terrain);
+  if (given("terrain") || absl::GetFlag(FLAGS_settings).empty()) {
+    const TerrainFlag terrain = absl::GetFlag(FLAGS_terrain);
+    MOREAU_ASSIGN_OR_RETURN(settings.terrain, MakeTerrain(terrain));
+    options.terrain = AbslUnparseFlag(terrain);
+  } else {
+    options.terrain = absl::StrCat(contact::TerrainTypeName(settings.terrain.type()), " (",
+                                   absl::GetFlag(FLAGS_settings), ")");
+  }
 
   options.controller = absl::GetFlag(FLAGS_controller).name;
   MOREAU_ASSIGN_OR_RETURN(options.push, MakePush(absl::GetFlag(FLAGS_push)));
@@ -471,9 +426,13 @@ absl::StatusOr<SimOptions> SimOptionsFromFlags(std::vector<std::string>* warning
   options.progress = absl::GetFlag(FLAGS_progress);
   options.weight_feedforward = absl::GetFlag(FLAGS_weight_feedforward);
   options.json = absl::GetFlag(FLAGS_json);
-  const std::string control = absl::GetFlag(FLAGS_control);
-  if (!control.empty()) {
-    MOREAU_ASSIGN_OR_RETURN(settings.control.mode, sim::ParseControlMode(control));
+  if (given("control_mode")) {
+    absl::StatusOr<sim::ControlMode> mode =
+        sim::ParseControlMode(absl::GetFlag(FLAGS_control_mode));
+    if (!mode.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("--control-mode: ", mode.status().message()));
+    }
+    settings.control.mode = *mode;
   }
   options.actions = absl::GetFlag(FLAGS_actions);
   options.action_substeps = absl::GetFlag(FLAGS_action_substeps);
@@ -483,16 +442,21 @@ absl::StatusOr<SimOptions> SimOptionsFromFlags(std::vector<std::string>* warning
   if (options.actions.empty() && options.action_substeps != 1) {
     warnings->push_back("--action-substeps has no effect without --actions");
   }
-  options.control_targets = options.actions.empty() && !control.empty();
-  settings.control.id_time_constant = absl::GetFlag(FLAGS_id_time_constant);
-  if (!(std::isfinite(settings.control.id_time_constant) &&
-        settings.control.id_time_constant >= 0.0)) {
-    return Invalid("--id-time-constant", settings.control.id_time_constant,
-                   "the time constant must be finite and >= 0 s");
+  // Without --actions, a control mode other than torque (from the flag or the
+  // settings file) drives the joints by the controller's targets.
+  options.control_targets =
+      options.actions.empty() && settings.control.mode != sim::ControlMode::kTorque;
+  if (given("id_time_constant")) {
+    settings.control.id_time_constant = absl::GetFlag(FLAGS_id_time_constant);
+    if (!(std::isfinite(settings.control.id_time_constant) &&
+          settings.control.id_time_constant >= 0.0)) {
+      return Invalid("--id-time-constant", settings.control.id_time_constant,
+                     "the time constant must be finite and >= 0 s");
+    }
   }
-  const std::string loop_solver = absl::GetFlag(FLAGS_loop_solver);
-  if (!loop_solver.empty()) {
-    absl::StatusOr<step::LoopSolver> parsed = sim::ParseLoopSolver(loop_solver);
+  if (given("loop_solver")) {
+    absl::StatusOr<step::LoopSolver> parsed =
+        sim::ParseLoopSolver(absl::GetFlag(FLAGS_loop_solver));
     if (!parsed.ok()) {
       return absl::InvalidArgumentError(absl::StrCat("--loop-solver: ", parsed.status().message()));
     }
@@ -500,17 +464,21 @@ absl::StatusOr<SimOptions> SimOptionsFromFlags(std::vector<std::string>* warning
   }
   options.state_out = absl::GetFlag(FLAGS_state_out);
 
-  const double gear = absl::GetFlag(FLAGS_gear);
-  if (!(std::isfinite(gear) && gear >= 0.0)) {
-    return Invalid("--gear", gear, "the gear ratio must be finite and > 0 (0: the model's)");
+  if (given("gear")) {
+    const double gear = absl::GetFlag(FLAGS_gear);
+    if (!(std::isfinite(gear) && gear >= 0.0)) {
+      return Invalid("--gear", gear, "the gear ratio must be finite and > 0 (0: the model's)");
+    }
+    settings.transmission.gear = gear;
   }
-  const double rotor_inertia = absl::GetFlag(FLAGS_rotor_inertia);
-  if (!(std::isfinite(rotor_inertia) && rotor_inertia >= 0.0)) {
-    return Invalid("--rotor-inertia", rotor_inertia,
-                   "the rotor inertia must be finite and >= 0 kg m^2 (0: the model's)");
+  if (given("rotor_inertia")) {
+    const double rotor_inertia = absl::GetFlag(FLAGS_rotor_inertia);
+    if (!(std::isfinite(rotor_inertia) && rotor_inertia >= 0.0)) {
+      return Invalid("--rotor-inertia", rotor_inertia,
+                     "the rotor inertia must be finite and >= 0 kg m^2 (0: the model's)");
+    }
+    settings.transmission.rotor_inertia = rotor_inertia;
   }
-  settings.transmission.gear = gear;
-  settings.transmission.rotor_inertia = rotor_inertia;
   return options;
 }
 

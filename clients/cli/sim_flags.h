@@ -1,6 +1,6 @@
 // The flags of `moreau sim` and the run they describe.
 //
-// A value outside a flag's vocabulary or grammar (--contact bogus, --dt abc,
+// A value outside a flag's vocabulary or grammar (--contact-model bogus, --dt abc,
 // --push 1,2,3, --terrain hill) is a malformed command line, found by the flag
 // parser (exit 2); a well-formed value out of range (--dt 0, --duration -1,
 // --mu -0.5, --push with a negative duration, --terrain incline:95) is found
@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,10 +22,6 @@
 
 namespace moreau::cli {
 
-inline constexpr FlagSpec kContactFlagSpec{"contact",
-                                           "spring-damper|hertz|micro|moreau-jor|moreau-sor"};
-inline constexpr FlagSpec kIntegratorFlagSpec{"integrator", "euler|heun|rk4"};
-inline constexpr FlagSpec kDtFlagSpec{"dt", "S"};
 inline constexpr FlagSpec kDurationFlagSpec{"duration", "S"};
 inline constexpr FlagSpec kControllerFlagSpec{"controller", "stand|trot|zero"};
 inline constexpr FlagSpec kWeightFeedforwardFlagSpec{"weight_feedforward", ""};
@@ -32,16 +29,11 @@ inline constexpr FlagSpec kPushFlagSpec{"push", "T0,DURATION,FX,FY,FZ"};
 inline constexpr FlagSpec kTerrainFlagSpec{"terrain",
                                            "flat|incline:DEG|rough:AMPLITUDE|heightfield:FILE.csv"};
 inline constexpr FlagSpec kMuFlagSpec{"mu", "M"};
-inline constexpr FlagSpec kContactParamFlagSpec{"contact_param", "NAME=VALUE[,NAME=VALUE...]"};
 inline constexpr FlagSpec kOutFlagSpec{"out", "FILE.csv"};
 inline constexpr FlagSpec kCsvEveryFlagSpec{"csv_every", "N"};
 inline constexpr FlagSpec kProgressFlagSpec{"progress", ""};
 inline constexpr FlagSpec kActionsFlagSpec{"actions", "FILE.csv"};
 inline constexpr FlagSpec kActionSubstepsFlagSpec{"action_substeps", "K"};
-inline constexpr FlagSpec kGearFlagSpec{"gear", "N"};
-inline constexpr FlagSpec kRotorInertiaFlagSpec{"rotor_inertia", "KG_M2"};
-inline constexpr FlagSpec kIdTimeConstantFlagSpec{"id_time_constant", "S"};
-inline constexpr FlagSpec kLoopSolverFlagSpec{"loop_solver", "prox|direct"};
 
 // Everything the flags set (the model and its initial state aside).
 struct SimOptions {
@@ -57,10 +49,10 @@ struct SimOptions {
   bool weight_feedforward = false;  // --weight-feedforward: trot stance legs carry the weight
   bool json = false;                // --json
   // --actions: replay recorded actions instead of a controller, each row held
-  // for --action-substeps steps under --control (settings.control.mode).
+  // for --action-substeps steps under --control-mode (settings.control.mode).
   std::string actions;
   int action_substeps = 1;
-  // --control without --actions: the controller's joint targets (for the end
+  // A control mode other than torque without --actions: the controller's joint targets (for the end
   // of each step) drive the joints through settings.control.mode instead of
   // the controller's own PD torques.
   bool control_targets = false;
@@ -71,7 +63,8 @@ struct SimOptions {
 // the flag and value for an out-of-range value. Notes about flags that have
 // no effect (--integrator with a hard-contact model, --csv-every without
 // --out) are appended to `warnings`.
-absl::StatusOr<SimOptions> SimOptionsFromFlags(std::vector<std::string>* warnings);
+absl::StatusOr<SimOptions> SimOptionsFromFlags(const std::set<std::string>& flags_given,
+                                               std::vector<std::string>* warnings);
 
 }  // namespace moreau::cli
 

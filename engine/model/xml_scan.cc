@@ -1,6 +1,8 @@
 #include "engine/model/xml_scan.h"
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -66,6 +68,20 @@ absl::Status CheckIsText(absl::string_view text) {
   return absl::OkStatus();
 }
 
+// The value of `c` as a digit in `base` (10 or 16), or -1.
+int DigitValue(char c, uint32_t base) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (base == 16 && c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (base == 16 && c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// XML 1.0 §2.2 Char.
+bool IsXmlChar(uint32_t c) {
+  return c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) ||
+         (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF);
+}
+
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 bool IsAsciiLetter(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 // TinyXML's IsAlpha / IsAlphaNum in UTF-8 mode take every byte ≥ 127 as a
@@ -95,9 +111,11 @@ class Scanner {
   absl::StatusOr<XmlCounts> Run() {
     while (true) {
       const size_t lt = text_.find('<', pos_);  // text runs to the next '<'
+      absl::Status s = CheckCharacterReferences(pos_, std::min(lt, text_.size()));
+      if (!s.ok()) return s;
       if (lt == absl::string_view::npos) break;
       pos_ = lt;
-      absl::Status s = Markup();
+      s = Markup();
       if (!s.ok()) return s;
     }
     if (!open_.empty()) {
@@ -127,6 +145,34 @@ class Scanner {
   }
 
   bool At(absl::string_view s) const { return text_.substr(pos_, s.size()) == s; }
+
+  // XML 1.0 §4.1 CharRef in text_[begin, end): "&#" digits ";" or "&#x" hex
+  // digits ";", naming a character §2.2 allows. TinyXML looks for the ';'
+  // wherever it comes and reads the digits back from it, so a malformed
+  // reference would swallow the markup up to the next "#digits;" unseen.
+  absl::Status CheckCharacterReferences(size_t begin, size_t end) const {
+    for (size_t at = text_.find("&#", begin); at < end; at = text_.find("&#", at + 2)) {
+      size_t i = at + 2;
+      const bool hex = i < end && text_[i] == 'x';
+      const uint32_t base = hex ? 16 : 10;
+      if (hex) ++i;
+      const size_t digits = i;
+      uint32_t code = 0;
+      for (int digit; i < end && (digit = DigitValue(text_[i], base)) >= 0; ++i) {
+        code = std::min<uint32_t>(code * base + static_cast<uint32_t>(digit), 0x110000);
+      }
+      if (i == digits || i >= end || text_[i] != ';') {
+        return Error(at, hex ? "malformed character reference: expected &#x, hex digits, ';'"
+                             : "malformed character reference: expected &#, digits, ';'");
+      }
+      if (!IsXmlChar(code)) {
+        return Error(at, absl::StrFormat("character reference to %s, not an XML character",
+                                         code >= 0x110000 ? std::string("beyond U+10FFFF")
+                                                          : absl::StrFormat("U+%04X", code)));
+      }
+    }
+    return absl::OkStatus();
+  }
 
   // Moves past `terminator` (searched from pos_ + skip), or fails naming `what`.
   absl::Status SkipPast(size_t skip, absl::string_view terminator, absl::string_view what) {
@@ -184,6 +230,7 @@ class Scanner {
     if (value.find('<') != absl::string_view::npos) {
       return Error(pos_, "'<' in an attribute value");
     }
+    if (absl::Status s = CheckCharacterReferences(pos_ + 1, end); !s.ok()) return s;
     if (strict_value && value.find_first_of(" \t\r\n\"'>") != absl::string_view::npos) {
       return Error(pos_, "space, quote or '>' in an <?xml?> declaration's value");
     }

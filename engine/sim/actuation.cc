@@ -12,27 +12,25 @@
 
 namespace moreau::sim {
 
-const char* ControlModeName(ControlMode mode) {
-  switch (mode) {
-    case ControlMode::kTorque:
-      return "torque";
-    case ControlMode::kPd:
-      return "pd";
-    case ControlMode::kId:
-      return "id";
-    case ControlMode::kIdConstraint:
-      return "id-constraint";
-  }
-  return "unknown";
+const EnumTable<ControlMode>& ControlModes() {
+  static const EnumTable<ControlMode>* const table = new EnumTable<ControlMode>(
+      "control mode",
+      {{ControlMode::kTorque, "torque",
+        "action = joint torques (N m) or forces (N), clamped to the effort limits"},
+       {ControlMode::kPd, "pd", "action = joint position targets, PD at the simulation rate"},
+       {ControlMode::kId, "id",
+        "action = joint position targets reached by inverse dynamics with the last contact "
+        "forces"},
+       {ControlMode::kIdConstraint, "id-constraint",
+        "action = joint position targets as velocity constraints solved with the contacts, "
+        "impulses bounded by the effort limit times dt (moreau-jor, moreau-sor)"}});
+  return *table;
 }
 
+const char* ControlModeName(ControlMode mode) { return ControlModes().Name(mode); }
+
 absl::StatusOr<ControlMode> ParseControlMode(std::string_view name) {
-  for (ControlMode m :
-       {ControlMode::kTorque, ControlMode::kPd, ControlMode::kId, ControlMode::kIdConstraint}) {
-    if (name == ControlModeName(m)) return m;
-  }
-  return absl::InvalidArgumentError(absl::StrCat("unknown control mode '", std::string(name),
-                                                 "' (expected torque, pd, id or id-constraint)"));
+  return ControlModes().Parse(name);
 }
 
 absl::Status Validate(const ControlSettings& control) {

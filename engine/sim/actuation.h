@@ -47,6 +47,7 @@
 #include "engine/control/pd.h"
 #include "engine/dynamics/data.h"
 #include "engine/model/model.h"
+#include "engine/util/enum_table.h"
 
 namespace moreau::sim {
 
@@ -58,6 +59,7 @@ enum class ControlMode {
 };
 
 // "torque", "pd", "id", "id-constraint".
+const EnumTable<ControlMode>& ControlModes();
 const char* ControlModeName(ControlMode mode);
 absl::StatusOr<ControlMode> ParseControlMode(std::string_view name);
 

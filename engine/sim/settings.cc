@@ -7,36 +7,33 @@
 
 namespace moreau::sim {
 
-const char* ContactModelName(ContactModel model) {
-  switch (model) {
-    case ContactModel::kSpringDamper:
-      return "spring-damper";
-    case ContactModel::kHertz:
-      return "hertz";
-    case ContactModel::kMicro:
-      return "micro";
-    case ContactModel::kMoreauJor:
-      return "moreau-jor";
-    case ContactModel::kMoreauSor:
-      return "moreau-sor";
-    case ContactModel::kLeastConstraint:
-      return "least-constraint";
-    case ContactModel::kMicroMacro:
-      return "micro-macro";
-  }
-  return "unknown";
+const EnumTable<ContactModel>& ContactModels() {
+  static const EnumTable<ContactModel>* const table = new EnumTable<ContactModel>(
+      "contact model",
+      {{ContactModel::kSpringDamper, "spring-damper",
+        "linear spring-damper force law, stick-slip friction, explicit integration (000 Alg. 1)"},
+       {ContactModel::kHertz, "hertz",
+        "Hertz force law with Hunt-Crossley damping and Stribeck friction, explicit integration "
+        "(001 eq. 34-38)"},
+       {ContactModel::kMicro, "micro",
+        "micro (membrane) contact force law, explicit integration (003 eq. 14-15)"},
+       {ContactModel::kMoreauJor, "moreau-jor",
+        "hard contact, Moreau time-stepping, Jacobi (JOR) prox iteration (000 eq. 6-19)"},
+       {ContactModel::kMoreauSor, "moreau-sor",
+        "hard contact, Moreau time-stepping, Gauss-Seidel (SOR) prox iteration (000 eq. 6-19)"},
+       {ContactModel::kLeastConstraint, "least-constraint",
+        "Gauss's principle of least constraint as a QP per step, inelastic impacts (004 eq. "
+        "3-24)"},
+       {ContactModel::kMicroMacro, "micro-macro",
+        "membrane (micro) plus a regularised least-squares QP (macro) per step (003 eq. "
+        "14-36)"}});
+  return *table;
 }
 
+const char* ContactModelName(ContactModel model) { return ContactModels().Name(model); }
+
 absl::StatusOr<ContactModel> ParseContactModel(std::string_view name) {
-  for (ContactModel m : {ContactModel::kSpringDamper, ContactModel::kHertz, ContactModel::kMicro,
-                         ContactModel::kMoreauJor, ContactModel::kMoreauSor,
-                         ContactModel::kLeastConstraint, ContactModel::kMicroMacro}) {
-    if (name == ContactModelName(m)) return m;
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown contact model '", std::string(name),
-                   "' (expected spring-damper, hertz, micro, moreau-jor, moreau-sor, "
-                   "least-constraint or micro-macro)"));
+  return ContactModels().Parse(name);
 }
 
 bool IsHardContact(ContactModel model) {
@@ -47,43 +44,33 @@ bool IsQpContact(ContactModel model) {
   return model == ContactModel::kLeastConstraint || model == ContactModel::kMicroMacro;
 }
 
-const char* IntegratorName(step::Integrator integrator) {
-  switch (integrator) {
-    case step::Integrator::kSemiImplicitEuler:
-      return "euler";
-    case step::Integrator::kHeun:
-      return "heun";
-    case step::Integrator::kRk4:
-      return "rk4";
-  }
-  return "unknown";
+const EnumTable<step::Integrator>& Integrators() {
+  static const EnumTable<step::Integrator>* const table = new EnumTable<step::Integrator>(
+      "integrator", {{step::Integrator::kSemiImplicitEuler, "euler", "semi-implicit Euler"},
+                     {step::Integrator::kHeun, "heun", "Heun's second-order method"},
+                     {step::Integrator::kRk4, "rk4", "classical fourth-order Runge-Kutta"}});
+  return *table;
 }
+
+const char* IntegratorName(step::Integrator integrator) { return Integrators().Name(integrator); }
 
 absl::StatusOr<step::Integrator> ParseIntegrator(std::string_view name) {
-  for (step::Integrator i :
-       {step::Integrator::kSemiImplicitEuler, step::Integrator::kHeun, step::Integrator::kRk4}) {
-    if (name == IntegratorName(i)) return i;
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown integrator '", std::string(name), "' (expected euler, heun or rk4)"));
+  return Integrators().Parse(name);
 }
 
-const char* LoopSolverName(step::LoopSolver solver) {
-  switch (solver) {
-    case step::LoopSolver::kProx:
-      return "prox";
-    case step::LoopSolver::kDirect:
-      return "direct";
-  }
-  return "unknown";
+const EnumTable<step::LoopSolver>& LoopSolvers() {
+  static const EnumTable<step::LoopSolver>* const table = new EnumTable<step::LoopSolver>(
+      "loop solver",
+      {{step::LoopSolver::kProx, "prox",
+        "the cut joints' constraints in the prox iteration with the contacts"},
+       {step::LoopSolver::kDirect, "direct", "through the inverse of their Delassus block"}});
+  return *table;
 }
+
+const char* LoopSolverName(step::LoopSolver solver) { return LoopSolvers().Name(solver); }
 
 absl::StatusOr<step::LoopSolver> ParseLoopSolver(std::string_view name) {
-  for (step::LoopSolver s : {step::LoopSolver::kProx, step::LoopSolver::kDirect}) {
-    if (name == LoopSolverName(s)) return s;
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown loop solver '", std::string(name), "' (expected prox or direct)"));
+  return LoopSolvers().Parse(name);
 }
 
 absl::Status Validate(const Settings& s) {

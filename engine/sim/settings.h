@@ -16,6 +16,7 @@
 #include "engine/step/least_constraint_step.h"
 #include "engine/step/micro_macro_step.h"
 #include "engine/step/moreau_step.h"
+#include "engine/util/enum_table.h"
 
 namespace moreau::sim {
 
@@ -42,8 +43,9 @@ enum class ContactModel {
   kMicroMacro,
 };
 
-// "spring-damper", "hertz", "micro", "moreau-jor", "moreau-sor",
-// "least-constraint", "micro-macro".
+// The contact models' names ("spring-damper", "hertz", "micro", "moreau-jor",
+// "moreau-sor", "least-constraint", "micro-macro") and help.
+const EnumTable<ContactModel>& ContactModels();
 const char* ContactModelName(ContactModel model);
 absl::StatusOr<ContactModel> ParseContactModel(std::string_view name);
 // The Moreau prox models (moreau-jor, moreau-sor).
@@ -53,6 +55,7 @@ bool IsHardContact(ContactModel model);
 bool IsQpContact(ContactModel model);
 
 // "euler" (semi-implicit), "heun", "rk4".
+const EnumTable<step::Integrator>& Integrators();
 const char* IntegratorName(step::Integrator integrator);
 absl::StatusOr<step::Integrator> ParseIntegrator(std::string_view name);
 
@@ -68,6 +71,7 @@ struct TransmissionSettings {
   bool active() const { return gear > 0.0 || rotor_inertia > 0.0; }
 };
 // "prox", "direct" (step::LoopSolver).
+const EnumTable<step::LoopSolver>& LoopSolvers();
 const char* LoopSolverName(step::LoopSolver solver);
 absl::StatusOr<step::LoopSolver> ParseLoopSolver(std::string_view name);
 

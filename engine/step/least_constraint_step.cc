@@ -23,15 +23,25 @@ void Accumulate(contact::QpResult& total, const contact::QpResult& r) {
   total.residual = std::max(total.residual, r.residual);
 }
 
+// params.qp with max_iterations cut to what is left of a budget of `budget`
+// iterations after `spent`.
+contact::QpParams WithinBudget(const contact::QpParams& qp, int budget, int spent) {
+  contact::QpParams limited = qp;
+  limited.max_iterations = std::min(qp.max_iterations, budget - spent);
+  return limited;
+}
+
 // Λ minimizing ½ Λᵀ G Λ + bᵀ Λ (004 eq. 18 for forces in impulse units, eq.
 // 24 for the impact) over the active contacts listed in `sel` (positions in
 // w.active; the others' entries of Λ are left alone), with Λ_N ≥ 0 and
 // Coulomb friction coupled as params.friction says. G: 3 n_c × 3 n_c, b and
-// Lambda: 3 n_c (Lambda in: the warm start).
+// Lambda: 3 n_c (Lambda in: the warm start). At most `budget` ≥ 1 QP
+// iterations in all: each QP is cut to what is left, and the alternation
+// stops when nothing is.
 contact::QpResult SolveContactQp(const LeastConstraintParams& params,
                                  Eigen::Ref<const Eigen::MatrixXd> G,
                                  Eigen::Ref<const Eigen::VectorXd> b, std::span<const int> sel,
-                                 Eigen::Ref<Eigen::VectorXd> Lambda, StepWorkspace& w) {
+                                 Eigen::Ref<Eigen::VectorXd> Lambda, int budget, StepWorkspace& w) {
   contact::QpResult total{0, true, 0.0};
   const int m = static_cast<int>(sel.size());
   if (m == 0) return total;
@@ -52,8 +62,9 @@ contact::QpResult SolveContactQp(const LeastConstraintParams& params,
       w.qp_blocks[a] = {contact::ConeKind::kFrictionCone, params.mu};
     }
     w.qp_P.topLeftCorner(n, n).diagonal().array() += eps;
-    Accumulate(total, w.qp.Solve(params.qp, std::span(w.qp_blocks.data(), m),
-                                 w.qp_P.topLeftCorner(n, n), w.qp_q.head(n), w.qp_x.head(n)));
+    Accumulate(total,
+               w.qp.Solve(WithinBudget(params.qp, budget, 0), std::span(w.qp_blocks.data(), m),
+                          w.qp_P.topLeftCorner(n, n), w.qp_q.head(n), w.qp_x.head(n)));
     for (int a = 0; a < m; ++a) Lambda.segment<3>(3 * sel[a]) = w.qp_x.segment<3>(3 * a);
     return total;
   }
@@ -67,8 +78,24 @@ contact::QpResult SolveContactQp(const LeastConstraintParams& params,
   }
   w.qp_P.topLeftCorner(m, m).diagonal().array() += eps;
   w.qp_P2.topLeftCorner(2 * m, 2 * m).diagonal().array() += eps;
+  // The warm start is kept only when its objective ½ ΛᵀGΛ + bᵀΛ is at most
+  // Λ = 0's, as QpSolver does for each of the QPs below: a stale or hostile Λ
+  // (a state blob's impulses) would otherwise enter the normal QP through
+  // G_NT Λ_T before any projection.
+  double objective = 0.0;
+  for (int a = 0; a < m; ++a) {
+    Eigen::Vector3d GLambda = Eigen::Vector3d::Zero();
+    for (int c = 0; c < m; ++c) {
+      GLambda += G.block<3, 3>(3 * sel[a], 3 * sel[c]) * Lambda.segment<3>(3 * sel[c]);
+    }
+    objective += Lambda.segment<3>(3 * sel[a]).dot(0.5 * GLambda + b.segment<3>(3 * sel[a]));
+  }
+  if (!(objective <= 0.0)) {
+    for (int a : sel) Lambda.segment<3>(3 * a).setZero();
+  }
   bool settled = false;
-  for (int it = 0; it < params.max_staggered_iterations && !settled; ++it) {
+  for (int it = 0; it < params.max_staggered_iterations && !settled && total.iterations < budget;
+       ++it) {
     for (int a = 0; a < m; ++a) w.qp_prev.segment<3>(3 * a) = Lambda.segment<3>(3 * sel[a]);
     // Normal QP: min ½ Λ_Nᵀ G_NN Λ_N + Λ_Nᵀ (b_N + G_NT Λ_T), Λ_N ≥ 0.
     for (int a = 0; a < m; ++a) {
@@ -80,9 +107,11 @@ contact::QpResult SolveContactQp(const LeastConstraintParams& params,
       w.qp_x[a] = Lambda[3 * sel[a]];
       w.qp_blocks[a] = {contact::ConeKind::kNonnegative, 0.0};
     }
-    Accumulate(total, w.qp.Solve(params.qp, std::span(w.qp_blocks.data(), m),
-                                 w.qp_P.topLeftCorner(m, m), w.qp_q.head(m), w.qp_x.head(m)));
+    Accumulate(total, w.qp.Solve(WithinBudget(params.qp, budget, total.iterations),
+                                 std::span(w.qp_blocks.data(), m), w.qp_P.topLeftCorner(m, m),
+                                 w.qp_q.head(m), w.qp_x.head(m)));
     for (int a = 0; a < m; ++a) Lambda[3 * sel[a]] = w.qp_x[a];
+    if (total.iterations >= budget) break;
     // Friction QP: min ½ Λ_Tᵀ G_TT Λ_T + Λ_Tᵀ (b_T + G_TN Λ_N), ‖Λ_T,i‖ ≤ μ Λ_N,i.
     for (int a = 0; a < m; ++a) {
       Eigen::Vector2d qa = b.segment<2>(3 * sel[a] + 1);
@@ -93,9 +122,10 @@ contact::QpResult SolveContactQp(const LeastConstraintParams& params,
       w.qp_x.segment<2>(2 * a) = Lambda.segment<2>(3 * sel[a] + 1);
       w.qp_blocks[a] = {contact::ConeKind::kDisc, params.mu * Lambda[3 * sel[a]]};
     }
-    Accumulate(total, w.qp.Solve(params.qp, std::span(w.qp_blocks.data(), m),
-                                 w.qp_P2.topLeftCorner(2 * m, 2 * m), w.qp_q.head(2 * m),
-                                 w.qp_x.head(2 * m)));
+    Accumulate(total,
+               w.qp.Solve(WithinBudget(params.qp, budget, total.iterations),
+                          std::span(w.qp_blocks.data(), m), w.qp_P2.topLeftCorner(2 * m, 2 * m),
+                          w.qp_q.head(2 * m), w.qp_x.head(2 * m)));
     double change = 0.0, size = 0.0;
     for (int a = 0; a < m; ++a) {
       Lambda.segment<2>(3 * sel[a] + 1) = w.qp_x.segment<2>(2 * a);
@@ -142,6 +172,10 @@ absl::Status Validate(const LeastConstraintParams& p) {
   if (p.jdot_passes < 1) {
     return absl::InvalidArgumentError(
         absl::StrCat("least_constraint.jdot_passes must be ≥ 1, got ", p.jdot_passes));
+  }
+  if (p.max_step_qp_iterations < 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "least_constraint.max_step_qp_iterations must be ≥ 1, got ", p.max_step_qp_iterations));
   }
   if (p.max_staggered_iterations < 1) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -223,9 +257,10 @@ absl::Status LeastConstraintStep(const Model& model, const contact::Terrain& ter
       // where friction holds every point.
       ContactSpaceVelocity(data, w.contacts, active, support, support_len, v, w.c.head(n));
       w.impact_Lambda.head(n).setZero();
-      Accumulate(w.last_qp, SolveContactQp(params, w.G.topLeftCorner(n, n), w.c.head(n),
-                                           std::span<const int>(w.qp_select.data(), nclosed),
-                                           w.impact_Lambda.head(n), w));
+      Accumulate(w.last_qp,
+                 SolveContactQp(params, w.G.topLeftCorner(n, n), w.c.head(n),
+                                std::span<const int>(w.qp_select.data(), nclosed),
+                                w.impact_Lambda.head(n), params.max_step_qp_iterations, w));
       GeneralizedImpulse(data, w.contacts, active, support, support_len, w.impact_Lambda.head(n),
                          w.W_Lambda);
       SolveMassMatrix(data, w.W_Lambda);
@@ -265,9 +300,14 @@ absl::Status LeastConstraintStep(const Model& model, const contact::Terrain& ter
         w.c[3 * a + 2] = w.gamma_S[3 * a + 2] + dt * ct.t2.dot(jdv);
         w.qp_select[a] = a;
       }
-      Accumulate(w.last_qp,
-                 SolveContactQp(params, w.G.topLeftCorner(n, n), w.c.head(n),
-                                std::span<const int>(w.qp_select.data(), nc), w.Lambda.head(n), w));
+      const int budget_left = params.max_step_qp_iterations - w.last_qp.iterations;
+      if (budget_left < 1) {
+        w.last_qp.converged = false;
+        break;
+      }
+      Accumulate(w.last_qp, SolveContactQp(params, w.G.topLeftCorner(n, n), w.c.head(n),
+                                           std::span<const int>(w.qp_select.data(), nc),
+                                           w.Lambda.head(n), budget_left, w));
     }
     // 004 eq. 9: ν̇ = M⁻¹ (Sτ − h + Jᵀ λ), integrated by Euler.
     GeneralizedImpulse(data, w.contacts, active, support, support_len, w.Lambda.head(n),

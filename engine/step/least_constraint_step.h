@@ -71,13 +71,20 @@ struct LeastConstraintParams {
   // no λ entry moves by more than qp's tolerances (ours; Kaufman et al.
   // report a few per step, warm-started).
   int max_staggered_iterations = 50;
+  // The QP iterations one step may spend over all its solves (the impact,
+  // each J̇ pass, each staggered alternation): each QP is cut to what is
+  // left, no further alternation or pass starts once it is spent, and the
+  // step reports not converged (ours: a bound on one step's work, ten full
+  // QP solves; the quadrupeds' steps take tens to hundreds, a falling
+  // biped's up to about ten thousand).
+  int max_step_qp_iterations = 10000;
   contact::QpParams qp;
 };
 
 // InvalidArgument naming the field ("least_constraint.<field>") and value
 // unless μ is finite ≥ 0, regularization finite ≥ 0, impact_velocity finite
-// ≥ 0, jdot_passes ≥ 1, max_staggered_iterations ≥ 1, friction a FrictionCoupling and qp
-// valid.
+// ≥ 0, jdot_passes ≥ 1, max_staggered_iterations ≥ 1, max_step_qp_iterations ≥ 1,
+// friction a FrictionCoupling and qp valid.
 absl::Status Validate(const LeastConstraintParams& params);
 
 // Advances (q, v) by dt. Contacts in the QP: the closed ones (g_N ≤ 0) and

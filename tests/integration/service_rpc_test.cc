@@ -5,6 +5,14 @@
 #include <cmath>
 #include <thread>
 
+#include "engine/dynamics/crba.h"
+#include "engine/dynamics/data.h"
+#include "engine/dynamics/energy.h"
+#include "engine/dynamics/jacobians.h"
+#include "engine/dynamics/kinematics.h"
+#include "engine/dynamics/rnea.h"
+#include "engine/model/loader.h"
+#include "engine/sim/simulation.h"
 #include "tests/integration/service_test_util.h"
 
 namespace moreau::testing {
@@ -293,6 +301,62 @@ TEST_F(ServiceRpcTest, Query_ReturnsPosesContactsEnergiesMassMatrixBiasAndJacobi
   // The base body's pose is the base pose of q.
   MOREAU_ASSERT_OK_AND_ASSIGN(v1::GetStateResponse state, client().GetState(id));
   for (int k = 0; k < 3; ++k) EXPECT_NEAR(r.body_poses(0).position(k), state.q(k), 1e-12);
+}
+
+TEST_F(ServiceRpcTest, Query_EqualsTheInProcessEngineValueForValue) {
+  MOREAU_ASSERT_OK_AND_ASSIGN(auto created, client().CreateBuiltin("mini_cheetah", 1));
+  const std::string id = created.instance_ids(0);
+  // A moving state with feet on the ground: non-zero velocities, so the bias
+  // forces carry Coriolis terms as well as gravity.
+  ASSERT_TRUE(client().Step(id, TestAction(12, 3), 150).ok());
+  v1::QueryRequest q;
+  q.set_instance_id(id);
+  q.set_body_poses(true);
+  q.set_energies(true);
+  q.set_mass_matrix(true);
+  q.set_bias_forces(true);
+  q.set_contact_jacobians(true);
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::QueryResponse r, client().Query(q));
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::GetStateResponse saved, client().GetState(id));
+
+  // The same state in this process, and the engine's algorithms on it.
+  auto model = LoadBuiltin("mini_cheetah");
+  ASSERT_TRUE(model.ok());
+  auto local = sim::Simulation::Create(*model, sim::Settings());
+  ASSERT_TRUE(local.ok());
+  ASSERT_TRUE((*local)->Restore(saved.state().data()).ok());
+  const Model& m = **model;
+  const sim::State& state = (*local)->state();
+  ASSERT_GT(state.v.norm(), 1e-3);
+  Data data = MakeData(m);
+  ForwardKinematics(m, data, state.q, state.v);
+  EXPECT_EQ(r.kinetic_energy(), KineticEnergy(m, data));
+  EXPECT_EQ(r.potential_energy(), PotentialEnergy(m, data));
+  ASSERT_EQ(r.body_poses_size(), m.nbodies - 1);
+  for (int i = 1; i < m.nbodies; ++i) {
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(r.body_poses(i - 1).position(k), data.X_0[i].r[k]);
+  }
+  const Eigen::MatrixXd M = Crba(m, data, state.q);
+  ASSERT_EQ(r.mass_matrix_size(), m.nv * m.nv);
+  for (int row = 0; row < m.nv; ++row) {
+    for (int col = 0; col < m.nv; ++col) {
+      EXPECT_EQ(r.mass_matrix(row * m.nv + col), M(row, col)) << row << ", " << col;
+    }
+  }
+  const Eigen::VectorXd h = NonlinearEffects(m, data, state.q, state.v);
+  ASSERT_EQ(r.bias_forces_size(), m.nv);
+  for (int k = 0; k < m.nv; ++k) EXPECT_EQ(r.bias_forces(k), h[k]) << k;
+  ContactJacobians(m, data, state.q);
+  const int points = static_cast<int>(m.contact_points.size());
+  ASSERT_EQ(r.contact_jacobians_size(), 3 * points * m.nv);
+  for (int c = 0; c < points; ++c) {
+    for (int row = 0; row < 3; ++row) {
+      for (int col = 0; col < m.nv; ++col) {
+        EXPECT_EQ(r.contact_jacobians((3 * c + row) * m.nv + col), data.contact_J[c](row, col))
+            << "contact " << c << " row " << row << " column " << col;
+      }
+    }
+  }
 }
 
 TEST_F(ServiceRpcTest, Session_StepsInOrderLikeUnaryStep) {

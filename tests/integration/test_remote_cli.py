@@ -85,3 +85,80 @@ def test_unreachable_server_is_a_clear_error():
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 1
     assert "moreaud at 127.0.0.1:1" in result.stderr
+
+
+MODELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "models")
+SETTINGS = """# moreau.v1.Settings, text format
+contact_model: "moreau-jor"
+dt: 0.002
+control_mode: "pd"
+kp: 30
+contact_parameters { key: "mu" value: 0.6 }
+"""
+
+
+def test_one_settings_file_configures_a_remote_instance_and_a_local_run_alike(address,
+                                                                             tmp_path):
+    settings = tmp_path / "run.textproto"
+    settings.write_text(SETTINGS)
+    created = json.loads(remote(address, "create", "mini_cheetah", "--settings", str(settings),
+                                "--json").stdout)
+    assert created["control_mode"] == "pd" and created["dt"] == 0.002
+    instance = created["instance_ids"][0]
+    actions = tmp_path / "actions.csv"
+    rows = []
+    for t in range(12):
+        row = [(-0.8 if a % 3 == 1 else 1.6 if a % 3 == 2 else 0.0) + 0.2 * ((t + a) % 5 - 2)
+               for a in range(12)]
+        rows.append(",".join(repr(x) for x in row))
+        remote(address, "step", instance, "--action", rows[-1], "--substeps", "10")
+    actions.write_text("\n".join(rows) + "\n")
+    remote_blob, local_blob = tmp_path / "remote.bin", tmp_path / "local.bin"
+    state = json.loads(remote(address, "state", instance, "--state-out", str(remote_blob),
+                              "--json").stdout)
+    assert abs(state["time"] - 12 * 10 * 0.002) < 1e-12
+    local = subprocess.run([MOREAU, "sim", "mini_cheetah", "--settings", str(settings),
+                            "--actions", str(actions), "--action-substeps", "10",
+                            "--state-out", str(local_blob)],
+                           capture_output=True, text=True, timeout=120)
+    assert local.returncode == 0, local.stderr
+    # The same contact model, time step, gains, friction and control mode: the
+    # same state, bit for bit.
+    assert local_blob.read_bytes() == remote_blob.read_bytes()
+
+
+def test_flags_win_over_the_settings_file(address, tmp_path):
+    settings = tmp_path / "run.textproto"
+    settings.write_text(SETTINGS)
+    created = json.loads(remote(address, "create", "mini_cheetah", "--settings", str(settings),
+                                "--control-mode", "torque", "--dt", "0.001", "--json").stdout)
+    assert created["control_mode"] == "torque" and created["dt"] == 0.001
+    # The older spellings of the flags still work.
+    created = json.loads(remote(address, "create", "mini_cheetah", "--settings", str(settings),
+                                "--control", "id", "--time-step", "0.0005", "--json").stdout)
+    assert created["control_mode"] == "id" and created["dt"] == 0.0005
+
+
+def test_bad_settings_files_are_refused_by_name(address, tmp_path):
+    cases = (("dt: fast\n", "line 1, column 5"),
+             ("contact_model: \"moreau-jor\"\nfriction: 1\n", "line 2"),
+             ("contact_model: \"soft\"\n", "unknown contact model 'soft'"))
+    for text, words in cases:
+        settings = tmp_path / "bad.textproto"
+        settings.write_text(text)
+        result = remote(address, "create", "mini_cheetah", "--settings", str(settings),
+                        check=False)
+        assert result.returncode == 1, text
+        assert words in result.stderr, (text, result.stderr)
+        assert len(result.stderr.strip().splitlines()) == 1
+    result = remote(address, "create", "mini_cheetah", "--settings", str(tmp_path / "none"),
+                    check=False)
+    assert result.returncode == 1 and "cannot open" in result.stderr
+
+
+def test_create_takes_a_urdf_file(address):
+    urdf = os.path.join(MODELS, "mini_cheetah", "mini_cheetah.urdf")
+    created = json.loads(remote(address, "create", urdf, "--json").stdout)
+    assert created["action_size"] == 12
+    result = remote(address, "create", os.path.join(MODELS, "no_such.urdf"), check=False)
+    assert result.returncode == 1 and "no_such.urdf" in result.stderr

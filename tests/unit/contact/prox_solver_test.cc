@@ -351,6 +351,34 @@ TEST_P(PointMassTest, NewtonImpactRestitution) {
   }
 }
 
+TEST_P(PointMassTest, TangentialRestitutionReversesAStickingSlip) {
+  // A landing point mass with a small tangential velocity and ample friction
+  // sticks: ξ_T = γ_E,T + ε_T γ_S,T = 0 (000 eq. 5, 7), so the tangential
+  // velocity after the impact is −ε_T times the one before.
+  const double m = 1.0, v = 2.0, mu = 10.0;
+  const Vector3d slip = 0.1 * Vector3d(std::cos(kPi / 6), std::sin(kPi / 6), 0.0);
+  for (double eps_T : {0.3, 1.0}) {
+    SCOPED_TRACE(eps_T);
+    ContactLaw law;
+    law.mu = mu;
+    law.eps_T = eps_T;
+    const Problem p = PointMass(m, Frame(Vector3d::UnitZ(), Vector3d::UnitX()),
+                                Vector3d(slip.x(), slip.y(), -v), law);
+    ProxSolver solver(1);
+    VectorXd Lambda = VectorXd::Zero(3);
+    const ProxResult r = SolveProblem(solver, Tight(GetParam()), p, Lambda);
+    EXPECT_TRUE(r.converged);
+    const Vector3d after = p.uE(Lambda);
+    EXPECT_NEAR(after.x(), -eps_T * slip.x(), 1e-12);
+    EXPECT_NEAR(after.y(), -eps_T * slip.y(), 1e-12);
+    EXPECT_NEAR(after.z(), 0.0, 1e-12);
+    // The tangential percussion m (1 + ε_T) |slip| stays inside the cone.
+    EXPECT_NEAR(std::hypot(Lambda[1], Lambda[2]), m * (1.0 + eps_T) * slip.norm(), 1e-12);
+    EXPECT_LT(std::hypot(Lambda[1], Lambda[2]), mu * Lambda[0]);
+    ExpectSolves(p, Lambda, 1e-12);
+  }
+}
+
 TEST_P(PointMassTest, SlidingFrictionIsOnTheDiscOppositeTheSlip) {
   const double m = 1.0, mu = 0.8;
   // Tangent basis rotated by 10°, slip at 30°: neither along t1 nor t2.

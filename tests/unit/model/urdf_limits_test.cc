@@ -159,6 +159,16 @@ TEST(UrdfLimits, MalformedTextIsAParseErrorNotALimit) {
            std::string("<?xml version=\"1.0\" encoding=\"x y\"?><robot/>"),
            std::string("<?pi > ?><robot/>"),
            std::string("<robot name=\"r\">< link/></robot>"),
+           // A character reference TinyXML would read up to a later "#65;",
+           // swallowing the </s> between.
+           std::string("<r><s>t&#65{</s>u&#65;</r>"),
+           std::string("<r a=\"&#\" b=\"1;\"/>"),
+           std::string("<r>&#x;</r>"),
+           std::string("<r>&#X41;</r>"),
+           std::string("<r>&#65</r>"),
+           std::string("<r>&#0;</r>"),                // not an XML character
+           std::string("<r>&#xD800;</r>"),            // a surrogate
+           std::string("<r>&#99999999999999;</r>"),   // beyond U+10FFFF
        }) {
     const auto status = ScanXml(xml, 64).status();
     EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << xml;
@@ -191,6 +201,7 @@ TEST(UrdfLimits, ScanMeasuresWhatTinyXmlBuilds) {
                        "<!DOCTYPE robot><robot name=\"r\"><![CDATA[<b><b>]]><x a='>'><y/></x>"
                        "<?pi c ?></robot>"),
            std::string("<r a=\"&#x41;&amp;\xc3\xa9\"><s>t&lt;u</s></r>"),
+           std::string("<r a=\"&#65;&#x1F600;&#x10FFFF;\">&#9;&#x0041;&&#66;<s>&amp;</s></r>"),
        }) {
     const auto counts = ScanXml(xml, 64);
     ASSERT_TRUE(counts.ok()) << counts.status() << "\n" << xml;

@@ -62,6 +62,9 @@ TEST(QpSettings, ValidateNamesTheBadField) {
   s.least_constraint.max_staggered_iterations = 0;
   ExpectNamed(s, "least_constraint.max_staggered_iterations");
   s = Settings{};
+  s.least_constraint.max_step_qp_iterations = 0;
+  ExpectNamed(s, "least_constraint.max_step_qp_iterations");
+  s = Settings{};
   s.least_constraint.qp.max_iterations = 0;
   ExpectNamed(s, "least_constraint.qp.max_iterations");
   s = Settings{};

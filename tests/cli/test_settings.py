@@ -1,0 +1,110 @@
+"""`moreau sim --settings FILE` and the settings vocabularies in the help.
+
+The file is a text-format moreau.v1.Settings, the message moreaud's
+CreateInstances takes; flags given on the command line win over its fields.
+"""
+
+import re
+
+import pytest
+
+TIMING = ("wall_s", "steps_per_s", "realtime_factor")
+
+SETTINGS = """# moreau.v1.Settings, text format
+contact_model: "hertz"
+dt: 0.0005
+control_mode: "pd"
+kp: 30
+contact_parameters { key: "stiffness" value: 20000 }
+contact_parameters { key: "mu_static" value: 0.7 }
+"""
+
+FLAGS = ["--contact-model", "hertz", "--dt", "0.0005", "--control-mode", "pd",
+         "--contact-parameters", "stiffness=20000,mu_static=0.7"]
+
+
+def outcome(report):
+    return {key: value for key, value in report.items() if key not in TIMING}
+
+
+def test_a_settings_file_runs_as_the_same_flags(moreau, tmp_path):
+    settings = tmp_path / "run.textproto"
+    # kp has no flag: the file's 30 against the flags' default 40 must differ.
+    settings.write_text(SETTINGS.replace("kp: 30\n", ""))
+    from_file = moreau.json("sim", "mini_cheetah", "--duration", "0.3", "--settings", settings)
+    from_flags = moreau.json("sim", "mini_cheetah", "--duration", "0.3", *FLAGS)
+    assert from_file["contact"] == "hertz" and from_file["dt"] == 0.0005
+    assert outcome(from_file) == outcome(from_flags)
+    settings.write_text(SETTINGS)
+    with_gain = moreau.json("sim", "mini_cheetah", "--duration", "0.3", "--settings", settings)
+    assert with_gain["final_base_pose"] != from_flags["final_base_pose"]
+
+
+def test_older_flag_spellings_still_work(moreau):
+    old = moreau.json("sim", "mini_cheetah", "--duration", "0.2", "--contact", "hertz",
+                      "--time-step", "0.0005", "--control", "pd", "--contact-param",
+                      "stiffness=20000,mu_static=0.7")
+    new = moreau.json("sim", "mini_cheetah", "--duration", "0.2", *FLAGS)
+    assert outcome(old) == outcome(new)
+
+
+def test_flags_win_over_the_file(moreau, tmp_path):
+    settings = tmp_path / "run.textproto"
+    settings.write_text(SETTINGS)
+    report = moreau.json("sim", "mini_cheetah", "--duration", "0.1", "--settings", settings,
+                         "--contact-model", "moreau-jor", "--dt", "0.001")
+    assert report["contact"] == "moreau-jor" and report["dt"] == 0.001
+    assert report["steps"] == 100
+
+
+@pytest.mark.parametrize("text,words", [
+    ("dt: fast\n", ["line 1, column 5", "not a text-format moreau.v1.Settings"]),
+    ("contact_model: \"hertz\"\nfriction: 1\n", ["line 2", "friction"]),
+    ("contact_model: \"soft\"\n", ["unknown contact model 'soft'", "moreau-sor"]),
+    ("contact_model: \"hertz\"\ncontact_parameters { key: \"alpha\" value: 1 }\n",
+     ["unknown contact parameter 'alpha'", "hertz"]),
+    ("dt: -1\n", ["dt"]),
+])
+def test_bad_settings_files_name_the_file_and_the_problem(moreau, tmp_path, text, words):
+    settings = tmp_path / "bad.textproto"
+    settings.write_text(text)
+    message = moreau.fails("sim", "sphere", "--duration", "0.01", "--settings", settings)
+    assert str(settings) in message
+    for word in words:
+        assert word in message, (word, message)
+
+
+def test_missing_settings_file(moreau, tmp_path):
+    message = moreau.fails("sim", "sphere", "--settings", tmp_path / "none.textproto")
+    assert "cannot open" in message and "none.textproto" in message
+
+
+def vocabulary(moreau, flag):
+    """The names an unknown value's error lists for `flag` (from the engine's table)."""
+    message = moreau.fails("sim", "sphere", flag, "no-such-name",
+                           exit_code=2 if flag in ("--contact-model", "--integrator") else 1)
+    listed = re.search(r"\(expected ([^)]*)\)", message).group(1)
+    return [name.strip() for name in listed.replace(" or ", ", ").split(",")]
+
+
+@pytest.mark.parametrize("flag,expected", [
+    ("--contact-model", ["spring-damper", "hertz", "micro", "moreau-jor", "moreau-sor",
+                         "least-constraint", "micro-macro"]),
+    ("--integrator", ["euler", "heun", "rk4"]),
+    ("--control-mode", ["torque", "pd", "id", "id-constraint"]),
+    ("--loop-solver", ["prox", "direct"]),
+])
+def test_help_lists_each_vocabulary_as_the_parser_knows_it(moreau, flag, expected):
+    names = vocabulary(moreau, flag)
+    assert names == expected
+    for command in ("sim", "remote"):
+        lines = moreau.ok("help", command).stdout.splitlines()
+        start = next(i for i, line in enumerate(lines) if line.startswith(f"  {flag} "))
+        section = []
+        for line in lines[start + 1:]:
+            if not line.startswith("      "):
+                break
+            section.append(line)
+        listed = [line.split()[0] for line in section if line.startswith("        ")
+                  and not line.startswith("         ")]
+        assert listed == names, (command, flag, section)
