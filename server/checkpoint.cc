@@ -213,7 +213,7 @@ uint64_t ModelFingerprint(const Model& m) {
     h.F64(j.damping);
     h.F64(j.friction);
   }
-  h.I64(static_cast<int64_t>(m.actuators.size()));
+  h.I64(static_cast<int64_t>(m.nu()));
   for (const Actuator& a : m.actuators) {
     h.Str(a.name);
     h.I64(a.joint);

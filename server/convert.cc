@@ -80,7 +80,7 @@ void AddArray(v1::Spec* spec, const char* name, int size, const char* unit,
 }  // namespace
 
 void FillSpec(const Model& model, const sim::Settings& settings, v1::Spec* spec) {
-  const int nu = static_cast<int>(model.actuators.size());
+  const int nu = model.nu();
   const int nc = static_cast<int>(model.contact_points.size());
   std::vector<std::string> actuators;
   for (const Actuator& a : model.actuators) actuators.push_back(a.name);
@@ -136,7 +136,7 @@ void WriteObservationArrays(const sim::Simulation& sim, const ObservationArrays&
   std::copy(s.q.data(), s.q.data() + m.nq, out.q);
   std::copy(s.v.data(), s.v.data() + m.nv, out.v);
   const Eigen::VectorXd& tau = sim.applied_torques();
-  const int nu = static_cast<int>(m.actuators.size());
+  const int nu = m.nu();
   for (int a = 0; a < nu; ++a) {
     const Joint& j = m.joints[m.actuators[a].joint];
     out.joint_positions[a] = s.q[j.q_index];
@@ -158,7 +158,7 @@ void WriteObservationArrays(const sim::Simulation& sim, const ObservationArrays&
 void FillObservation(const sim::Simulation& sim, v1::Observation* obs) {
   const Model& m = sim.model();
   const sim::State& s = sim.state();
-  const int nu = static_cast<int>(m.actuators.size());
+  const int nu = m.nu();
   const int nc = sim.contacts().capacity();
   const int base = m.floating_base ? 1 : 0;
   obs->set_time(s.time);

@@ -12,7 +12,7 @@ ObservationShape ObservationShape::Of(const Model& model) {
   ObservationShape shape;
   shape.nq = model.nq;
   shape.nv = model.nv;
-  shape.num_actuators = static_cast<int>(model.actuators.size());
+  shape.num_actuators = model.nu();
   shape.num_contacts = static_cast<int>(model.contact_points.size());
   shape.floating_base = model.floating_base;
   return shape;
@@ -81,7 +81,7 @@ void SizeObservationBatch(const ObservationShape& shape, int count, v1::Observat
 
 void FillObservationRow(const sim::Simulation& sim, int row, v1::ObservationBatch* batch) {
   const Model& m = sim.model();
-  const int nu = static_cast<int>(m.actuators.size());
+  const int nu = m.nu();
   const int nc = sim.contacts().capacity();
   ObservationArrays out;
   out.q = batch->mutable_q()->mutable_data() + row * m.nq;

@@ -271,7 +271,7 @@ absl::StatusOr<RunResult> Run(const Scenario& scenario, sim::ControlMode mode, d
   if (!created.ok()) return created.status();
   sim::Simulation& simulation = **created;
   const Model& model = simulation.model();
-  const auto nu = static_cast<Eigen::Index>(model.actuators.size());
+  const Eigen::Index nu = model.nu();
   const int64_t steps = std::max<int64_t>(1, std::llround(duration / dt));
 
   std::unique_ptr<Controller> controller;
@@ -594,7 +594,7 @@ absl::StatusOr<Scenario> MakeUr10(bool geared) {
     s.settings.transmission.gear = absl::GetFlag(FLAGS_gear);
     s.settings.transmission.rotor_inertia = absl::GetFlag(FLAGS_rotor_inertia);
   }
-  const auto nu = static_cast<Eigen::Index>(s.model->actuators.size());
+  const Eigen::Index nu = s.model->nu();
   s.center.resize(nu);
   ActuatorPositions(*s.model, s.model->q_default, s.center);
   s.phase.resize(nu);
@@ -619,7 +619,7 @@ absl::StatusOr<Scenario> MakeTrot() {
       return absl::InvalidArgumentError("--trot_effort_limits takes three numbers (N m)");
     }
     auto limited = std::make_shared<Model>(**model);
-    for (size_t a = 0; a < limited->actuators.size(); ++a) {
+    for (int a = 0; a < limited->nu(); ++a) {
       double limit = 0.0;
       if (!absl::SimpleAtod(limits[a % 3], &limit) || !(limit > 0.0)) {
         return absl::InvalidArgumentError(

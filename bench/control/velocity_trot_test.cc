@@ -41,7 +41,7 @@ TrotRun RunVelocityTrot(double dt, double duration) {
   EXPECT_TRUE(loaded.ok()) << loaded.status();
   if (!loaded.ok()) return r;
   auto limited = std::make_shared<Model>(**loaded);
-  for (size_t a = 0; a < limited->actuators.size(); ++a) {
+  for (int a = 0; a < limited->nu(); ++a) {
     limited->actuators[a].effort_limit = a % 3 == 2 ? 26.0 : 17.0;  // Katz et al. 2019
   }
   sim::Settings settings;
@@ -66,7 +66,7 @@ TrotRun RunVelocityTrot(double dt, double duration) {
   std::vector<bench::StanceTracker> trackers(nc);
   bench::StanceStats stats;
   std::vector<bool> closed(nc, false);
-  Eigen::VectorXd target(static_cast<Eigen::Index>(model.actuators.size()));
+  Eigen::VectorXd target(model.nu());
   const double x0 = simulation.state().q[0];
   const long steps = std::lround(duration / dt);
   for (long k = 0; k < steps; ++k) {

@@ -356,7 +356,7 @@ int RunInProcess() {
     if (!sim.ok()) return Fail(sim.status().ToString());
     sims.push_back(std::move(*sim));
   }
-  Eigen::VectorXd target(static_cast<Eigen::Index>((*model)->actuators.size()));
+  Eigen::VectorXd target((*model)->nu());
   moreau::ActuatorPositions(**model, (*model)->q_default, target);
   int threads = absl::GetFlag(FLAGS_threads);
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

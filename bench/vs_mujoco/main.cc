@@ -187,7 +187,7 @@ absl::Status Run(const Options& options) {
   if (!mujoco_model.ok()) return mujoco_model.status();
   std::cerr << absl::StrFormat(
       "vs_mujoco: %s: total mass Moreau %.6f kg, MuJoCo %.6f kg; %d joints, %d feet matched\n",
-      options.model, model->TotalMass(), (*mujoco_model)->TotalMass(), model->actuators.size(),
+      options.model, model->TotalMass(), (*mujoco_model)->TotalMass(), model->nu(),
       model->contact_points.size());
 
   Report report;

@@ -61,8 +61,8 @@ void MoreauEngine::Record(Sample& sample) const {
   sample.t = s.time;
   sample.trunk_position = s.q.head<3>();
   sample.trunk_quaternion = s.q.segment<4>(3);
-  sample.joints.resize(static_cast<Eigen::Index>(model.actuators.size()));
-  for (size_t a = 0; a < model.actuators.size(); ++a) {
+  sample.joints.resize(model.nu());
+  for (int a = 0; a < model.nu(); ++a) {
     sample.joints[static_cast<Eigen::Index>(a)] =
         s.q[model.joints[model.actuators[a].joint].q_index];
   }

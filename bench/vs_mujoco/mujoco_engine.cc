@@ -394,8 +394,8 @@ void MujocoEngine::Record(Sample& sample) const {
   const double* pose = d_->qpos + map_->free_qpos;
   sample.trunk_position = Eigen::Vector3d(pose[0], pose[1], pose[2]);
   sample.trunk_quaternion = Eigen::Vector4d(pose[3], pose[4], pose[5], pose[6]);
-  sample.joints.resize(static_cast<Eigen::Index>(model_->actuators.size()));
-  for (size_t a = 0; a < model_->actuators.size(); ++a) {
+  sample.joints.resize(model_->nu());
+  for (int a = 0; a < model_->nu(); ++a) {
     // joint_q is in Moreau joint order (joints 1…); actuators name joints.
     const int joint = model_->actuators[a].joint;
     sample.joints[static_cast<Eigen::Index>(a)] = d_->qpos[map_->joint_qpos[joint - 1]];

@@ -198,7 +198,7 @@ void WriteInfoText(const Model& model, std::ostream& out) {
   }
   contacts.Print(out);
 
-  out << "\nactuators (" << model.actuators.size() << "):\n";
+  out << "\nactuators (" << model.nu() << "):\n";
   Table actuators({"name", "joint", "gear", "rotor inertia", "reflected", "effort limit"});
   for (const Actuator& actuator : model.actuators) {
     actuators.AddRow({actuator.name, JointName(model, actuator.joint), FormatNumber(actuator.gear),

@@ -508,8 +508,7 @@ absl::Status RunSim(const Invocation& invocation) {
   std::vector<Eigen::VectorXd> actions;
   int64_t steps = options.steps;
   if (!options.actions.empty()) {
-    MOREAU_ASSIGN_OR_RETURN(actions,
-                            ReadActionsCsv(options.actions, static_cast<int>(m.actuators.size())));
+    MOREAU_ASSIGN_OR_RETURN(actions, ReadActionsCsv(options.actions, m.nu()));
     steps = static_cast<int64_t>(actions.size()) * options.action_substeps;
   }
   std::unique_ptr<CsvLog> csv;

@@ -419,7 +419,7 @@ absl::Status ValidateOptions(const ControllerOptions& o) {
 // The standing joint targets (actuator-shaped; non-leg actuators at 0).
 absl::StatusOr<Eigen::VectorXd> StandPose(const Model& model, const LegLayout& layout,
                                           double stand_height) {
-  Eigen::VectorXd q_des = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(model.actuators.size()));
+  Eigen::VectorXd q_des = Eigen::VectorXd::Zero(model.nu());
   for (const Leg& leg : layout.legs) {
     const Vec3 foot = NominalFoot(leg, stand_height);
     Vec3 angles;
@@ -481,7 +481,7 @@ absl::StatusOr<std::unique_ptr<Controller>> MakeController(std::string_view name
     // The joint inertias at the stand pose (base level at the stand height).
     Eigen::VectorXd q = model.q_default;
     if (model.floating_base) q[2] = stand_height;
-    for (int k = 0; k < static_cast<int>(model.actuators.size()); ++k) {
+    for (int k = 0; k < model.nu(); ++k) {
       q[model.joints[model.actuators[k].joint].q_index] = q_stand[k];
     }
     // The legs' inertia depends on the pose (least with the leg straight,

@@ -159,8 +159,7 @@ class Controller {
 
  protected:
   explicit Controller(const Model& model)
-      : q_des_(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(model.actuators.size()))),
-        qd_des_(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(model.actuators.size()))) {}
+      : q_des_(Eigen::VectorXd::Zero(model.nu())), qd_des_(Eigen::VectorXd::Zero(model.nu())) {}
 
   Eigen::VectorXd q_des_;   // actuators
   Eigen::VectorXd qd_des_;  // actuators

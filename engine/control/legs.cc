@@ -134,7 +134,7 @@ absl::StatusOr<LegLayout> FindLegs(const Model& model) {
                             kJointRole[i], joint.name, FormatVec(axis), i == 0 ? "x" : "y"));
       }
       int actuator = -1;
-      for (int a = 0; a < static_cast<int>(model.actuators.size()); ++a) {
+      for (int a = 0; a < model.nu(); ++a) {
         if (model.actuators[a].joint == j) actuator = a;
       }
       if (actuator < 0) {

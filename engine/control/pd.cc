@@ -36,7 +36,7 @@ void JointPd(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd
              const Eigen::VectorXd& q_des, const Eigen::VectorXd& qd_des, const PdGains& gains,
              Eigen::Ref<Eigen::VectorXd> tau) {
   tau.setZero();
-  const int n = static_cast<int>(model.actuators.size());
+  const int n = model.nu();
   for (int k = 0; k < n; ++k) {
     const Actuator& actuator = model.actuators[k];
     const Joint& joint = model.joints[actuator.joint];
@@ -70,7 +70,7 @@ void StableJointPd(const Model& model, const Eigen::VectorXd& q, const Eigen::Ve
                    const PdGains& gains, const Eigen::VectorXd& inertia, double dt,
                    Eigen::Ref<Eigen::VectorXd> tau) {
   tau.setZero();
-  const int n = static_cast<int>(model.actuators.size());
+  const int n = model.nu();
   for (int k = 0; k < n; ++k) {
     const Actuator& actuator = model.actuators[k];
     const Joint& joint = model.joints[actuator.joint];
@@ -167,7 +167,7 @@ Eigen::VectorXd JointInertias(const Model& model, const Eigen::VectorXd& q) {
   Data data = MakeData(model);
   const Eigen::MatrixXd M_inv = Crba(model, data, q).inverse();
   const Ancestry ancestry(model);
-  const int n = static_cast<int>(model.actuators.size());
+  const int n = model.nu();
   Eigen::VectorXd inertia(n);
   // Joints of one branch share it (a leg's three joints, every joint of a
   // chain): each distinct branch is solved once.
@@ -193,13 +193,13 @@ Eigen::VectorXd JointInertias(const Model& model, const Eigen::VectorXd& q) {
 
 void ActuatorPositions(const Model& model, const Eigen::VectorXd& q,
                        Eigen::Ref<Eigen::VectorXd> out) {
-  const int n = static_cast<int>(model.actuators.size());
+  const int n = model.nu();
   for (int k = 0; k < n; ++k) out[k] = q[model.joints[model.actuators[k].joint].q_index];
 }
 
 void ActuatorVelocities(const Model& model, const Eigen::VectorXd& v,
                         Eigen::Ref<Eigen::VectorXd> out) {
-  const int n = static_cast<int>(model.actuators.size());
+  const int n = model.nu();
   for (int k = 0; k < n; ++k) out[k] = v[model.joints[model.actuators[k].joint].v_index];
 }
 

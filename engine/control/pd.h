@@ -28,7 +28,7 @@ struct PdGains {
 
 // Joint PD (001 eq. 44) for every actuator of `model`.
 //   q: nq, v: nv (the model's coordinates).
-//   q_des, qd_des: actuator-shaped (size model.actuators.size(), actuator
+//   q_des, qd_des: actuator-shaped (size model.nu(), actuator
 //     order): target position and rate of each actuator's joint.
 //   tau: nv; every entry is written: actuated joints get the clamped PD torque,
 //     everything else (the floating base, unactuated joints) gets 0.
@@ -89,7 +89,7 @@ void StableJointPd(const PdJoints& joints, const Eigen::VectorXd& q, const Eigen
 Eigen::VectorXd JointInertias(const Model& model, const Eigen::VectorXd& q);
 
 // The actuated joint coordinates of q (nq) in actuator order: out has size
-// model.actuators.size(). Allocation-free.
+// model.nu(). Allocation-free.
 void ActuatorPositions(const Model& model, const Eigen::VectorXd& q,
                        Eigen::Ref<Eigen::VectorXd> out);
 

@@ -121,8 +121,7 @@ absl::StatusOr<VelocityTrot> VelocityTrot::Create(const Model& model,
   }
   const double stand_height =
       options.stand_height > 0.0 ? options.stand_height : DefaultStandHeight(*layout);
-  Eigen::VectorXd q_stand =
-      Eigen::VectorXd::Zero(static_cast<Eigen::Index>(model.actuators.size()));
+  Eigen::VectorXd q_stand = Eigen::VectorXd::Zero(model.nu());
   for (const Leg& leg : layout->legs) {
     Vec3 angles;
     const Vec3 foot = NominalFoot(leg, stand_height);

@@ -174,6 +174,8 @@ struct Model {
 
   std::vector<std::string> warnings;  // non-fatal validation findings
 
+  // Number of actuators (the size of an action vector).
+  int nu() const { return static_cast<int>(actuators.size()); }
   // Sum of all link masses, including links welded to the world.
   double TotalMass() const;
   // Index of the body / joint / contact point with that name, or -1.

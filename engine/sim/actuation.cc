@@ -50,7 +50,7 @@ absl::Status Validate(const ControlSettings& control) {
 }
 
 absl::Status ValidateAction(const Model& model, const Eigen::VectorXd& action) {
-  const auto nu = static_cast<Eigen::Index>(model.actuators.size());
+  const Eigen::Index nu = model.nu();
   if (action.size() != nu) {
     return absl::InvalidArgumentError(absl::StrCat("action has size ", action.size(), ", expected ",
                                                    nu, " (one entry per actuator)"));
@@ -67,10 +67,10 @@ absl::Status ValidateAction(const Model& model, const Eigen::VectorXd& action) {
 
 ActuationScratch MakeActuationScratch(const Model& model, double dt) {
   ActuationScratch scratch;
-  scratch.qd_zero = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(model.actuators.size()));
+  scratch.qd_zero = Eigen::VectorXd::Zero(model.nu());
   scratch.joint_inertia = JointInertias(model, model.q_default);
   scratch.dt = dt;
-  const auto nu = static_cast<Eigen::Index>(model.actuators.size());
+  const Eigen::Index nu = model.nu();
   std::vector<uint8_t> actuated(model.nv, 0);
   scratch.v_des = Eigen::VectorXd::Zero(nu);
   scratch.bound = Eigen::VectorXd::Zero(nu);
@@ -97,7 +97,7 @@ void DesiredJointVelocities(const Model& model, const ControlSettings& control,
                             const Eigen::VectorXd& action, const Eigen::VectorXd& q,
                             ActuationScratch& scratch) {
   const double horizon = std::max(scratch.dt, control.id_time_constant);
-  for (size_t a = 0; a < model.actuators.size(); ++a) {
+  for (int a = 0; a < model.nu(); ++a) {
     const auto i = static_cast<Eigen::Index>(a);
     const Joint& joint = model.joints[model.actuators[a].joint];
     scratch.v_des[i] = (action[i] - q[joint.q_index]) / horizon;
@@ -141,7 +141,7 @@ void InverseDynamicsTorques(const Model& model, const ControlSettings& control,
   }
   // τ = M q̈ + h (RNEA with contact), the actuated rows, clamped.
   tau.setZero();
-  for (size_t a = 0; a < model.actuators.size(); ++a) {
+  for (int a = 0; a < model.nu(); ++a) {
     const int j = scratch.dofs[a];
     const double limit = model.actuators[a].effort_limit;
     tau[j] = std::clamp(data.M.row(j).dot(scratch.qacc) + scratch.h[j], -limit, limit);
@@ -160,7 +160,7 @@ void ActionTorques(const Model& model, const ControlSettings& control,
   }
   tau.setZero();
   if (control.mode != ControlMode::kTorque) return;  // id, id-constraint: see actuation.h
-  for (size_t a = 0; a < model.actuators.size(); ++a) {
+  for (int a = 0; a < model.nu(); ++a) {
     const Actuator& act = model.actuators[a];
     const double limit = act.effort_limit;
     tau[model.joints[act.joint].v_index] =

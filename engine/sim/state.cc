@@ -29,8 +29,7 @@ State DefaultState(const Model& model) {
 }
 
 int BilateralRowCount(const Model& model) {
-  return static_cast<int>(model.actuators.size()) +
-         step::kLoopRows * static_cast<int>(model.loop_closures.size());
+  return model.nu() + step::kLoopRows * static_cast<int>(model.loop_closures.size());
 }
 
 std::string SerializeState(const State& s) {

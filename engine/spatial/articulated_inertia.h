@@ -59,8 +59,6 @@ struct ArticulatedInertia {
     }
   }
 
-  void SetZero() { *this = ArticulatedInertia(); }
-
   Mat6 Matrix() const {
     Mat6 M;
     for (int r = 0; r < 3; ++r) {

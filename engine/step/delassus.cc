@@ -261,29 +261,6 @@ void AssembleBilateralRows(const Data& data, Eigen::Ref<const Eigen::MatrixXd> B
   }
 }
 
-void BilateralRowVelocity(Eigen::Ref<const Eigen::MatrixXd> B, std::span<const int> support,
-                          std::span<const int> support_len, const Eigen::VectorXd& u,
-                          Eigen::Ref<Eigen::VectorXd> out) {
-  const int nv = static_cast<int>(B.rows());
-  for (size_t r = 0; r < support_len.size(); ++r) {
-    const int* dofs = support.data() + r * nv;
-    double sum = 0.0;
-    for (int s = 0; s < support_len[r]; ++s) sum += B(dofs[s], r) * u[dofs[s]];
-    out[static_cast<Eigen::Index>(r)] = sum;
-  }
-}
-
-void AddBilateralImpulse(Eigen::Ref<const Eigen::MatrixXd> B, std::span<const int> support,
-                         std::span<const int> support_len, Eigen::Ref<const Eigen::VectorXd> Lambda,
-                         Eigen::Ref<Eigen::VectorXd> out) {
-  const int nv = static_cast<int>(B.rows());
-  for (size_t r = 0; r < support_len.size(); ++r) {
-    const int* dofs = support.data() + r * nv;
-    const double l = Lambda[static_cast<Eigen::Index>(r)];
-    for (int s = 0; s < support_len[r]; ++s) out[dofs[s]] += B(dofs[s], r) * l;
-  }
-}
-
 void RecordContactImpulses(std::span<const int> active, Eigen::Ref<const Eigen::VectorXd> Lambda,
                            double dt, contact::ContactSet& contacts, std::span<double> impulses) {
   for (size_t a = 0; a < active.size(); ++a) {

@@ -88,16 +88,6 @@ void AssembleBilateralRows(const Data& data, Eigen::Ref<const Eigen::MatrixXd> B
                            std::span<const int> support, std::span<const int> support_len, int n,
                            Eigen::Ref<Eigen::MatrixXd> Y, Eigen::Ref<Eigen::MatrixXd> G);
 
-// out (m) = Bᵀ u over the rows' supports.
-void BilateralRowVelocity(Eigen::Ref<const Eigen::MatrixXd> B, std::span<const int> support,
-                          std::span<const int> support_len, const Eigen::VectorXd& u,
-                          Eigen::Ref<Eigen::VectorXd> out);
-
-// out (nv) += B Λ_B over the rows' supports.
-void AddBilateralImpulse(Eigen::Ref<const Eigen::MatrixXd> B, std::span<const int> support,
-                         std::span<const int> support_len, Eigen::Ref<const Eigen::VectorXd> Lambda,
-                         Eigen::Ref<Eigen::VectorXd> out);
-
 }  // namespace moreau::step
 
 #endif  // MOREAU_ENGINE_STEP_DELASSUS_H_

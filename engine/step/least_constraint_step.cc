@@ -152,14 +152,6 @@ const char* FrictionCouplingName(FrictionCoupling coupling) {
   return "unknown";
 }
 
-absl::StatusOr<FrictionCoupling> ParseFrictionCoupling(std::string_view name) {
-  for (FrictionCoupling c : {FrictionCoupling::kCone, FrictionCoupling::kStaggered}) {
-    if (name == FrictionCouplingName(c)) return c;
-  }
-  return absl::InvalidArgumentError(absl::StrCat("unknown friction coupling '", std::string(name),
-                                                 "' (expected cone or staggered)"));
-}
-
 absl::Status Validate(const LeastConstraintParams& p) {
   if (!(std::isfinite(p.mu) && p.mu >= 0.0)) {
     return absl::InvalidArgumentError(

@@ -11,10 +11,8 @@
 
 #include <Eigen/Core>
 #include <span>
-#include <string_view>
 
 #include "absl/status/status.h"
-#include "absl/status/statusor.h"
 #include "engine/contact/qp_solver.h"
 #include "engine/contact/terrain.h"
 #include "engine/model/model.h"
@@ -45,7 +43,6 @@ enum class FrictionCoupling {
 
 // "cone", "staggered".
 const char* FrictionCouplingName(FrictionCoupling coupling);
-absl::StatusOr<FrictionCoupling> ParseFrictionCoupling(std::string_view name);
 
 struct LeastConstraintParams {
   // Friction coefficient μ. 004 gives no value (its simulator takes it per

@@ -143,8 +143,6 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
       w.row_hi[r] = kInf;
     }
   }
-  w.joint_rows = nj;
-  w.loop_rows = nl;
 
   w.last_prox = contact::ProxResult{};
   if (nt > 0) {

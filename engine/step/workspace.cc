@@ -19,7 +19,7 @@ StepWorkspace MakeStepWorkspace(const Model& model) {
   w.v_sum = Eigen::VectorXd::Zero(nv);
   const int nc = static_cast<int>(model.contact_points.size());
   const int nl = kLoopRows * static_cast<int>(model.loop_closures.size());
-  const int nb = static_cast<int>(model.actuators.size()) + nl;
+  const int nb = model.nu() + nl;
   const int nt = 3 * nc + nb;
   w.max_contacts = nc;
   w.max_bilateral = nb;
@@ -38,7 +38,6 @@ StepWorkspace MakeStepWorkspace(const Model& model) {
   w.dof_mark.assign(nv, 0);
   w.row_lo = Eigen::VectorXd::Zero(nb);
   w.row_hi = Eigen::VectorXd::Zero(nb);
-  w.B_Lambda = Eigen::VectorXd::Zero(nv);
   w.loop_J = Eigen::MatrixXd::Zero(kLoopRows, nv);
   w.loop_phi = Eigen::VectorXd::Zero(kLoopRows);
   w.G_LL = Eigen::MatrixXd::Zero(nl, nl);

@@ -100,7 +100,6 @@ struct StepWorkspace {
   std::vector<int> row_support_len;
   std::vector<int> dof_mark;       // nv: scratch for support unions
   Eigen::VectorXd row_lo, row_hi;  // max_bilateral: impulse box
-  Eigen::VectorXd B_Lambda;        // nv: B Λ_B
   Eigen::MatrixXd loop_J;          // kLoopRows × nv: one cut joint's rows
   Eigen::VectorXd loop_phi;        // kLoopRows: its position error
   // Direct loop solve (LoopSolver::kDirect): G_LL, G_LL⁻¹ G_LR, G_LL⁻¹ c_L.
@@ -108,8 +107,6 @@ struct StepWorkspace {
   Eigen::MatrixXd Z;
   Eigen::VectorXd z;
   Eigen::LDLT<Eigen::MatrixXd> ldlt{0};
-  int joint_rows = 0;  // rows of the last step: joint rows, then loop rows
-  int loop_rows = 0;
 };
 
 // Rows per loop closure (a revolute cut joint: 3 translations, 2 tilts).

@@ -92,8 +92,7 @@ void StateSeeds(const fs::path& dir) {
       settings.contact = *moreau::sim::ParseContactModel(moreau::fuzz::kContactModels[c]);
       auto sim = moreau::sim::Simulation::Create(cases[m].model, settings);
       if (!sim.ok()) continue;
-      const Eigen::VectorXd zero =
-          Eigen::VectorXd::Zero(static_cast<Eigen::Index>(cases[m].model->actuators.size()));
+      const Eigen::VectorXd zero = Eigen::VectorXd::Zero(cases[m].model->nu());
       (*sim)->StepAction(zero, 30).IgnoreError();
       const std::string prefix{static_cast<char>(m), static_cast<char>(c)};
       Write(dir / (cases[m].name + "_" + moreau::fuzz::kContactModels[c]),

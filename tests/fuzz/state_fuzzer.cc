@@ -34,8 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!sim.ok()) return 0;
   const std::string_view blob(reinterpret_cast<const char*>(data) + 2, size - 2);
   if (!(*sim)->Restore(blob).ok()) return 0;
-  const Eigen::VectorXd action =
-      Eigen::VectorXd::Zero(static_cast<Eigen::Index>(c.model->actuators.size()));
+  const Eigen::VectorXd action = Eigen::VectorXd::Zero(c.model->nu());
   (*sim)->StepAction(action, 1).IgnoreError();
   if (!(*sim)->Restore((*sim)->Snapshot()).ok()) std::abort();
   return 0;

@@ -16,8 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!model.ok()) return 0;
   auto sim = moreau::sim::Simulation::Create(*model, moreau::sim::Settings{});
   if (!sim.ok()) return 0;
-  const Eigen::VectorXd action =
-      Eigen::VectorXd::Zero(static_cast<Eigen::Index>((*model)->actuators.size()));
+  const Eigen::VectorXd action = Eigen::VectorXd::Zero((*model)->nu());
   (*sim)->StepAction(action, 3).IgnoreError();  // divergence is a status, not a crash
   return 0;
 }

@@ -27,7 +27,7 @@ Eigen::VectorXd ConfigurationFromTargets(const Model& model, const Eigen::Vector
     q[2] = base_height;
     q[3] = 1.0;
   }
-  for (int k = 0; k < static_cast<int>(model.actuators.size()); ++k) {
+  for (int k = 0; k < model.nu(); ++k) {
     q[model.joints[model.actuators[k].joint].q_index] = targets[k];
   }
   return q;

@@ -49,7 +49,7 @@ TEST(NoAllocation, VelocityTrotCompute) {
     Eigen::VectorXd q = model->q_default;
     q[2] = trot->stand_height();
     const Eigen::VectorXd v = Eigen::VectorXd::Constant(model->nv, 0.2);
-    Eigen::VectorXd targets(static_cast<Eigen::Index>(model->actuators.size()));
+    Eigen::VectorXd targets(model->nu());
     std::vector<bool> closed(model->contact_points.size(), false);
     const long before = ::moreau::testing::HeapAllocationCount();
     for (int k = 0; k < 300; ++k) {  // settle, stand, then the gait with every mode

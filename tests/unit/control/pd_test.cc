@@ -30,7 +30,7 @@ TEST(PdGains, DefaultsAre001TableI) {
 TEST(JointPd, MatchesEq44AndZeroesTheBase) {
   auto model = testing::MiniCheetah();
   ASSERT_NE(model, nullptr);
-  const int na = static_cast<int>(model->actuators.size());
+  const int na = model->nu();
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   Eigen::VectorXd q = model->q_default;
@@ -56,7 +56,7 @@ TEST(JointPd, MatchesEq44AndZeroesTheBase) {
 TEST(JointPd, EqualTargetsAndZeroRatesGiveZeroTorque) {
   auto model = testing::UnitreeA1();
   ASSERT_NE(model, nullptr);
-  const int na = static_cast<int>(model->actuators.size());
+  const int na = model->nu();
   Eigen::VectorXd q = model->q_default;
   q.tail(na).setLinSpaced(-0.5, 0.5);
   Eigen::VectorXd q_des(na);
@@ -71,7 +71,7 @@ TEST(JointPd, EqualTargetsAndZeroRatesGiveZeroTorque) {
 TEST(JointPd, ClampsToEffortLimits) {
   auto model = testing::UnitreeA1();  // 33.5 N m on every joint
   ASSERT_NE(model, nullptr);
-  const int na = static_cast<int>(model->actuators.size());
+  const int na = model->nu();
   Eigen::VectorXd q = model->q_default;
   Eigen::VectorXd v = Eigen::VectorXd::Zero(model->nv);
   Eigen::VectorXd q_des = Eigen::VectorXd::Constant(na, 2.0);
@@ -89,7 +89,7 @@ TEST(JointPd, ClampsToEffortLimits) {
 TEST(JointPd, WrapsTheErrorOfContinuousJoints) {
   auto model = testing::MiniCheetah();  // continuous joints
   ASSERT_NE(model, nullptr);
-  const int na = static_cast<int>(model->actuators.size());
+  const int na = model->nu();
   Eigen::VectorXd q = model->q_default;
   q.tail(na).setConstant(kPi - 0.1);
   const Eigen::VectorXd q_des = Eigen::VectorXd::Constant(na, -kPi + 0.1);  // 0.2 rad ahead
@@ -102,7 +102,7 @@ TEST(JointPd, WrapsTheErrorOfContinuousJoints) {
 TEST(JointPd, LimitedJointsAreNotWrapped) {
   auto model = testing::UnitreeA1();
   ASSERT_NE(model, nullptr);
-  const int na = static_cast<int>(model->actuators.size());
+  const int na = model->nu();
   Eigen::VectorXd q = model->q_default;
   const Eigen::VectorXd q_des = Eigen::VectorXd::Constant(na, 0.1);
   Eigen::VectorXd tau(model->nv);
@@ -211,7 +211,7 @@ TEST(StableJointPd, PdJointsFormEqualsModelForm) {
   for (auto model : {testing::MiniCheetah(), testing::UnitreeA1()}) {
     ASSERT_NE(model, nullptr);
     const PdJoints joints = MakePdJoints(*model);
-    const int na = static_cast<int>(model->actuators.size());
+    const int na = model->nu();
     ASSERT_EQ(joints.q_index.size(), static_cast<size_t>(na));
     const Eigen::VectorXd inertia = JointInertias(*model, model->q_default);
     const PdGains gains{60.0, 3.0};
@@ -246,7 +246,7 @@ TEST(ActuatorVelocities, GathersJointRates) {
   auto model = testing::MiniCheetah();
   ASSERT_NE(model, nullptr);
   Eigen::VectorXd v = Eigen::VectorXd::LinSpaced(model->nv, 0.0, 1.0);
-  Eigen::VectorXd out(model->actuators.size());
+  Eigen::VectorXd out(model->nu());
   ActuatorVelocities(*model, v, out);
   EXPECT_TRUE(out.isApprox(v.tail(12)));
 }

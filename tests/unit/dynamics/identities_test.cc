@@ -149,7 +149,7 @@ TEST(DynamicsIdentities, ArmatureIsExactlyOnTheDiagonal) {
     auto base = testing::Builtin(name);
     ASSERT_NE(base, nullptr);
     Model geared = *base;
-    for (size_t k = 0; k < geared.actuators.size(); ++k) {
+    for (int k = 0; k < geared.nu(); ++k) {
       geared.actuators[k].gear = 10.0 + 7.0 * static_cast<double>(k);
       geared.actuators[k].rotor_inertia = 3e-5 * static_cast<double>(k + 1);
     }

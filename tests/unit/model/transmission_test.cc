@@ -53,7 +53,7 @@ void ExpectError(const std::string& xml, const std::vector<std::string>& needles
 TEST(UrdfTransmission, NoTransmissionMeansDirectDriveAndZeroArmature) {
   const auto model = LoadUrdfString(Arm(""));
   ASSERT_TRUE(model.ok()) << model.status();
-  ASSERT_EQ((*model)->actuators.size(), 2u);
+  ASSERT_EQ((*model)->nu(), 2);
   for (const Actuator& a : (*model)->actuators) {
     EXPECT_EQ(a.gear, 1.0);
     EXPECT_EQ(a.rotor_inertia, 0.0);

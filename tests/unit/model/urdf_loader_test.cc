@@ -249,7 +249,7 @@ TEST(UrdfLoader, MiniCheetah) {
   EXPECT_EQ(m->joints[0].type, JointType::kFree);
   EXPECT_EQ(m->joints[0].nq, 7);
   EXPECT_EQ(m->joints[0].nv, 6);
-  EXPECT_EQ(m->actuators.size(), 12u);
+  EXPECT_EQ(m->nu(), 12);
   for (const Joint& j : m->joints) {
     if (j.type == JointType::kFree) continue;
     EXPECT_TRUE(j.continuous) << j.name;
@@ -303,7 +303,7 @@ TEST(UrdfLoader, UnitreeA1) {
   EXPECT_DOUBLE_EQ(thigh.limits.effort, 33.5);
   EXPECT_DOUBLE_EQ(thigh.damping, 0.01);
   EXPECT_DOUBLE_EQ(thigh.friction, 0.2);
-  ASSERT_EQ(m->actuators.size(), 12u);
+  ASSERT_EQ(m->nu(), 12);
   EXPECT_EQ(m->actuators[1].name, "FR_thigh_joint");
   EXPECT_EQ(m->actuators[1].joint, m->JointIndex("FR_thigh_joint"));
   EXPECT_DOUBLE_EQ(m->actuators[1].effort_limit, 33.5);
@@ -472,7 +472,7 @@ TEST(UrdfLoader, FixedJointsBetweenMovingBodiesComposeIntoXTree) {
   EXPECT_TRUE(j2.limits.has_position_limits);
   EXPECT_EQ(j2.limits.lower, 0.0);
   EXPECT_EQ(j2.limits.upper, 0.5);
-  EXPECT_EQ(m->actuators.size(), 2u);
+  EXPECT_EQ(m->nu(), 2);
   EXPECT_EQ(m->actuators[1].effort_limit, 10.0);
   EXPECT_EQ(m->q_default, Eigen::VectorXd::Zero(2));
 }

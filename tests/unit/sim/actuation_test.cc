@@ -19,7 +19,7 @@ std::shared_ptr<const Model> Cheetah() {
   return *model;
 }
 
-Eigen::Index Nu(const Model& m) { return static_cast<Eigen::Index>(m.actuators.size()); }
+Eigen::Index Nu(const Model& m) { return m.nu(); }
 
 TEST(ParseControlMode, KnownAndUnknown) {
   EXPECT_EQ(*ParseControlMode("pd"), ControlMode::kPd);

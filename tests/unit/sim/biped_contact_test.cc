@@ -69,8 +69,7 @@ Measured DropAndStand(ContactModel cm) {
   State start = s.state();
   start.q[2] = m.default_base_height + kDrop;
   EXPECT_TRUE(s.SetState(start).ok());
-  const Eigen::VectorXd action =
-      Eigen::VectorXd::Zero(static_cast<Eigen::Index>(m.actuators.size()));
+  const Eigen::VectorXd action = Eigen::VectorXd::Zero(m.nu());
 
   // The sole corners: the contact points at the bottom of the foot boxes.
   const int nc = static_cast<int>(m.contact_points.size());

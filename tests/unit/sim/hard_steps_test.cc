@@ -35,8 +35,7 @@ TEST_P(HardStepTest, LeastConstraintStepStaysWithinTheQpBudget) {
   const std::string blob = StateBlob(GetParam());
   ASSERT_FALSE(blob.empty());
   ASSERT_TRUE((*sim)->Restore(blob).ok());
-  const absl::Status status = (*sim)->StepAction(
-      Eigen::VectorXd::Zero(static_cast<Eigen::Index>((*model)->actuators.size())), 1);
+  const absl::Status status = (*sim)->StepAction(Eigen::VectorXd::Zero((*model)->nu()), 1);
   const StepReport& report = (*sim)->last_report();
   EXPECT_TRUE(status.ok()) << status;
   EXPECT_GT(report.solver_iterations, 0);

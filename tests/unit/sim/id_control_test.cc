@@ -188,7 +188,7 @@ GaitResult RunGait(const std::string& controller_name, double dt, double duratio
   // give 17 N m at the ab/ad and hip joints and 26 N m at the knee (Katz et
   // al. 2019), which bound the joint rows' impulses at τ_max Δt.
   auto limited = std::make_shared<Model>(**loaded);
-  for (size_t a = 0; a < limited->actuators.size(); ++a) {
+  for (int a = 0; a < limited->nu(); ++a) {
     limited->actuators[a].effort_limit = a % 3 == 2 ? 26.0 : 17.0;
   }
   std::shared_ptr<const Model> model = limited;

@@ -16,8 +16,7 @@ namespace {
 // StepAction holding 0.2 on every actuator: 5 warm-up steps, then 200 steps
 // that must not allocate.
 void ExpectStepActionAllocatesNothing(Simulation& sim) {
-  const Eigen::VectorXd action =
-      Eigen::VectorXd::Constant(static_cast<Eigen::Index>(sim.model().actuators.size()), 0.2);
+  const Eigen::VectorXd action = Eigen::VectorXd::Constant(sim.model().nu(), 0.2);
   ASSERT_TRUE(sim.StepAction(action, 5).ok());  // warm up
   const long before = ::moreau::testing::HeapAllocationCount();
   const absl::Status status = sim.StepAction(action, 200);
@@ -71,7 +70,7 @@ TEST(SimulationNoAllocation, HertzImplicitFrictionOnTheGround) {
     auto sim = Simulation::Create(*model, settings);
     ASSERT_TRUE(sim.ok()) << sim.status();
     // PD holding the default joint angles: it drops onto its feet and stands.
-    const Eigen::VectorXd action = (*model)->q_default.tail((*model)->actuators.size());
+    const Eigen::VectorXd action = (*model)->q_default.tail((*model)->nu());
     ASSERT_TRUE((*sim)->StepAction(action, 600).ok());
     int active = 0;
     for (const contact::Contact& c : (*sim)->contacts().contacts) active += c.active ? 1 : 0;
@@ -109,8 +108,7 @@ TEST(SimulationNoAllocation, QpModelsDropTheBiped) {
         s.q[2] += 0.02;
         s.v[0] = 0.3;  // sliding on landing: kinetic points
         ASSERT_TRUE((*sim)->SetState(s).ok());
-        const Eigen::VectorXd action =
-            Eigen::VectorXd::Zero(static_cast<Eigen::Index>((*model)->actuators.size()));
+        const Eigen::VectorXd action = Eigen::VectorXd::Zero((*model)->nu());
         ASSERT_TRUE((*sim)->StepAction(action, 2).ok());  // warm up
         const long before = ::moreau::testing::HeapAllocationCount();
         bool impact = false;

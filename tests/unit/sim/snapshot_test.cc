@@ -70,7 +70,7 @@ TEST(Snapshot, BilateralRowsRestoreBitExactly) {
       EXPECT_TRUE(sim.ok()) << sim.status();
       return std::move(*sim);
     };
-    const auto nu = static_cast<Eigen::Index>((*model)->actuators.size());
+    const Eigen::Index nu = (*model)->nu();
     auto step = [&](Simulation& sim, int k) {
       if (loop) return sim.Step(Eigen::VectorXd::Zero((*model)->nv), 1);
       Eigen::VectorXd targets(nu);

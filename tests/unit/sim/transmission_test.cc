@@ -92,7 +92,7 @@ TEST(TransmissionSettings, NoOverrideIsBitIdentical) {
   zero->armature.resize(0);
   auto sim_zero = Simulation::Create(zero, s);
   ASSERT_TRUE(sim_zero.ok());
-  Eigen::VectorXd action(static_cast<Eigen::Index>(model->actuators.size()));
+  Eigen::VectorXd action(model->nu());
   action.setConstant(0.2);
   ASSERT_TRUE((*sim)->StepAction(action, 200).ok());
   ASSERT_TRUE((*sim_zero)->StepAction(action, 200).ok());

@@ -174,7 +174,7 @@ TEST(ImplicitFriction, StepReportsTheNewtonIterations) {
     settings.control.mode = sim::ControlMode::kPd;
     auto simulation = sim::Simulation::Create(*model, settings);
     ASSERT_TRUE(simulation.ok()) << simulation.status();
-    const Eigen::VectorXd targets = (*model)->q_default.tail((*model)->actuators.size());
+    const Eigen::VectorXd targets = (*model)->q_default.tail((*model)->nu());
     ASSERT_TRUE((*simulation)->StepAction(targets, 600).ok());  // standing on its feet
     const sim::StepReport& report = (*simulation)->last_report();
     EXPECT_GT(report.active_contacts, 0);
