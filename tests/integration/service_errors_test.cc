@@ -739,6 +739,9 @@ std::vector<Rejected> UrdfCases() {
   add("UrdfEmpty", " \n", "URDF parse error: empty input");
   add("UrdfControlByte", Arm() + std::string(1, '\x01'), "control byte 0x01");
   add("UrdfTruncated", R"(<robot name="r"><link name="a">)", "malformed or truncated XML");
+  add("UrdfCharacterReference",
+      R"(<robot name="r"><link name="a&#65"/><link name="b&#66;"/></robot>)",
+      "malformed character reference");
   add("UrdfNoElement", "<!-- a comment, no element -->", "no XML element");
   add("UrdfRootNotRobot", R"(<robut name="r"/>)", "the root element is <robut>");
   add("UrdfLinkWithTwoParents",
