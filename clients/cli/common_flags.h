@@ -1,19 +1,16 @@
-// Flags that several commands share: --json.
+// The values of the flags that several commands share: --json and
+// --state-out.
 #ifndef MOREAU_CLIENTS_CLI_COMMON_FLAGS_H_
 #define MOREAU_CLIENTS_CLI_COMMON_FLAGS_H_
 
 #include <string>
 
-#include "absl/flags/declare.h"
-#include "clients/cli/command.h"
-
-ABSL_DECLARE_FLAG(bool, json);
-ABSL_DECLARE_FLAG(std::string, state_out);
-
 namespace moreau::cli {
 
-inline constexpr FlagSpec kJsonFlagSpec{"json", ""};
-inline constexpr FlagSpec kStateOutFlagSpec{"state_out", "FILE"};
+struct CommonFlags {
+  bool json = false;      // --json: the report as one JSON object instead of text
+  std::string state_out;  // --state-out: the file to write the complete state blob to
+};
 
 }  // namespace moreau::cli
 

@@ -7,10 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "absl/flags/flag.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "clients/cli/common_flags.h"
+#include "clients/cli/flag_specs.h"
 #include "clients/cli/model_flags.h"
 #include "clients/cli/state_flags.h"
 #include "clients/cli/text_format.h"
@@ -160,12 +159,13 @@ void WriteText(const Model& model, const StateInput& state, const DynamicsTerms&
 
 absl::Status RunDynamics(const Invocation& invocation) {
   MOREAU_ASSIGN_OR_RETURN(const std::shared_ptr<const Model> model,
-                          LoadModelFromFlags(invocation.args[0]));
+                          LoadModelFromFlags(invocation.args[0], invocation.flags.model));
   std::vector<std::string>& warnings = *invocation.warnings;
   warnings.insert(warnings.end(), model->warnings.begin(), model->warnings.end());
-  MOREAU_ASSIGN_OR_RETURN(const StateInput state, StateFromFlags(*model, &warnings));
+  MOREAU_ASSIGN_OR_RETURN(const StateInput state,
+                          StateFromFlags(*model, invocation.flags.state, &warnings));
   const DynamicsTerms terms = Evaluate(*model, state);
-  if (absl::GetFlag(FLAGS_json)) {
+  if (invocation.flags.common.json) {
     WriteJson(*model, state, terms, warnings, *invocation.out);
   } else {
     WriteText(*model, state, terms, *invocation.out);

@@ -3,8 +3,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/flags/commandlineflag.h"
-#include "absl/flags/reflection.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
@@ -24,12 +22,12 @@ const FlagSpec* Find(const std::vector<FlagSpec>& flags, absl::string_view name)
   return nullptr;
 }
 
-// absl's parse error reads "Illegal value 'x' specified for flag 'f'; why";
-// keep the "why".
-std::string ParseErrorDetail(const std::string& error) {
-  const size_t separator = error.find("; ");
-  if (separator == std::string::npos) return "";
-  return error.substr(separator + 2);
+// Whether some flag of `flags` has the name `name` (older spellings aside).
+bool HasFlagNamed(const std::vector<FlagSpec>& flags, absl::string_view name) {
+  for (const FlagSpec& spec : flags) {
+    if (spec.name == name) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -40,7 +38,8 @@ std::string FlagDisplayName(absl::string_view name) {
 
 absl::StatusOr<ParsedCommandLine> ParseCommandLine(absl::string_view command_name,
                                                    const std::vector<std::string>& argv,
-                                                   const std::vector<FlagSpec>& flags) {
+                                                   const std::vector<FlagSpec>& flags,
+                                                   const std::vector<FlagSpec>& all_flags) {
   ParsedCommandLine parsed;
   for (size_t i = 0; i < argv.size(); ++i) {
     const std::string& word = argv[i];
@@ -68,8 +67,9 @@ absl::StatusOr<ParsedCommandLine> ParseCommandLine(absl::string_view command_nam
 
     const FlagSpec* spec = Find(flags, name);
     if (spec != nullptr) name = std::string(spec->name);
-    absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
-    if (flag == nullptr) return absl::InvalidArgumentError(absl::StrCat("unknown flag ", display));
+    if (!HasFlagNamed(all_flags, name)) {
+      return absl::InvalidArgumentError(absl::StrCat("unknown flag ", display));
+    }
     if (spec == nullptr) {
       return absl::InvalidArgumentError(
           absl::StrCat("'", command_name, "' does not take ", display));
@@ -77,7 +77,7 @@ absl::StatusOr<ParsedCommandLine> ParseCommandLine(absl::string_view command_nam
     std::string value;
     if (has_value) {
       value = std::string(body.substr(equals + 1));
-    } else if (flag->IsOfType<bool>()) {
+    } else if (spec->is_bool) {
       value = "true";
     } else if (i + 1 < argv.size()) {
       value = argv[++i];
@@ -85,10 +85,9 @@ absl::StatusOr<ParsedCommandLine> ParseCommandLine(absl::string_view command_nam
       return absl::InvalidArgumentError(absl::StrCat(display, " needs a value"));
     }
     std::string error;
-    if (!flag->ParseFrom(value, &error)) {
-      const std::string detail = ParseErrorDetail(error);
+    if (!spec->parse(value, &parsed.flags, &error)) {
       return absl::InvalidArgumentError(absl::StrCat("invalid value '", value, "' for ", display,
-                                                     detail.empty() ? "" : ": ", detail));
+                                                     error.empty() ? "" : ": ", error));
     }
     parsed.flags_given.insert(name);
   }
@@ -102,11 +101,9 @@ std::string DescribeFlags(const std::vector<FlagSpec>& flags) {
     if (!spec.value.empty()) absl::StrAppend(&text, " ", spec.value);
     if (!spec.alias.empty()) absl::StrAppend(&text, "  (also ", FlagDisplayName(spec.alias), ")");
     absl::StrAppend(&text, "\n");
-    const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(spec.name);
-    if (flag == nullptr) continue;
-    std::string help = flag->Help();
-    const std::string default_value = flag->DefaultValue();
-    if (!default_value.empty() && !flag->IsOfType<bool>()) {
+    std::string help(spec.help);
+    const std::string default_value = spec.default_value();
+    if (!default_value.empty() && !spec.is_bool) {
       absl::StrAppend(&help, " (default: ", default_value, ")");
     }
     if (spec.choices != nullptr) absl::StrAppend(&help, "; one of:");

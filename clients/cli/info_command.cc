@@ -6,11 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "absl/flags/flag.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "clients/cli/common_flags.h"
+#include "clients/cli/flag_specs.h"
 #include "clients/cli/model_flags.h"
 #include "clients/cli/text_format.h"
 #include "clients/json/json_writer.h"
@@ -52,10 +51,10 @@ int BodyCount(const Model& model) { return static_cast<int>(model.body_names.siz
 
 absl::Status RunInfo(const Invocation& invocation) {
   MOREAU_ASSIGN_OR_RETURN(const std::shared_ptr<const Model> model,
-                          LoadModelFromFlags(invocation.args[0]));
+                          LoadModelFromFlags(invocation.args[0], invocation.flags.model));
   invocation.warnings->insert(invocation.warnings->end(), model->warnings.begin(),
                               model->warnings.end());
-  if (absl::GetFlag(FLAGS_json)) {
+  if (invocation.flags.common.json) {
     WriteInfoJson(*model, *invocation.out);
   } else {
     WriteInfoText(*model, *invocation.out);

@@ -6,13 +6,16 @@
 // malformed. A command's report is buffered and printed only on success, or
 // when the failing command asks for it (WithReport, command_status.h): then
 // the report goes to stdout before the error line.
+#include <algorithm>
 #include <exception>
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -21,8 +24,8 @@
 #include "clients/cli/command_status.h"
 #include "clients/cli/dynamics_command.h"
 #include "clients/cli/flag_parser.h"
+#include "clients/cli/flag_specs.h"
 #include "clients/cli/info_command.h"
-#include "clients/cli/model_flags.h"
 #include "clients/cli/remote_command.h"
 #include "clients/cli/sim_command.h"
 #include "clients/cli/text_format.h"
@@ -44,6 +47,18 @@ const Command* FindCommand(absl::string_view name) {
     if (command->name == name) return command;
   }
   return nullptr;
+}
+
+// The flags of every command, each once.
+std::vector<FlagSpec> AllFlags() {
+  std::vector<FlagSpec> flags;
+  for (const Command* command : Commands()) {
+    for (const FlagSpec& spec : command->flags) {
+      const auto same_name = [&](const FlagSpec& other) { return other.name == spec.name; };
+      if (std::none_of(flags.begin(), flags.end(), same_name)) flags.push_back(spec);
+    }
+  }
+  return flags;
 }
 
 std::vector<std::string> CommandNames() {
@@ -100,7 +115,8 @@ int Fail(int exit_code, absl::string_view message) {
 }
 
 int RunCommand(const Command& command, const std::vector<std::string>& words) {
-  const auto parsed = ParseCommandLine(command.name, words, command.flags);
+  absl::StatusOr<ParsedCommandLine> parsed =
+      ParseCommandLine(command.name, words, command.flags, AllFlags());
   if (!parsed.ok()) {
     return Fail(kExitUsage,
                 absl::StrCat(parsed.status().message(), " (see 'moreau help ", command.name, "')"));
@@ -122,8 +138,9 @@ int RunCommand(const Command& command, const std::vector<std::string>& words) {
 
   std::ostringstream report;
   std::vector<std::string> warnings;
-  const absl::Status status = command.run({.args = parsed->args,
-                                           .flags_given = parsed->flags_given,
+  const absl::Status status = command.run({.args = std::move(parsed->args),
+                                           .flags = std::move(parsed->flags),
+                                           .flags_given = std::move(parsed->flags_given),
                                            .out = &report,
                                            .warnings = &warnings});
   if (!status.ok()) {

@@ -5,21 +5,12 @@
 #include <string_view>
 #include <vector>
 
-#include "absl/flags/flag.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "engine/util/status_macros.h"
-
-ABSL_FLAG(moreau::cli::BaseFlag, base, moreau::cli::BaseFlag{},
-          "How the root link attaches to the world: auto (a root link named "
-          "\"world\" fixes the base, otherwise it floats), fixed, or "
-          "floating.");
-ABSL_FLAG(std::vector<std::string>, contact_links, {},
-          "Comma-separated links whose sphere collision geoms become contact "
-          "points; empty: the sphere geoms of the leaf links (the feet).");
 
 namespace moreau::cli {
 
@@ -49,10 +40,10 @@ std::string AbslUnparseFlag(const BaseFlag& flag) {
   return "auto";
 }
 
-absl::StatusOr<LoadOptions> LoadOptionsFromFlags() {
+absl::StatusOr<LoadOptions> LoadOptionsFromFlags(const ModelFlags& flags) {
   LoadOptions options;
-  options.base = absl::GetFlag(FLAGS_base).mode;
-  const std::vector<std::string> links = absl::GetFlag(FLAGS_contact_links);
+  options.base = flags.base.mode;
+  const std::vector<std::string>& links = flags.contact_links;
   for (size_t i = 0; i < links.size(); ++i) {
     const std::string link(absl::StripAsciiWhitespace(links[i]));
     if (link.empty()) {
@@ -64,8 +55,9 @@ absl::StatusOr<LoadOptions> LoadOptionsFromFlags() {
   return options;
 }
 
-absl::StatusOr<std::shared_ptr<const Model>> LoadModelFromFlags(const std::string& name_or_path) {
-  MOREAU_ASSIGN_OR_RETURN(const LoadOptions options, LoadOptionsFromFlags());
+absl::StatusOr<std::shared_ptr<const Model>> LoadModelFromFlags(const std::string& name_or_path,
+                                                                const ModelFlags& flags) {
+  MOREAU_ASSIGN_OR_RETURN(const LoadOptions options, LoadOptionsFromFlags(flags));
   return LoadModel(std::string_view(name_or_path), options);
 }
 

@@ -10,36 +10,16 @@
 #include <utility>
 #include <vector>
 
-#include "absl/flags/declare.h"
-#include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "clients/cli/common_flags.h"
+#include "clients/cli/flag_specs.h"
 #include "clients/cli/number_list.h"
+#include "clients/cli/remote_flags.h"
 #include "clients/cli/settings_flags.h"
 #include "clients/cpp/client.h"
 #include "clients/json/json_writer.h"
 #include "engine/util/status_macros.h"
-
-ABSL_FLAG(std::string, address, "localhost:50051", "moreaud address (host:port)");
-ABSL_FLAG(int, count, 1, "create: how many instances");
-ABSL_FLAG(uint64_t, seed, 0, "create: noise seed (instance k uses seed + k)");
-ABSL_FLAG(double, noise, 0.0, "create: initial joint/velocity noise (0: the default pose)");
-ABSL_FLAG(int, substeps, 1, "step: sub-steps the action is held for");
-ABSL_FLAG(std::string, action, "",
-          "step: comma-separated action, one entry per actuator (default zeros)");
-ABSL_FLAG(double, rate, 10.0, "watch: frames per second");
-ABSL_FLAG(int, frames, 10, "watch: stop after this many frames");
-ABSL_FLAG(std::string, state_in, "", "state: restore the state blob from this file");
-ABSL_FLAG(std::string, tls_ca_file, "",
-          "TLS: PEM CA certificates the server's certificate must chain to (any --tls-* flag "
-          "turns TLS on; without this one the system's roots are trusted)");
-ABSL_FLAG(std::string, tls_cert_file, "", "mTLS: the client's PEM certificate chain");
-ABSL_FLAG(std::string, tls_key_file, "", "mTLS: the PEM private key of --tls-cert-file");
-ABSL_FLAG(std::string, token, "",
-          "bearer token sent with every call (default: $MOREAU_TOKEN; prefer the variable: "
-          "a flag shows in the process list)");
 
 namespace moreau::cli {
 namespace {
@@ -93,7 +73,7 @@ absl::Status List(client::Client& client, const Invocation& inv) {
   auto models = client.ListModels();
   if (!models.ok()) return models.status();
   std::ostream& out = *inv.out;
-  if (absl::GetFlag(FLAGS_json)) {
+  if (inv.flags.common.json) {
     JsonWriter json(out);
     json.BeginArray();
     for (const v1::ModelSpec& m : models->models()) {
@@ -132,14 +112,15 @@ absl::Status Create(client::Client& client, const Invocation& inv) {
   } else {
     request.mutable_model()->set_builtin(model);
   }
-  request.set_count(absl::GetFlag(FLAGS_count));
-  request.set_seed(absl::GetFlag(FLAGS_seed));
-  request.set_noise(absl::GetFlag(FLAGS_noise));
-  MOREAU_ASSIGN_OR_RETURN(*request.mutable_settings(), SettingsMessageFromFlags(inv.flags_given));
+  request.set_count(inv.flags.remote.count);
+  request.set_seed(inv.flags.remote.seed);
+  request.set_noise(inv.flags.remote.noise);
+  MOREAU_ASSIGN_OR_RETURN(*request.mutable_settings(),
+                          SettingsMessageFromFlags(inv.flags.settings, inv.flags_given));
   auto created = client.CreateInstances(request);
   if (!created.ok()) return created.status();
   std::ostream& out = *inv.out;
-  if (absl::GetFlag(FLAGS_json)) {
+  if (inv.flags.common.json) {
     JsonWriter json(out);
     json.BeginObject();
     json.Key("instance_ids")
@@ -160,7 +141,7 @@ absl::Status StepOne(client::Client& client, const Invocation& inv) {
     return absl::InvalidArgumentError("usage: moreau remote step ID [--action …] [--substeps K]");
   }
   const std::string& id = inv.args[1];
-  const std::string text = absl::GetFlag(FLAGS_action);
+  const std::string& text = inv.flags.remote.action;
   if (text.empty()) {
     return absl::InvalidArgumentError("give --action: one comma-separated entry per actuator");
   }
@@ -168,9 +149,9 @@ absl::Status StepOne(client::Client& client, const Invocation& inv) {
   const int entries = static_cast<int>(std::count(text.begin(), text.end(), ',')) + 1;
   auto action = ParseNumberList("--action", text, entries, "entries");
   if (!action.ok()) return action.status();
-  auto obs = client.Step(id, *action, absl::GetFlag(FLAGS_substeps));
+  auto obs = client.Step(id, *action, inv.flags.remote.substeps);
   if (!obs.ok()) return obs.status();
-  WriteObservation(*obs, absl::GetFlag(FLAGS_json), *inv.out);
+  WriteObservation(*obs, inv.flags.common.json, *inv.out);
   return absl::OkStatus();
 }
 
@@ -180,7 +161,7 @@ absl::Status State(client::Client& client, const Invocation& inv) {
         "usage: moreau remote state ID [--state-out F | --state-in F]");
   }
   const std::string& id = inv.args[1];
-  const std::string in = absl::GetFlag(FLAGS_state_in);
+  const std::string& in = inv.flags.remote.state_in;
   if (!in.empty()) {
     std::ifstream file(in, std::ios::binary);
     if (!file) return absl::NotFoundError(absl::StrCat("cannot read --state-in file '", in, "'"));
@@ -188,12 +169,12 @@ absl::Status State(client::Client& client, const Invocation& inv) {
                            std::istreambuf_iterator<char>());
     auto obs = client.SetState(id, blob);
     if (!obs.ok()) return obs.status();
-    WriteObservation(*obs, absl::GetFlag(FLAGS_json), *inv.out);
+    WriteObservation(*obs, inv.flags.common.json, *inv.out);
     return absl::OkStatus();
   }
   auto state = client.GetState(id);
   if (!state.ok()) return state.status();
-  const std::string out_path = absl::GetFlag(FLAGS_state_out);
+  const std::string& out_path = inv.flags.common.state_out;
   if (!out_path.empty()) {
     std::ofstream file(out_path, std::ios::binary);
     file.write(state->state().data().data(),
@@ -201,7 +182,7 @@ absl::Status State(client::Client& client, const Invocation& inv) {
     if (!file) return absl::InternalError(absl::StrCat("cannot write '", out_path, "'"));
   }
   std::ostream& out = *inv.out;
-  if (absl::GetFlag(FLAGS_json)) {
+  if (inv.flags.common.json) {
     JsonWriter json(out);
     json.BeginObject();
     json.Key("time").Number(state->time());
@@ -223,12 +204,12 @@ absl::Status Watch(client::Client& client, const Invocation& inv) {
   if (inv.args.size() != 2) {
     return absl::InvalidArgumentError("usage: moreau remote watch ID [--rate HZ] [--frames N]");
   }
-  const int frames = absl::GetFlag(FLAGS_frames);
+  const int frames = inv.flags.remote.frames;
   if (frames < 1) return absl::InvalidArgumentError("--frames must be ≥ 1");
   grpc::ClientContext context;  // no deadline: a watch lasts as long as it is read
   v1::WatchRequest request;
   request.set_instance_id(inv.args[1]);
-  request.set_rate_hz(absl::GetFlag(FLAGS_rate));
+  request.set_rate_hz(inv.flags.remote.rate);
   auto reader = client.stub().Watch(&context, request);
   v1::WatchFrame frame;
   std::ostream& out = *inv.out;
@@ -259,12 +240,12 @@ absl::Status Destroy(client::Client& client, const Invocation& inv) {
 
 // The connection flags: TLS when any --tls-* flag is given; the token from
 // --token, else $MOREAU_TOKEN.
-absl::StatusOr<client::ClientOptions> ConnectionOptions() {
+absl::StatusOr<client::ClientOptions> ConnectionOptions(const RemoteFlags& flags) {
   client::ClientOptions options;
   options.timeout = absl::Seconds(60);
-  const std::string ca = absl::GetFlag(FLAGS_tls_ca_file);
-  const std::string cert = absl::GetFlag(FLAGS_tls_cert_file);
-  const std::string key = absl::GetFlag(FLAGS_tls_key_file);
+  const std::string& ca = flags.tls_ca_file;
+  const std::string& cert = flags.tls_cert_file;
+  const std::string& key = flags.tls_key_file;
   if (!ca.empty() || !cert.empty() || !key.empty()) {
     if (cert.empty() != key.empty()) {
       return absl::InvalidArgumentError("give both --tls-cert-file and --tls-key-file, or neither");
@@ -273,7 +254,7 @@ absl::StatusOr<client::ClientOptions> ConnectionOptions() {
     if (!tls.ok()) return tls.status();
     options.tls = *std::move(tls);
   }
-  options.token = absl::GetFlag(FLAGS_token);
+  options.token = flags.token;
   if (options.token.empty()) {
     const char* from_environment = std::getenv("MOREAU_TOKEN");
     if (from_environment != nullptr) options.token = from_environment;
@@ -282,9 +263,10 @@ absl::StatusOr<client::ClientOptions> ConnectionOptions() {
 }
 
 absl::Status RunRemote(const Invocation& inv) {
-  absl::StatusOr<client::ClientOptions> options = ConnectionOptions();
+  const std::string& address = inv.flags.remote.address;
+  absl::StatusOr<client::ClientOptions> options = ConnectionOptions(inv.flags.remote);
   if (!options.ok()) return options.status();
-  client::Client client(absl::GetFlag(FLAGS_address), *options);
+  client::Client client(address, *options);
   const std::string& what = inv.args[0];
   absl::Status status;
   if (what == "list") {
@@ -305,8 +287,7 @@ absl::Status RunRemote(const Invocation& inv) {
                      "' (expected list, create, step, state, watch, destroy)"));
   }
   if (status.code() == absl::StatusCode::kUnavailable) {
-    return absl::UnavailableError(
-        absl::StrCat("moreaud at ", absl::GetFlag(FLAGS_address), ": ", status.message()));
+    return absl::UnavailableError(absl::StrCat("moreaud at ", address, ": ", status.message()));
   }
   return status;
 }
@@ -329,8 +310,8 @@ const Command& RemoteCommand() {
           "Any --tls-* flag connects over TLS (--tls-cert-file and --tls-key-file add a "
           "client certificate, for servers that require one); a server with tokens needs "
           "--token or $MOREAU_TOKEN.",
-      .flags = {{"address", "HOST:PORT"},
-                {"count", "N"},
+      .flags = {kAddressFlagSpec,
+                kCountFlagSpec,
                 kSettingsFileFlagSpec,
                 kContactModelFlagSpec,
                 kIntegratorFlagSpec,
@@ -341,18 +322,18 @@ const Command& RemoteCommand() {
                 kGearFlagSpec,
                 kRotorInertiaFlagSpec,
                 kLoopSolverFlagSpec,
-                {"seed", "N"},
-                {"noise", "X"},
-                {"substeps", "K"},
-                {"action", "A1,A2,…"},
-                {"rate", "HZ"},
-                {"frames", "N"},
+                kSeedFlagSpec,
+                kNoiseFlagSpec,
+                kSubstepsFlagSpec,
+                kActionFlagSpec,
+                kRateFlagSpec,
+                kFramesFlagSpec,
                 kStateOutFlagSpec,
-                {"state_in", "FILE"},
-                {"tls_ca_file", "FILE"},
-                {"tls_cert_file", "FILE"},
-                {"tls_key_file", "FILE"},
-                {"token", "TOKEN"},
+                kStateInFlagSpec,
+                kTlsCaFileFlagSpec,
+                kTlsCertFileFlagSpec,
+                kTlsKeyFileFlagSpec,
+                kTokenFlagSpec,
                 kJsonFlagSpec},
       .min_args = 1,
       .max_args = 64,

@@ -9,44 +9,45 @@
 
 #include <set>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include "absl/flags/declare.h"
 #include "absl/status/statusor.h"
-#include "clients/cli/command.h"
+#include "absl/strings/string_view.h"
 #include "engine/sim/settings.h"
 #include "moreau/v1/simulator.pb.h"
 
 namespace moreau::cli {
 
-// The value of --contact-model and --integrator, checked by the flag parser.
+// The values of --contact-model and --integrator, read by absl::ParseFlag
+// (flag_specs.cc) through AbslParseFlag / AbslUnparseFlag: a name outside the
+// vocabulary is a malformed command line.
 struct ContactFlag {
   sim::ContactModel model = sim::ContactModel::kMoreauSor;
 };
+bool AbslParseFlag(absl::string_view text, ContactFlag* flag, std::string* error);
+std::string AbslUnparseFlag(const ContactFlag& flag);
+
 struct IntegratorFlag {
   step::Integrator integrator = step::Integrator::kSemiImplicitEuler;
 };
+bool AbslParseFlag(absl::string_view text, IntegratorFlag* flag, std::string* error);
+std::string AbslUnparseFlag(const IntegratorFlag& flag);
 
-// Each vocabulary's names and help lines, for FlagSpec::choices.
-std::vector<std::pair<std::string, std::string>> ContactModelChoices();
-std::vector<std::pair<std::string, std::string>> IntegratorChoices();
-std::vector<std::pair<std::string, std::string>> ControlModeChoices();
-std::vector<std::pair<std::string, std::string>> LoopSolverChoices();
-
-inline constexpr FlagSpec kSettingsFileFlagSpec{"settings", "FILE.textproto"};
-inline constexpr FlagSpec kContactModelFlagSpec{"contact_model", "MODEL", "contact",
-                                                ContactModelChoices};
-inline constexpr FlagSpec kIntegratorFlagSpec{"integrator", "NAME", {}, IntegratorChoices};
-inline constexpr FlagSpec kDtFlagSpec{"dt", "S", "time_step"};
-inline constexpr FlagSpec kControlModeFlagSpec{"control_mode", "MODE", "control",
-                                               ControlModeChoices};
-inline constexpr FlagSpec kContactParametersFlagSpec{"contact_parameters",
-                                                     "NAME=VALUE[,NAME=VALUE...]", "contact_param"};
-inline constexpr FlagSpec kIdTimeConstantFlagSpec{"id_time_constant", "S"};
-inline constexpr FlagSpec kGearFlagSpec{"gear", "N"};
-inline constexpr FlagSpec kRotorInertiaFlagSpec{"rotor_inertia", "KG_M2"};
-inline constexpr FlagSpec kLoopSolverFlagSpec{"loop_solver", "NAME", {}, LoopSolverChoices};
+// The flags' values. A field counts only when its flag is among the flags
+// given (Invocation::flags_given, by the names of flag_specs.h); the others
+// hold the defaults the help shows.
+struct SettingsFlags {
+  std::string file;                             // --settings FILE, empty for none
+  ContactFlag contact_model;                    // --contact-model
+  IntegratorFlag integrator;                    // --integrator
+  double dt = 1e-3;                             // --dt
+  std::string control_mode;                     // --control-mode, a name checked when read
+  std::vector<std::string> contact_parameters;  // --contact-parameters, NAME=VALUE entries
+  double id_time_constant = 0.0;                // --id-time-constant
+  double gear = 0.0;                            // --gear
+  double rotor_inertia = 0.0;                   // --rotor-inertia
+  std::string loop_solver;                      // --loop-solver, a name checked when read
+};
 
 // A text-format moreau.v1.Settings. InvalidArgument naming the file, and the
 // line and column of a syntax error or unknown field.
@@ -55,24 +56,14 @@ absl::StatusOr<v1::Settings> ReadSettingsFile(const std::string& path);
 // The message `moreau remote create` sends: the --settings file's (or an
 // empty one), then each settings flag in `flags_given` written over its
 // field (contact parameters by name over the file's).
-absl::StatusOr<v1::Settings> SettingsMessageFromFlags(const std::set<std::string>& flags_given);
+absl::StatusOr<v1::Settings> SettingsMessageFromFlags(const SettingsFlags& flags,
+                                                      const std::set<std::string>& flags_given);
 
 // What `moreau sim` starts from before its flags: the --settings file's
 // engine settings (the service's conversion: unset fields keep the engine's
 // defaults), or the defaults without --settings.
-absl::StatusOr<sim::Settings> BaseSettingsFromFlags();
+absl::StatusOr<sim::Settings> BaseSettingsFromFlags(const SettingsFlags& flags);
 
 }  // namespace moreau::cli
-
-ABSL_DECLARE_FLAG(std::string, settings);
-ABSL_DECLARE_FLAG(moreau::cli::ContactFlag, contact_model);
-ABSL_DECLARE_FLAG(moreau::cli::IntegratorFlag, integrator);
-ABSL_DECLARE_FLAG(double, dt);
-ABSL_DECLARE_FLAG(std::string, control_mode);
-ABSL_DECLARE_FLAG(std::vector<std::string>, contact_parameters);
-ABSL_DECLARE_FLAG(double, id_time_constant);
-ABSL_DECLARE_FLAG(double, gear);
-ABSL_DECLARE_FLAG(double, rotor_inertia);
-ABSL_DECLARE_FLAG(std::string, loop_solver);
 
 #endif  // MOREAU_CLIENTS_CLI_SETTINGS_FLAGS_H_

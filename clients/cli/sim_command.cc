@@ -27,9 +27,8 @@
 #include "absl/strings/string_view.h"
 #include "clients/cli/action_replay.h"
 #include "clients/cli/command_status.h"
-#include "clients/cli/common_flags.h"
+#include "clients/cli/flag_specs.h"
 #include "clients/cli/model_flags.h"
-#include "clients/cli/settings_flags.h"
 #include "clients/cli/sim_flags.h"
 #include "clients/cli/state_flags.h"
 #include "clients/cli/text_format.h"
@@ -481,13 +480,15 @@ void WriteText(const SimOptions& options, const SimResult& result, const RunMetr
 }
 
 absl::Status RunSim(const Invocation& invocation) {
+  const FlagValues& flags = invocation.flags;
   std::vector<std::string>& warnings = *invocation.warnings;
   MOREAU_ASSIGN_OR_RETURN(const std::shared_ptr<const Model> model,
-                          LoadModelFromFlags(invocation.args[0]));
+                          LoadModelFromFlags(invocation.args[0], flags.model));
   warnings.insert(warnings.end(), model->warnings.begin(), model->warnings.end());
-  MOREAU_ASSIGN_OR_RETURN(const SimOptions options,
-                          SimOptionsFromFlags(invocation.flags_given, &warnings));
-  MOREAU_ASSIGN_OR_RETURN(const StateInput initial, StateFromFlags(*model, &warnings));
+  MOREAU_ASSIGN_OR_RETURN(
+      const SimOptions options,
+      SimOptionsFromFlags(flags.sim, flags.settings, invocation.flags_given, &warnings));
+  MOREAU_ASSIGN_OR_RETURN(const StateInput initial, StateFromFlags(*model, flags.state, &warnings));
 
   MOREAU_ASSIGN_OR_RETURN(std::unique_ptr<sim::Simulation> simulation,
                           sim::Simulation::Create(model, options.settings));
@@ -521,7 +522,7 @@ absl::Status RunSim(const Invocation& invocation) {
   ControllerState controller_state;
   std::vector<Force> f_ext(static_cast<size_t>(m.nbodies), Force::Zero());
   RunMetrics metrics(m, simulation->state().q);
-  Progress progress(options.progress, !options.json && isatty(STDERR_FILENO) == 1, steps,
+  Progress progress(options.progress, !flags.common.json && isatty(STDERR_FILENO) == 1, steps,
                     static_cast<double>(steps) * dt);
   absl::Status step_status;
 
@@ -598,16 +599,16 @@ absl::Status RunSim(const Invocation& invocation) {
                                     " steps with contacts"));
   }
 
-  if (!options.state_out.empty()) {
-    std::ofstream file(options.state_out, std::ios::binary);
+  if (!flags.common.state_out.empty()) {
+    std::ofstream file(flags.common.state_out, std::ios::binary);
     const std::string blob = simulation->Snapshot();
     file.write(blob.data(), static_cast<std::streamsize>(blob.size()));
     if (!file) {
       return absl::InternalError(
-          absl::StrCat("--state-out: cannot write '", options.state_out, "'"));
+          absl::StrCat("--state-out: cannot write '", flags.common.state_out, "'"));
     }
   }
-  if (options.json) {
+  if (flags.common.json) {
     WriteJson(options, result, metrics, *invocation.out);
   } else {
     WriteText(options, result, metrics, *invocation.out);

@@ -15,7 +15,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/flags/flag.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/ascii.h"
@@ -25,9 +24,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
-#include "clients/cli/common_flags.h"
 #include "clients/cli/number_list.h"
-#include "clients/cli/settings_flags.h"
 #include "clients/cli/text_format.h"
 #include "clients/json/json_writer.h"
 #include "engine/contact/terrain.h"
@@ -43,13 +40,6 @@ std::string_view StdView(absl::string_view text) { return {text.data(), text.siz
 
 }  // namespace
 
-// The flag types (absl: AbslParseFlag / AbslUnparseFlag, found by ADL). A
-// parse error here is a malformed command line.
-
-struct ControllerFlag {
-  std::string name = "stand";
-};
-
 bool AbslParseFlag(absl::string_view text, ControllerFlag* flag, std::string* error) {
   std::vector<std::string> names;
   for (const std::string_view name : ControllerNames()) names.emplace_back(name);
@@ -63,14 +53,6 @@ bool AbslParseFlag(absl::string_view text, ControllerFlag* flag, std::string* er
 }
 
 std::string AbslUnparseFlag(const ControllerFlag& flag) { return flag.name; }
-
-// flat | incline:DEG | rough:AMPLITUDE | heightfield:FILE.csv.
-struct TerrainFlag {
-  enum class Kind { kFlat, kIncline, kRough, kHeightfield };
-  Kind kind = Kind::kFlat;
-  double value = 0.0;  // incline: degrees; rough: amplitude (m)
-  std::string path;    // heightfield: the CSV file
-};
 
 bool AbslParseFlag(absl::string_view text, TerrainFlag* flag, std::string* error) {
   static constexpr absl::string_view kExpected =
@@ -127,11 +109,6 @@ std::string AbslUnparseFlag(const TerrainFlag& flag) {
   return "flat";
 }
 
-// T0,DURATION,FX,FY,FZ; empty: no push.
-struct PushFlag {
-  std::optional<std::array<double, 5>> values;
-};
-
 bool AbslParseFlag(absl::string_view text, PushFlag* flag, std::string* error) {
   if (absl::StripAsciiWhitespace(text).empty()) {
     flag->values.reset();
@@ -160,48 +137,6 @@ std::string AbslUnparseFlag(const PushFlag& flag) {
   return flag.values.has_value() ? absl::StrJoin(*flag.values, ",") : "";
 }
 
-}  // namespace moreau::cli
-
-ABSL_FLAG(double, duration, 5.0,
-          "Simulated time in seconds, > 0; the run takes duration / dt steps (rounded, at most "
-          "1e8).");
-ABSL_FLAG(moreau::cli::ControllerFlag, controller, moreau::cli::ControllerFlag{},
-          "Joint controller, run at the simulation rate: stand (PD to a standing pose), trot "
-          "(a trotting gait, four legs) or zero (no torque). A model without 3-joint legs "
-          "(sphere, box, arms) falls back from stand to zero with a warning.");
-ABSL_FLAG(bool, weight_feedforward, false,
-          "trot: each stance leg also carries its share of the robot's weight by a feed-forward "
-          "torque -J^T F added to the PD (ControllerOptions::weight_feedforward). 001's soft "
-          "gains suit the Mini Cheetah without it; heavier robots such as the Unitree A1 trot "
-          "only with it.");
-ABSL_FLAG(moreau::cli::PushFlag, push, moreau::cli::PushFlag{},
-          "Push the base: a constant world-frame force (FX, FY, FZ in N) at the base origin "
-          "from T0 for DURATION seconds. Default: no push.");
-ABSL_FLAG(moreau::cli::TerrainFlag, terrain, moreau::cli::TerrainFlag{},
-          "The ground: flat (the plane z = 0); incline:DEG (that plane tilted by DEG degrees, "
-          "|DEG| < 90, about the world y axis through the origin; positive DEG descends towards "
-          "+x); rough:AMPLITUDE (a built-in 8 m x 8 m heightfield centred on the origin, 5 cm "
-          "cells, fixed pseudo-random heights in [-AMPLITUDE, 0] m, 0 <= AMPLITUDE <= 0.1); or "
-          "heightfield:FILE.csv (a heightfield read from FILE: one line of comma-separated "
-          "heights in metres per grid row along +y, values along +x, at least 2 x 2, centred on "
-          "the origin; lines starting with # are comments, and '# cell_size: S' sets the cell "
-          "size in metres, default 0.05).");
-ABSL_FLAG(std::optional<double>, mu, std::nullopt,
-          "Friction coefficient, >= 0, for every contact model (hertz: static and dynamic). "
-          "Default: each contact model's own. --contact-parameters are applied after it.");
-ABSL_FLAG(std::string, out, "",
-          "Write a CSV file: a header, then one row per step (see --csv-every) with time, base "
-          "pose, joint positions, velocities and torques, and each contact point's normal force.");
-ABSL_FLAG(int, csv_every, 1, "With --out: a CSV row every N steps (N >= 1).");
-ABSL_FLAG(bool, progress, false,
-          "Show the progress line on stderr even when it is not a terminal, for any run length "
-          "and with --json.");
-ABSL_FLAG(std::string, actions, "",
-          "Replay actions from this CSV file (one row per action, one column per actuator) "
-          "instead of running --controller; --duration is then rows × --action-substeps × --dt.");
-ABSL_FLAG(int, action_substeps, 1, "With --actions: steps each action row is held for.");
-
-namespace moreau::cli {
 namespace {
 
 constexpr double kMaxSteps = 1e8;
@@ -239,7 +174,7 @@ absl::StatusOr<contact::Terrain> RoughTerrain(double amplitude) {
   return CenteredHeightfield(kRoughCell, kRoughNodes, kRoughNodes, std::move(heights));
 }
 
-// heightfield:FILE.csv (format in the flag's help).
+// heightfield:FILE.csv (format in the help of --terrain, flag_specs.cc).
 absl::StatusOr<contact::Terrain> HeightfieldFromCsv(const std::string& path) {
   const std::string flag = absl::StrCat("--terrain heightfield:", path);
   std::ifstream in(path);
@@ -343,15 +278,17 @@ absl::StatusOr<std::optional<Push>> MakePush(const PushFlag& flag) {
 
 }  // namespace
 
-absl::StatusOr<SimOptions> SimOptionsFromFlags(const std::set<std::string>& flags_given,
+absl::StatusOr<SimOptions> SimOptionsFromFlags(const SimFlags& flags,
+                                               const SettingsFlags& settings_flags,
+                                               const std::set<std::string>& flags_given,
                                                std::vector<std::string>* warnings) {
   const auto given = [&](const char* name) { return flags_given.contains(name); };
   SimOptions options;
-  MOREAU_ASSIGN_OR_RETURN(options.settings, BaseSettingsFromFlags());
+  MOREAU_ASSIGN_OR_RETURN(options.settings, BaseSettingsFromFlags(settings_flags));
   sim::Settings& settings = options.settings;
 
   if (given("dt")) {
-    const double dt = absl::GetFlag(FLAGS_dt);
+    const double dt = settings_flags.dt;
     if (!(std::isfinite(dt) && dt > 0.0 && dt <= 1.0)) {
       return Invalid("--dt", dt, "the time step must be in (0, 1] s");
     }
@@ -359,7 +296,7 @@ absl::StatusOr<SimOptions> SimOptionsFromFlags(const std::set<std::string>& flag
   }
   const double dt = settings.dt;
 
-  const double duration = absl::GetFlag(FLAGS_duration);
+  const double duration = flags.duration;
   if (!(std::isfinite(duration) && duration > 0.0)) {
     return Invalid("--duration", duration, "the duration must be a finite number of seconds > 0");
   }
@@ -372,8 +309,8 @@ absl::StatusOr<SimOptions> SimOptionsFromFlags(const std::set<std::string>& flag
   options.duration = duration;
   options.steps = std::max<int64_t>(1, static_cast<int64_t>(steps));
 
-  if (given("contact_model")) settings.contact = absl::GetFlag(FLAGS_contact_model).model;
-  if (given("integrator")) settings.integrator = absl::GetFlag(FLAGS_integrator).integrator;
+  if (given("contact_model")) settings.contact = settings_flags.contact_model.model;
+  if (given("integrator")) settings.integrator = settings_flags.integrator.integrator;
   if (sim::IsHardContact(settings.contact) &&
       settings.integrator != step::Integrator::kSemiImplicitEuler) {
     warnings->push_back(absl::StrCat("--integrator ", sim::IntegratorName(settings.integrator),
@@ -382,7 +319,7 @@ absl::StatusOr<SimOptions> SimOptionsFromFlags(const std::set<std::string>& flag
                                      " (Moreau time-stepping)"));
   }
 
-  if (const std::optional<double> mu = absl::GetFlag(FLAGS_mu); mu.has_value()) {
+  if (const std::optional<double> mu = flags.mu; mu.has_value()) {
     if (!(std::isfinite(*mu) && *mu >= 0.0)) {
       return Invalid("--mu", *mu, "the friction coefficient must be finite and >= 0");
     }
@@ -393,7 +330,7 @@ absl::StatusOr<SimOptions> SimOptionsFromFlags(const std::set<std::string>& flag
     settings.force_law.micro.mu = *mu;
   }
   if (given("contact_parameters")) {
-    for (const std::string& entry : absl::GetFlag(FLAGS_contact_parameters)) {
+    for (const std::string& entry : settings_flags.contact_parameters) {
       MOREAU_ASSIGN_OR_RETURN(const auto parameter,
                               ParseNamedNumber("--contact-parameters", entry));
       absl::Status status = sim::SetContactParameter(settings, parameter.first, parameter.second);
@@ -403,39 +340,36 @@ absl::StatusOr<SimOptions> SimOptionsFromFlags(const std::set<std::string>& flag
     }
   }
 
-  if (given("terrain") || absl::GetFlag(FLAGS_settings).empty()) {
-    const TerrainFlag terrain = absl::GetFlag(FLAGS_terrain);
-    MOREAU_ASSIGN_OR_RETURN(settings.terrain, MakeTerrain(terrain));
-    options.terrain = AbslUnparseFlag(terrain);
+  if (given("terrain") || settings_flags.file.empty()) {
+    MOREAU_ASSIGN_OR_RETURN(settings.terrain, MakeTerrain(flags.terrain));
+    options.terrain = AbslUnparseFlag(flags.terrain);
   } else {
     options.terrain = absl::StrCat(contact::TerrainTypeName(settings.terrain.type()), " (",
-                                   absl::GetFlag(FLAGS_settings), ")");
+                                   settings_flags.file, ")");
   }
 
-  options.controller = absl::GetFlag(FLAGS_controller).name;
-  MOREAU_ASSIGN_OR_RETURN(options.push, MakePush(absl::GetFlag(FLAGS_push)));
+  options.controller = flags.controller.name;
+  MOREAU_ASSIGN_OR_RETURN(options.push, MakePush(flags.push));
 
-  options.out = absl::GetFlag(FLAGS_out);
-  options.csv_every = absl::GetFlag(FLAGS_csv_every);
+  options.out = flags.out;
+  options.csv_every = flags.csv_every;
   if (options.csv_every < 1) {
     return Invalid("--csv-every", options.csv_every, "must be >= 1");
   }
   if (options.out.empty() && options.csv_every != 1) {
     warnings->push_back("--csv-every has no effect without --out");
   }
-  options.progress = absl::GetFlag(FLAGS_progress);
-  options.weight_feedforward = absl::GetFlag(FLAGS_weight_feedforward);
-  options.json = absl::GetFlag(FLAGS_json);
+  options.progress = flags.progress;
+  options.weight_feedforward = flags.weight_feedforward;
   if (given("control_mode")) {
-    absl::StatusOr<sim::ControlMode> mode =
-        sim::ParseControlMode(absl::GetFlag(FLAGS_control_mode));
+    absl::StatusOr<sim::ControlMode> mode = sim::ParseControlMode(settings_flags.control_mode);
     if (!mode.ok()) {
       return absl::InvalidArgumentError(absl::StrCat("--control-mode: ", mode.status().message()));
     }
     settings.control.mode = *mode;
   }
-  options.actions = absl::GetFlag(FLAGS_actions);
-  options.action_substeps = absl::GetFlag(FLAGS_action_substeps);
+  options.actions = flags.actions;
+  options.action_substeps = flags.action_substeps;
   if (options.action_substeps < 1) {
     return Invalid("--action-substeps", options.action_substeps, "must be >= 1");
   }
@@ -447,7 +381,7 @@ absl::StatusOr<SimOptions> SimOptionsFromFlags(const std::set<std::string>& flag
   options.control_targets =
       options.actions.empty() && settings.control.mode != sim::ControlMode::kTorque;
   if (given("id_time_constant")) {
-    settings.control.id_time_constant = absl::GetFlag(FLAGS_id_time_constant);
+    settings.control.id_time_constant = settings_flags.id_time_constant;
     if (!(std::isfinite(settings.control.id_time_constant) &&
           settings.control.id_time_constant >= 0.0)) {
       return Invalid("--id-time-constant", settings.control.id_time_constant,
@@ -455,24 +389,22 @@ absl::StatusOr<SimOptions> SimOptionsFromFlags(const std::set<std::string>& flag
     }
   }
   if (given("loop_solver")) {
-    absl::StatusOr<step::LoopSolver> parsed =
-        sim::ParseLoopSolver(absl::GetFlag(FLAGS_loop_solver));
+    absl::StatusOr<step::LoopSolver> parsed = sim::ParseLoopSolver(settings_flags.loop_solver);
     if (!parsed.ok()) {
       return absl::InvalidArgumentError(absl::StrCat("--loop-solver: ", parsed.status().message()));
     }
     settings.loop_solver = *parsed;
   }
-  options.state_out = absl::GetFlag(FLAGS_state_out);
 
   if (given("gear")) {
-    const double gear = absl::GetFlag(FLAGS_gear);
+    const double gear = settings_flags.gear;
     if (!(std::isfinite(gear) && gear >= 0.0)) {
       return Invalid("--gear", gear, "the gear ratio must be finite and > 0 (0: the model's)");
     }
     settings.transmission.gear = gear;
   }
   if (given("rotor_inertia")) {
-    const double rotor_inertia = absl::GetFlag(FLAGS_rotor_inertia);
+    const double rotor_inertia = settings_flags.rotor_inertia;
     if (!(std::isfinite(rotor_inertia) && rotor_inertia >= 0.0)) {
       return Invalid("--rotor-inertia", rotor_inertia,
                      "the rotor inertia must be finite and >= 0 kg m^2 (0: the model's)");

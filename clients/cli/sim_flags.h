@@ -1,4 +1,4 @@
-// The flags of `moreau sim` and the run they describe.
+// The flags of `moreau sim`, their values and the run they describe.
 //
 // A value outside a flag's vocabulary or grammar (--contact-model bogus, --dt abc,
 // --push 1,2,3, --terrain hill) is a malformed command line, found by the flag
@@ -9,6 +9,7 @@
 #ifndef MOREAU_CLIENTS_CLI_SIM_FLAGS_H_
 #define MOREAU_CLIENTS_CLI_SIM_FLAGS_H_
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -16,26 +17,58 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "clients/cli/command.h"
+#include "absl/strings/string_view.h"
+#include "clients/cli/settings_flags.h"
 #include "engine/control/push.h"
 #include "engine/sim/settings.h"
 
 namespace moreau::cli {
 
-inline constexpr FlagSpec kDurationFlagSpec{"duration", "S"};
-inline constexpr FlagSpec kControllerFlagSpec{"controller", "stand|trot|zero"};
-inline constexpr FlagSpec kWeightFeedforwardFlagSpec{"weight_feedforward", ""};
-inline constexpr FlagSpec kPushFlagSpec{"push", "T0,DURATION,FX,FY,FZ"};
-inline constexpr FlagSpec kTerrainFlagSpec{"terrain",
-                                           "flat|incline:DEG|rough:AMPLITUDE|heightfield:FILE.csv"};
-inline constexpr FlagSpec kMuFlagSpec{"mu", "M"};
-inline constexpr FlagSpec kOutFlagSpec{"out", "FILE.csv"};
-inline constexpr FlagSpec kCsvEveryFlagSpec{"csv_every", "N"};
-inline constexpr FlagSpec kProgressFlagSpec{"progress", ""};
-inline constexpr FlagSpec kActionsFlagSpec{"actions", "FILE.csv"};
-inline constexpr FlagSpec kActionSubstepsFlagSpec{"action_substeps", "K"};
+// The values of --controller, --terrain and --push, read by absl::ParseFlag
+// (flag_specs.cc) through AbslParseFlag / AbslUnparseFlag: a value outside
+// the flag's vocabulary or grammar is a malformed command line.
 
-// Everything the flags set (the model and its initial state aside).
+// One of ControllerNames().
+struct ControllerFlag {
+  std::string name = "stand";
+};
+bool AbslParseFlag(absl::string_view text, ControllerFlag* flag, std::string* error);
+std::string AbslUnparseFlag(const ControllerFlag& flag);
+
+// flat | incline:DEG | rough:AMPLITUDE | heightfield:FILE.csv.
+struct TerrainFlag {
+  enum class Kind { kFlat, kIncline, kRough, kHeightfield };
+  Kind kind = Kind::kFlat;
+  double value = 0.0;  // incline: degrees; rough: amplitude (m)
+  std::string path;    // heightfield: the CSV file
+};
+bool AbslParseFlag(absl::string_view text, TerrainFlag* flag, std::string* error);
+std::string AbslUnparseFlag(const TerrainFlag& flag);
+
+// T0,DURATION,FX,FY,FZ; empty: no push.
+struct PushFlag {
+  std::optional<std::array<double, 5>> values;
+};
+bool AbslParseFlag(absl::string_view text, PushFlag* flag, std::string* error);
+std::string AbslUnparseFlag(const PushFlag& flag);
+
+// The values of the flags only `moreau sim` takes.
+struct SimFlags {
+  double duration = 5.0;            // --duration, s
+  ControllerFlag controller;        // --controller
+  bool weight_feedforward = false;  // --weight-feedforward
+  PushFlag push;                    // --push
+  TerrainFlag terrain;              // --terrain
+  std::optional<double> mu;         // --mu; none: each contact model's own
+  std::string out;                  // --out FILE.csv, empty for none
+  int csv_every = 1;                // --csv-every
+  bool progress = false;            // --progress
+  std::string actions;              // --actions FILE.csv, empty for none
+  int action_substeps = 1;          // --action-substeps
+};
+
+// The run the flags describe (the model, its initial state, --json and
+// --state-out aside).
 struct SimOptions {
   sim::Settings settings;           // dt, contact, integrator, μ, terrain, transmission
   std::string terrain;              // the --terrain value, e.g. "incline:10", "rough:0.02"
@@ -47,7 +80,6 @@ struct SimOptions {
   int csv_every = 1;                // --csv-every: a CSV row every this many steps
   bool progress = false;            // --progress: force the progress line
   bool weight_feedforward = false;  // --weight-feedforward: trot stance legs carry the weight
-  bool json = false;                // --json
   // --actions: replay recorded actions instead of a controller, each row held
   // for --action-substeps steps under --control-mode (settings.control.mode).
   std::string actions;
@@ -56,14 +88,16 @@ struct SimOptions {
   // of each step) drive the joints through settings.control.mode instead of
   // the controller's own PD torques.
   bool control_targets = false;
-  std::string state_out;  // --state-out: the final state blob
 };
 
-// Reads and validates the flags above (and --json). InvalidArgument naming
-// the flag and value for an out-of-range value. Notes about flags that have
-// no effect (--integrator with a hard-contact model, --csv-every without
+// Validates the values of the sim flags and the settings flags (of those in
+// `flags_given`, over the --settings file's) into the run. InvalidArgument
+// naming the flag and value for an out-of-range value. Notes about flags that
+// have no effect (--integrator with a hard-contact model, --csv-every without
 // --out) are appended to `warnings`.
-absl::StatusOr<SimOptions> SimOptionsFromFlags(const std::set<std::string>& flags_given,
+absl::StatusOr<SimOptions> SimOptionsFromFlags(const SimFlags& flags,
+                                               const SettingsFlags& settings_flags,
+                                               const std::set<std::string>& flags_given,
                                                std::vector<std::string>* warnings);
 
 }  // namespace moreau::cli

@@ -5,26 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "absl/flags/flag.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "clients/cli/number_list.h"
 #include "clients/cli/text_format.h"
 #include "engine/util/status_macros.h"
-
-ABSL_FLAG(std::string, q, "",
-          "Generalized coordinates, nq comma-separated numbers; floating "
-          "base: base position (world), unit quaternion w,x,y,z (base to "
-          "world), then the joints. Default: the model's default "
-          "configuration.");
-ABSL_FLAG(std::string, v, "",
-          "Generalized velocities, nv comma-separated numbers; floating "
-          "base: base linear velocity (world), base angular velocity (base "
-          "frame), then the joint rates. Default: zeros.");
-ABSL_FLAG(std::string, tau, "",
-          "Generalized forces, nv comma-separated numbers (zero on a "
-          "floating base's first 6 unless you push the base). Default: zeros.");
 
 namespace moreau::cli {
 namespace {
@@ -54,12 +40,10 @@ absl::Status NormalizeBaseQuaternion(const Model& model, Eigen::VectorXd& q,
 
 }  // namespace
 
-absl::StatusOr<StateInput> StateFromFlags(const Model& model, std::vector<std::string>* warnings) {
+absl::StatusOr<StateInput> StateFromFlags(const Model& model, const StateFlags& flags,
+                                          std::vector<std::string>* warnings) {
   StateInput state;
-  const std::string q_text = absl::GetFlag(FLAGS_q);
-  const std::string v_text = absl::GetFlag(FLAGS_v);
-  const std::string tau_text = absl::GetFlag(FLAGS_tau);
-  if (q_text.empty()) {
+  if (flags.q.empty()) {
     if (model.q_default.size() != model.nq) {
       return absl::InternalError(absl::StrCat("model '", model.name, "' has a default q of size ",
                                               model.q_default.size(),
@@ -67,18 +51,18 @@ absl::StatusOr<StateInput> StateFromFlags(const Model& model, std::vector<std::s
     }
     state.q = model.q_default;
   } else {
-    MOREAU_ASSIGN_OR_RETURN(state.q, ParseNumberList("--q", q_text, model.nq, "nq"));
+    MOREAU_ASSIGN_OR_RETURN(state.q, ParseNumberList("--q", flags.q, model.nq, "nq"));
     MOREAU_RETURN_IF_ERROR(NormalizeBaseQuaternion(model, state.q, warnings));
   }
-  if (v_text.empty()) {
+  if (flags.v.empty()) {
     state.v = Eigen::VectorXd::Zero(model.nv);
   } else {
-    MOREAU_ASSIGN_OR_RETURN(state.v, ParseNumberList("--v", v_text, model.nv, "nv"));
+    MOREAU_ASSIGN_OR_RETURN(state.v, ParseNumberList("--v", flags.v, model.nv, "nv"));
   }
-  if (tau_text.empty()) {
+  if (flags.tau.empty()) {
     state.tau = Eigen::VectorXd::Zero(model.nv);
   } else {
-    MOREAU_ASSIGN_OR_RETURN(state.tau, ParseNumberList("--tau", tau_text, model.nv, "nv"));
+    MOREAU_ASSIGN_OR_RETURN(state.tau, ParseNumberList("--tau", flags.tau, model.nv, "nv"));
   }
   return state;
 }
