@@ -20,30 +20,48 @@ constexpr double kRelaxation = 1.6;  // OSQP's default α
 constexpr int kRhoUpdateEvery = 10;
 
 // L (lower) ← chol(P + ρI) in place; P + ρI is positive definite for ρ > 0
-// and P ⪰ 0. Returns false on a non-positive pivot (P not PSD).
+// and P ⪰ 0. Returns false on a non-positive pivot (P not PSD). Column by
+// column over contiguous memory (L and P are column-major): column j of L is
+// P's column j less L(j, k) times each earlier column k, scaled by its pivot.
 bool Factor(Eigen::Ref<const Eigen::MatrixXd> P, double rho, int n, Eigen::MatrixXd& L) {
+  double* const l = L.data();
+  const Eigen::Index ld = L.outerStride();
   for (int j = 0; j < n; ++j) {
-    // Column j of L from the columns before it (left-looking Cholesky).
-    const auto row_j = L.row(j).head(j);
-    const double d = P(j, j) + rho - row_j.squaredNorm();
-    if (!(d > 0.0)) return false;
-    const double l = std::sqrt(d);
-    L(j, j) = l;
-    const int below = n - j - 1;
-    if (below == 0) continue;
-    auto column = L.col(j).segment(j + 1, below);
-    column = P.col(j).segment(j + 1, below);
-    column.noalias() -= L.block(j + 1, 0, below, j) * row_j.transpose();
-    column /= l;
+    double* const column = l + j * ld;
+    const double* const p_column = P.data() + j * P.outerStride();
+    for (int i = j; i < n; ++i) column[i] = p_column[i];
+    column[j] += rho;
+    for (int k = 0; k < j; ++k) {
+      const double* const earlier = l + k * ld;
+      const double l_jk = earlier[j];
+      for (int i = j; i < n; ++i) column[i] -= earlier[i] * l_jk;
+    }
+    if (!(column[j] > 0.0)) return false;
+    const double pivot = std::sqrt(column[j]);
+    column[j] = pivot;
+    for (int i = j + 1; i < n; ++i) column[i] /= pivot;
   }
   return true;
 }
 
-// w ← (L Lᵀ)⁻¹ w: forward then back substitution.
+// w ← (L Lᵀ)⁻¹ w: L y = w by columns (each solved entry removed from those
+// below it), then Lᵀ x = y by rows of Lᵀ, i.e. columns of L.
 void SolveFactored(const Eigen::MatrixXd& L, int n, Eigen::Ref<Eigen::VectorXd> w) {
-  const auto factor = L.topLeftCorner(n, n);
-  factor.triangularView<Eigen::Lower>().solveInPlace(w);
-  factor.transpose().triangularView<Eigen::Upper>().solveInPlace(w);
+  const double* const l = L.data();
+  const Eigen::Index ld = L.outerStride();
+  double* const x = w.data();
+  for (int j = 0; j < n; ++j) {
+    const double* const column = l + j * ld;
+    x[j] /= column[j];
+    const double x_j = x[j];
+    for (int i = j + 1; i < n; ++i) x[i] -= column[i] * x_j;
+  }
+  for (int i = n - 1; i >= 0; --i) {
+    const double* const column = l + i * ld;
+    double sum = x[i];
+    for (int k = i + 1; k < n; ++k) sum -= column[k] * x[k];
+    x[i] = sum / column[i];
+  }
 }
 
 }  // namespace
