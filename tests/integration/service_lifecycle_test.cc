@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 #include <thread>
+#include <unistd.h>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -135,8 +136,8 @@ TEST(ServiceLifecycle, ServiceAndMoreauSimReplayGiveBitIdenticalStates) {
   LiveServer server = StartServer();
   ASSERT_NE(server.client, nullptr);
   const std::string dir = ::testing::TempDir();
-  const std::string actions_csv = dir + "/moreau_actions.csv";
-  const std::string state_file = dir + "/moreau_state.bin";
+  const std::string actions_csv = dir + "/moreau_actions_" + std::to_string(getpid()) + ".csv";
+  const std::string state_file = dir + "/moreau_state_" + std::to_string(getpid()) + ".bin";
   v1::Settings settings;
   settings.set_contact_model("moreau-jor");
   settings.set_control_mode("pd");

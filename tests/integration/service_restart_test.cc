@@ -8,6 +8,7 @@
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -31,9 +32,11 @@ using ::absl::StatusCode;
 constexpr char kOk[] = R"(moreau_checkpoints_total{outcome="ok"})";
 constexpr char kError[] = R"(moreau_checkpoints_total{outcome="error"})";
 
-// A fresh, empty directory under the test's temporary directory.
+// A fresh, empty directory under the test's temporary directory, named by
+// the test process too: two test runs on one machine never share one.
 std::string FreshDir(const std::string& name) {
-  const std::string dir = absl::StrCat(::testing::TempDir(), "/moreau_restart_", name);
+  const std::string dir =
+      absl::StrCat(::testing::TempDir(), "/moreau_restart_", name, "_", getpid());
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;

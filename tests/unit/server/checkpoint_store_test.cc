@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <unistd.h>
 
 #include "engine/model/loader.h"
 #include "engine/sim/simulation.h"
@@ -22,7 +23,8 @@ class CheckpointStoreTest : public ::testing::Test {
   void SetUp() override {
     // One directory per test: ctest runs the tests in parallel.
     dir_ = ::testing::TempDir() + "/moreau_checkpoint_store_" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+           ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
+           std::to_string(getpid());
     std::filesystem::remove_all(dir_);
   }
 

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <unistd.h>
 
 #include "engine/model/loader.h"
 #include "engine/sim/simulation.h"
@@ -171,7 +172,8 @@ class CheckpointFiles : public ::testing::Test {
   void SetUp() override {
     // One directory per test: ctest runs the tests in parallel.
     dir_ = ::testing::TempDir() + "/moreau_checkpoint_files_" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+           ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
+           std::to_string(getpid());
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
   }
