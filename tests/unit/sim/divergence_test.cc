@@ -8,6 +8,8 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "engine/model/loader.h"
 #include "engine/sim/simulation.h"
