@@ -125,8 +125,8 @@ CheckpointPass CheckpointStore::CheckpointChanged(const Registry& registry) {
       // The only time the instance is held: to copy what the file needs.
       absl::MutexLock lock(&instance->mu);
       now.state = instance->sim->Snapshot();
-      now.diverged = instance->diverged;
-      now.diverged_message = instance->diverged_message;
+      now.diverged = instance->sim->diverged();
+      now.diverged_message = instance->sim->diverged_message();
       model = &instance->sim->model();  // immutable, lives as long as the instance
     }
     {

@@ -9,9 +9,7 @@ void Instance::PublishSample() {
   const contact::ContactSet& contacts = sim->contacts();
   absl::MutexLock lock(&sample_mu);
   ++sample.version;
-  sample.time = s.time;
-  sample.steps = static_cast<int64_t>(s.steps);
-  sample.q = s.q;
+  sample.state = s;  // equal sizes after the first publish: no allocation
   sample.normal_forces.resize(contacts.contacts.size());
   sample.contact_flags.resize(contacts.contacts.size());
   for (size_t k = 0; k < contacts.contacts.size(); ++k) {
@@ -20,6 +18,8 @@ void Instance::PublishSample() {
     sample.contact_flags[k] = c.active ? 1 : 0;
   }
 }
+
+void Instance::Touch() { last_used_ns.store(MonotonicNowNs()); }
 
 int64_t MonotonicNowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(

@@ -22,13 +22,11 @@ class Counter;
 
 namespace moreau::server {
 
-// What a watcher samples: the latest published configuration and contacts,
-// copied by the stepping thread only while someone watches.
+// What a watcher samples: the latest published state and contacts, copied
+// by the stepping thread only while someone watches.
 struct WatchSample {
   uint64_t version = 0;  // bumped on every publish
-  double time = 0.0;
-  int64_t steps = 0;
-  Eigen::VectorXd q;
+  sim::State state;
   std::vector<double> normal_forces;
   std::vector<char> contact_flags;
 };
@@ -48,11 +46,8 @@ struct Instance {
   v1::Settings settings;
 
   absl::Mutex mu;  // held while the instance is stepped, reset, read or written
+  // Also knows whether a step diverged (sim::Simulation::diverged()).
   const std::unique_ptr<sim::Simulation> sim ABSL_PT_GUARDED_BY(mu);
-  // Set when a step diverged; cleared by Reset / SetState. While set, steps
-  // fail with FAILED_PRECONDITION.
-  bool diverged ABSL_GUARDED_BY(mu) = false;
-  std::string diverged_message ABSL_GUARDED_BY(mu);
   Eigen::VectorXd action ABSL_GUARDED_BY(mu);  // scratch: the current action
 
   // Monotonic time (ns) of the last call that used the instance (idle reaping).
@@ -69,8 +64,10 @@ struct Instance {
   absl::Mutex sample_mu;
   WatchSample sample ABSL_GUARDED_BY(sample_mu);
 
-  // Copies the simulation's current configuration and contacts into `sample`.
+  // Copies the simulation's current state and contacts into `sample`.
   void PublishSample() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) ABSL_LOCKS_EXCLUDED(sample_mu);
+  // Records now as the instance's last use (idle reaping).
+  void Touch();
 };
 
 // Monotonic clock in ns.

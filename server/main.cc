@@ -52,8 +52,11 @@
 #include "server/auth_interceptor.h"
 #include "server/authenticator.h"
 #include "server/checkpoint_store.h"
+#include "server/maintenance.h"
 #include "server/metrics.h"
+#include "server/server_parts.h"
 #include "server/service.h"
+#include "server/service_options.h"
 #include "server/tls.h"
 
 ABSL_FLAG(std::string, host, "",
@@ -262,10 +265,13 @@ int main(int argc, char** argv) {
                    std::string(s.message()).c_str());
     }
   }
-  moreau::server::SimulatorService service(options, &metrics, checkpoints.get());
+  moreau::server::ServerParts parts(options, &metrics);
+  moreau::server::Maintenance maintenance(&parts, &metrics, checkpoints.get(),
+                                          /*per_tenant_gauges=*/options.auth != nullptr);
+  moreau::server::SimulatorService service(options, &parts, &metrics, checkpoints.get());
   if (checkpoints != nullptr) {
-    checkpoints->RestoreAll([&service](const moreau::server::CheckpointRecord& record) {
-      return service.RestoreInstance(record);
+    checkpoints->RestoreAll([&maintenance](const moreau::server::CheckpointRecord& record) {
+      return maintenance.Restore(record);
     });
   }
   grpc::EnableDefaultHealthCheckService(true);
@@ -291,16 +297,16 @@ int main(int argc, char** argv) {
               moreau::server::TransportName(tls), authenticator ? ", bearer tokens" : "");
   if (metrics_port >= 0)
     std::printf(" (metrics on http://%s:%d/metrics)", host.c_str(), metrics.port());
-  std::printf(", %d workers\n", service.pool().size());
+  std::printf(", %d workers\n", parts.pool.size());
   std::fflush(stdout);
-  if (checkpoints != nullptr) checkpoints->StartPeriodic(&service.registry());
+  if (checkpoints != nullptr) checkpoints->StartPeriodic(&parts.registry);
 
   // Housekeeping: idle instances, sampled gauges.
   absl::Notification stop;
   std::thread housekeeper([&] {
     while (!stop.WaitForNotificationWithTimeout(absl::Milliseconds(500))) {
-      if (idle_timeout_s > 0.0) service.ReclaimIdle(absl::Seconds(idle_timeout_s));
-      service.UpdateGauges();
+      if (idle_timeout_s > 0.0) maintenance.ReclaimIdle(absl::Seconds(idle_timeout_s));
+      maintenance.UpdateGauges();
     }
   });
 
@@ -334,7 +340,7 @@ int main(int argc, char** argv) {
       sigaddset(&stop_signals, SIGINT);
       WaitForSignalOrTimeout(stop_signals, delay);
     }
-    service.StopStreams();
+    maintenance.StopStreams();
     std::fprintf(stderr,
                  "moreaud: stopped accepting calls; in-flight calls have up to %g s, open "
                  "Session and Watch streams end with UNAVAILABLE\n",
@@ -352,7 +358,7 @@ int main(int argc, char** argv) {
   if (checkpoints != nullptr) {
     // Every call is done: the states written now are the final ones.
     checkpoints->StopPeriodic();
-    const moreau::server::CheckpointPass pass = checkpoints->CheckpointChanged(service.registry());
+    const moreau::server::CheckpointPass pass = checkpoints->CheckpointChanged(parts.registry);
     std::fprintf(stderr, "moreaud: %d instance(s) checkpointed to %s (%d written, %d unchanged)\n",
                  pass.written + pass.unchanged, state_dir.c_str(), pass.written, pass.unchanged);
     if (pass.failed > 0) {

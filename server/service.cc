@@ -1,30 +1,25 @@
 #include "server/service.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
-#include <thread>
+#include <memory>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
-#include "engine/dynamics/data.h"
 #include "engine/model/loader.h"
 #include "engine/sim/inspection.h"
+#include "server/auth_interceptor.h"
 #include "server/checkpoint_store.h"
 #include "server/convert.h"
 #include "server/grpc_status.h"
 #include "server/packed_observations.h"
-#include "server/session_reactor.h"
 
 namespace moreau::server {
 namespace {
-
-int DefaultWorkers(int requested) {
-  if (requested > 0) return requested;
-  const unsigned cores = std::thread::hardware_concurrency();
-  return cores == 0 ? 1 : static_cast<int>(cores);
-}
 
 absl::Time DeadlineOf(const grpc::CallbackServerContext* context) {
   const auto deadline = context->deadline();
@@ -32,45 +27,15 @@ absl::Time DeadlineOf(const grpc::CallbackServerContext* context) {
   return absl::FromChrono(deadline);
 }
 
-absl::StatusOr<std::shared_ptr<const Model>> LoadSource(const v1::ModelSource& source,
-                                                        const UrdfLimits& limits) {
-  auto options = LoadOptionsFromProto(source);
-  if (!options.ok()) return options.status();
-  switch (source.source_case()) {
-    case v1::ModelSource::kBuiltin: {  // the server's own: the defaults' limits
-      auto model = LoadBuiltin(source.builtin(), *options);
-      if (!model.ok()) {  // a bad request, not a missing instance
-        return absl::InvalidArgumentError(model.status().message());
-      }
-      return model;
-    }
-    case v1::ModelSource::kUrdf: {
-      options->limits = limits;  // the client's text: the server's
-      auto model = LoadUrdfString(source.urdf(), *options);
-      if (!model.ok() && IsLimitError(model.status())) return model.status();  // not malformed
-      if (!model.ok()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("malformed URDF: ", model.status().message()));
-      }
-      return model;
-    }
-    case v1::ModelSource::SOURCE_NOT_SET:
-      break;
-  }
-  return absl::InvalidArgumentError("model: set either builtin (a name) or urdf (URDF text)");
-}
-
-void Touch(Instance& instance) { instance.last_used_ns.store(MonotonicNowNs()); }
-
 absl::Status CheckNoise(double noise) {
   if (std::isfinite(noise) && noise >= 0.0) return absl::OkStatus();
   return absl::InvalidArgumentError(absl::StrCat("noise must be finite and ≥ 0, got ", noise));
 }
 
-// After the instance's state was replaced (reset, restore): stepping is
-// allowed again, watchers see the new state, `obs` shows it.
+// After the instance's state was replaced (reset, restore; either clears
+// the simulation's diverged flag, so stepping is allowed again): watchers see
+// the new state, `obs` shows it.
 void ShowNewState(Instance& inst, v1::Observation* obs) ABSL_EXCLUSIVE_LOCKS_REQUIRED(inst.mu) {
-  inst.diverged = false;
   FillObservation(*inst.sim, obs);
   obs->set_instance_id(inst.id);
   if (inst.watchers > 0) inst.PublishSample();
@@ -78,14 +43,9 @@ void ShowNewState(Instance& inst, v1::Observation* obs) ABSL_EXCLUSIVE_LOCKS_REQ
 
 }  // namespace
 
-SimulatorService::SimulatorService(const ServiceOptions& options, Metrics* metrics,
-                                   CheckpointStore* checkpoints)
-    : options_(options),
-      metrics_(metrics),
-      checkpoints_(checkpoints),
-      registry_(options.max_instances),
-      pool_(DefaultWorkers(options.worker_threads)),
-      watch_hub_(metrics, options.max_watches) {
+SimulatorService::SimulatorService(const ServiceOptions& options, ServerParts* parts,
+                                   Metrics* metrics, CheckpointStore* checkpoints)
+    : options_(options), parts_(parts), metrics_(metrics), checkpoints_(checkpoints) {
   for (const std::string& name : BuiltinModelNames()) {
     auto model = LoadBuiltin(name);
     if (model.ok()) FillModelSpec(**model, builtin_models_.add_models());
@@ -130,7 +90,7 @@ grpc::ServerUnaryReactor* SimulatorService::GetModel(grpc::CallbackServerContext
   if (auto caller = Caller(context); !caller.ok()) {
     return Finish(context, Rpc::kGetModel, start, caller.status());
   }
-  auto model = LoadSource(request->model(), options_.urdf_limits);
+  auto model = parts_->factory.LoadModel(request->model());
   if (model.ok()) FillModelSpec(**model, response->mutable_spec());
   return Finish(context, Rpc::kGetModel, start, model.status());
 }
@@ -155,14 +115,14 @@ grpc::ServerUnaryReactor* SimulatorService::CreateInstances(
                                                 count)));
   }
   if (absl::Status s = CheckNoise(request->noise()); !s.ok()) return fail(s);
-  if (absl::Status s = registry_.CheckCapacity(count, *caller); !s.ok()) return fail(s);
-  auto settings = SettingsFromProto(request->settings(), options_.heightfield_limits);
+  Registry& registry = parts_->registry;
+  if (absl::Status s = registry.CheckCapacity(count, *caller); !s.ok()) return fail(s);
+  auto settings = parts_->factory.LoadSettings(request->settings());
   if (!settings.ok()) return fail(settings.status());
-  auto model = LoadSource(request->model(), options_.urdf_limits);  // built once, shared by the N
+  // Built once, shared by the N.
+  auto model = parts_->factory.LoadModel(request->model());
   if (!model.ok()) return fail(model.status());
 
-  const std::string model_name = (*model)->name;
-  const std::string contact_name = sim::ContactModelName(settings->contact);
   const auto source = std::make_shared<const v1::ModelSource>(request->model());
   std::vector<std::shared_ptr<Instance>> instances;
   instances.reserve(static_cast<size_t>(count));
@@ -172,18 +132,10 @@ grpc::ServerUnaryReactor* SimulatorService::CreateInstances(
     if (request->noise() > 0.0) {
       (*simulation)->ResetWithNoise(request->seed() + static_cast<uint64_t>(k), request->noise());
     }
-    auto instance = std::make_shared<Instance>(Registry::NewId(), std::move(*simulation));
-    instance->source = source;
-    instance->settings = request->settings();
-    instance->tenant = caller->name;
-    instance->steps_counter = metrics_->StepsCounter(model_name, contact_name, caller->name);
-    instance->diverged_counter = metrics_->DivergedCounter(model_name, contact_name, caller->name);
-    instance->sim_seconds_counter =
-        metrics_->SimSecondsCounter(model_name, contact_name, caller->name);
-    Touch(*instance);
-    instances.push_back(std::move(instance));
+    instances.push_back(parts_->factory.Wrap(Registry::NewId(), caller->name,
+                                             std::move(*simulation), source, request->settings()));
   }
-  if (absl::Status s = registry_.AddAll(instances, *caller); !s.ok()) return fail(s);
+  if (absl::Status s = registry.AddAll(instances, *caller); !s.ok()) return fail(s);
   // The simulation's model: its own copy when the settings override gravity or
   // the transmissions.
   FillSpec(instances.front()->sim->model(), instances.front()->sim->settings(),
@@ -195,7 +147,7 @@ grpc::ServerUnaryReactor* SimulatorService::CreateInstances(
     FillObservation(*instance->sim, obs);
     obs->set_instance_id(instance->id);
   }
-  metrics_->SetLiveInstances(registry_.size());
+  metrics_->SetLiveInstances(registry.size());
   return fail(absl::OkStatus());
 }
 
@@ -207,7 +159,7 @@ grpc::ServerUnaryReactor* SimulatorService::DestroyInstances(
   if (!caller.ok()) return Finish(context, Rpc::kDestroyInstances, start, caller.status());
   std::vector<std::string> destroyed;
   for (const std::string& id : request->instance_ids()) {
-    if (registry_.Remove(id, caller->name) != nullptr) {
+    if (parts_->registry.Remove(id, caller->name) != nullptr) {
       destroyed.push_back(id);
     } else {
       response->add_not_found(id);
@@ -215,7 +167,7 @@ grpc::ServerUnaryReactor* SimulatorService::DestroyInstances(
   }
   if (checkpoints_ != nullptr) checkpoints_->Forget(destroyed);
   response->set_destroyed(static_cast<int>(destroyed.size()));
-  metrics_->SetLiveInstances(registry_.size());
+  metrics_->SetLiveInstances(parts_->registry.size());
   return Finish(context, Rpc::kDestroyInstances, start, absl::OkStatus());
 }
 
@@ -225,13 +177,13 @@ grpc::ServerUnaryReactor* SimulatorService::Reset(grpc::CallbackServerContext* c
   const absl::Time start = absl::Now();
   const absl::StatusOr<Tenant> caller = Caller(context);
   if (!caller.ok()) return Finish(context, Rpc::kReset, start, caller.status());
-  auto instance = registry_.Get(request->instance_id(), caller->name);
+  auto instance = parts_->registry.Get(request->instance_id(), caller->name);
   if (!instance.ok()) return Finish(context, Rpc::kReset, start, instance.status());
   if (absl::Status s = CheckNoise(request->noise()); !s.ok()) {
     return Finish(context, Rpc::kReset, start, s);
   }
   Instance& inst = **instance;
-  Touch(inst);
+  inst.Touch();
   absl::Status status;
   {
     absl::MutexLock lock(&inst.mu);
@@ -249,111 +201,21 @@ grpc::ServerUnaryReactor* SimulatorService::Reset(grpc::CallbackServerContext* c
 
 // ---------------------------------------------------------------- stepping --
 
-absl::StatusOr<std::shared_ptr<Instance>> SimulatorService::ResolveStep(
-    const v1::StepRequest& request, const std::string& tenant) const {
-  if (request.substeps() < 0 || request.substeps() > options_.max_substeps) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("substeps must be in [1, ", options_.max_substeps,
-                     "] (the server's --max_substeps), got ", request.substeps()));
-  }
-  return registry_.Get(request.instance_id(), tenant);
-}
-
-absl::Status SimulatorService::StepAndObserve(
-    Instance& instance, const v1::StepRequest& request, absl::Time deadline,
-    absl::FunctionRef<void(const sim::Simulation&)> observe, int& substeps_done) {
-  const int substeps = std::max(1, request.substeps());
-  const bool has_deadline = deadline != absl::InfiniteFuture();
-  const absl::Time stop_at = deadline - options_.deadline_margin;
-  Touch(instance);
-  absl::Status status;
-  int done = 0;
-  {
-    absl::MutexLock lock(&instance.mu);
-    sim::Simulation& sim = *instance.sim;
-    const int64_t t0 = MonotonicNowNs();
-    if (instance.diverged) {
-      status = absl::FailedPreconditionError(
-          absl::StrCat("instance ", instance.id, " diverged (", instance.diverged_message,
-                       "); Reset it or SetState before stepping"));
-    } else {
-      ToEigen(request.action(), instance.action);
-      status = sim::ValidateAction(sim.model(), instance.action);
-    }
-    const uint64_t steps_before = sim.state().steps;
-    if (status.ok()) {
-      if (!has_deadline) {
-        status = sim.StepAction(instance.action, substeps);
-      } else {
-        for (int k = 0; k < substeps && status.ok(); ++k) {
-          if (absl::Now() >= stop_at) {
-            status = absl::DeadlineExceededError(absl::StrCat(
-                "stepped ", k, " of ", substeps, " sub-steps before the call's deadline"));
-            break;
-          }
-          status = sim.StepAction(instance.action, 1);
-        }
-      }
-    }
-    // Steps that completed (a diverged step is rolled back and not counted).
-    done = static_cast<int>(sim.state().steps - steps_before);
-    if (status.code() == absl::StatusCode::kFailedPrecondition && !instance.diverged) {
-      // The step diverged: the last good state is kept; stepping stays
-      // refused until the client resets the instance.
-      instance.diverged = true;
-      instance.diverged_message = std::string(status.message());
-      instance.diverged_counter->Increment();
-    }
-    const int64_t t1 = MonotonicNowNs();
-    if (done > 0) {
-      instance.steps_counter->Increment(done);
-      instance.sim_seconds_counter->Increment(done * sim.settings().dt);
-      const double wall = static_cast<double>(t1 - t0) * 1e-9;
-      metrics_->AddStepWallSeconds(wall);
-      metrics_->ObserveStep(wall / done, sim.last_report().solver_iterations);
-    }
-    observe(sim);
-    if (instance.watchers > 0 && done > 0) instance.PublishSample();
-  }
-  substeps_done = done;
-  Touch(instance);
-  return status;
-}
-
-void SimulatorService::StepInstance(Instance& instance, const v1::StepRequest& request,
-                                    absl::Time deadline, v1::Observation* obs) {
-  int done = 0;
-  const absl::Status status = StepAndObserve(
-      instance, request, deadline, [obs](const sim::Simulation& sim) { FillObservation(sim, obs); },
-      done);
-  obs->set_instance_id(instance.id);
-  obs->set_substeps_done(done);
-  SetStatus(status, obs->mutable_status());
-}
-
-void SimulatorService::StepInstance(Instance& instance, const v1::StepRequest& request,
-                                    absl::Time deadline, int row, v1::ObservationBatch* batch) {
-  int done = 0;
-  const absl::Status status = StepAndObserve(
-      instance, request, deadline,
-      [row, batch](const sim::Simulation& sim) { FillObservationRow(sim, row, batch); }, done);
-  SetRowOutcome(row, instance.id, status, done, batch);
-}
-
 grpc::ServerUnaryReactor* SimulatorService::Step(grpc::CallbackServerContext* context,
                                                  const v1::StepRequest* request,
                                                  v1::StepResponse* response) {
   const absl::Time start = absl::Now();
   absl::StatusOr<Tenant> caller = Caller(context);
   if (!caller.ok()) return Finish(context, Rpc::kStep, start, caller.status());
-  auto instance = ResolveStep(*request, caller->name);
+  const InstanceStepper& stepper = parts_->stepper;
+  auto instance = stepper.Resolve(*request, caller->name);
   if (!instance.ok()) return Finish(context, Rpc::kStep, start, instance.status());
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   const absl::Time deadline = DeadlineOf(context);
   auto run = [this, reactor, request, response, start, deadline, instance = std::move(*instance),
               tenant = std::move(caller->name)] {
     v1::Observation* obs = response->mutable_observation();
-    StepInstance(*instance, *request, deadline, obs);
+    parts_->stepper.Step(*instance, *request, deadline, obs);
     // A unary Step reports its instance's failure as the call's status.
     const absl::Status status(static_cast<absl::StatusCode>(obs->status().code()),
                               obs->status().message());
@@ -361,10 +223,10 @@ grpc::ServerUnaryReactor* SimulatorService::Step(grpc::CallbackServerContext* co
                          absl::ToDoubleSeconds(absl::Now() - start), tenant);
     reactor->Finish(ToGrpcStatus(status));
   };
-  if (RunsInline(std::max(1, request->substeps()))) {
+  if (stepper.RunsInline(std::max(1, request->substeps()))) {
     run();
   } else {
-    pool_.Submit(std::move(run));
+    parts_->pool.Submit(std::move(run));
   }
   return reactor;
 }
@@ -388,16 +250,15 @@ struct BatchCall {
   std::atomic<int> next{0};
   std::atomic<int> runners{0};
 
-  void Run(SimulatorService& service) {
+  void Run(const InstanceStepper& stepper) {
     const int n = static_cast<int>(instances.size());
     for (int i = next.fetch_add(1); i < n; i = next.fetch_add(1)) {
       Instance* instance = instances[static_cast<size_t>(i)].get();
       if (instance == nullptr) continue;
       if (packed != nullptr) {
-        service.StepInstance(*instance, request->steps(i), deadline, i, packed);
+        stepper.Step(*instance, request->steps(i), deadline, i, packed);
       } else {
-        service.StepInstance(*instance, request->steps(i), deadline,
-                             response->mutable_observations(i));
+        stepper.Step(*instance, request->steps(i), deadline, response->mutable_observations(i));
       }
     }
     if (runners.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
@@ -446,7 +307,7 @@ grpc::ServerUnaryReactor* SimulatorService::StepBatch(grpc::CallbackServerContex
   std::vector<std::shared_ptr<Instance>> instances(static_cast<size_t>(n));
   std::vector<absl::Status> not_found(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
-    auto instance = registry_.Get(request->steps(i).instance_id(), caller->name);
+    auto instance = parts_->registry.Get(request->steps(i).instance_id(), caller->name);
     if (instance.ok()) {
       instances[static_cast<size_t>(i)] = std::move(*instance);
     } else {
@@ -493,14 +354,16 @@ grpc::ServerUnaryReactor* SimulatorService::StepBatch(grpc::CallbackServerContex
     }
   }
   grpc::ServerUnaryReactor* reactor = call->reactor;
-  if (RunsInline(total_substeps)) {
+  const InstanceStepper& stepper = parts_->stepper;
+  if (stepper.RunsInline(total_substeps)) {
     call->runners = 1;
-    call->Run(*this);
+    call->Run(stepper);
     return reactor;
   }
-  const int runners = std::min(n, pool_.size());
+  WorkerPool& pool = parts_->pool;
+  const int runners = std::min(n, pool.size());
   call->runners = runners;
-  for (int r = 0; r < runners; ++r) pool_.Submit([this, call] { call->Run(*this); });
+  for (int r = 0; r < runners; ++r) pool.Submit([this, call] { call->Run(parts_->stepper); });
   return reactor;
 }
 
@@ -512,7 +375,7 @@ grpc::ServerBidiReactor<v1::SessionRequest, v1::SessionResponse>* SimulatorServi
     return new FailedBidiReactor<v1::SessionRequest, v1::SessionResponse>(
         ToGrpcStatus(caller.status()));
   }
-  return session_hub_.Start(this, std::move(caller->name), options_.max_sessions);
+  return parts_->sessions.Start(std::move(caller->name));
 }
 
 // ------------------------------------------------------------------- state --
@@ -523,10 +386,10 @@ grpc::ServerUnaryReactor* SimulatorService::GetState(grpc::CallbackServerContext
   const absl::Time start = absl::Now();
   const absl::StatusOr<Tenant> caller = Caller(context);
   if (!caller.ok()) return Finish(context, Rpc::kGetState, start, caller.status());
-  auto instance = registry_.Get(request->instance_id(), caller->name);
+  auto instance = parts_->registry.Get(request->instance_id(), caller->name);
   if (!instance.ok()) return Finish(context, Rpc::kGetState, start, instance.status());
   Instance& inst = **instance;
-  Touch(inst);
+  inst.Touch();
   {
     absl::MutexLock lock(&inst.mu);
     const sim::State& s = inst.sim->state();
@@ -544,10 +407,10 @@ grpc::ServerUnaryReactor* SimulatorService::SetState(grpc::CallbackServerContext
   const absl::Time start = absl::Now();
   const absl::StatusOr<Tenant> caller = Caller(context);
   if (!caller.ok()) return Finish(context, Rpc::kSetState, start, caller.status());
-  auto instance = registry_.Get(request->instance_id(), caller->name);
+  auto instance = parts_->registry.Get(request->instance_id(), caller->name);
   if (!instance.ok()) return Finish(context, Rpc::kSetState, start, instance.status());
   Instance& inst = **instance;
-  Touch(inst);
+  inst.Touch();
   absl::Status status;
   {
     absl::MutexLock lock(&inst.mu);
@@ -565,10 +428,10 @@ grpc::ServerUnaryReactor* SimulatorService::Query(grpc::CallbackServerContext* c
   const absl::Time start = absl::Now();
   const absl::StatusOr<Tenant> caller = Caller(context);
   if (!caller.ok()) return Finish(context, Rpc::kQuery, start, caller.status());
-  auto instance = registry_.Get(request->instance_id(), caller->name);
+  auto instance = parts_->registry.Get(request->instance_id(), caller->name);
   if (!instance.ok()) return Finish(context, Rpc::kQuery, start, instance.status());
   Instance& inst = **instance;
-  Touch(inst);
+  inst.Touch();
   sim::State state;
   std::vector<contact::Contact> contacts;
   {
@@ -632,7 +495,7 @@ grpc::ServerWriteReactor<v1::WatchFrame>* SimulatorService::Watch(
     status = absl::InvalidArgumentError(
         absl::StrCat("rate_hz must be in (0, 1000], got ", request->rate_hz()));
   } else {
-    auto found = registry_.Get(request->instance_id(), caller->name);
+    auto found = parts_->registry.Get(request->instance_id(), caller->name);
     if (found.ok()) {
       instance = std::move(*found);
     } else {
@@ -644,65 +507,7 @@ grpc::ServerWriteReactor<v1::WatchFrame>* SimulatorService::Watch(
                          caller.ok() ? caller->name : std::string());
     return new FailedWriteReactor<v1::WatchFrame>(ToGrpcStatus(status));
   }
-  return watch_hub_.Start(std::move(instance), rate);
-}
-
-// ------------------------------------------------------------- maintenance --
-
-int SimulatorService::ReclaimIdle(absl::Duration timeout) {
-  const int64_t before = MonotonicNowNs() - absl::ToInt64Nanoseconds(timeout);
-  const std::vector<std::shared_ptr<Instance>> removed = registry_.RemoveIdle(before);
-  const int reclaimed = static_cast<int>(removed.size());
-  if (reclaimed > 0) metrics_->InstancesReclaimed(reclaimed);
-  if (checkpoints_ != nullptr && reclaimed > 0) {
-    std::vector<std::string> ids;
-    for (const auto& instance : removed) ids.push_back(instance->id);
-    checkpoints_->Forget(ids);
-  }
-  return reclaimed;
-}
-
-absl::Status SimulatorService::RestoreInstance(const CheckpointRecord& record) {
-  auto settings = SettingsFromProto(record.settings, options_.heightfield_limits);
-  if (!settings.ok()) return settings.status();
-  auto model = LoadSource(record.source, options_.urdf_limits);
-  if (!model.ok()) return model.status();
-  auto simulation = sim::Simulation::Create(*model, *settings);
-  if (!simulation.ok()) return simulation.status();
-  // The simulation's model (its own copy when the settings change gravity or
-  // the transmissions) is what the state was stepped under.
-  const uint64_t fingerprint = ModelFingerprint((*simulation)->model());
-  if (fingerprint != record.model_fingerprint) {
-    return absl::FailedPreconditionError(absl::StrFormat(
-        "model '%s' no longer matches the checkpoint (fingerprint %016x, checkpoint %016x)",
-        (*model)->name, fingerprint, record.model_fingerprint));
-  }
-  if (absl::Status s = (*simulation)->Restore(record.state); !s.ok()) return s;
-  const std::string contact_name = sim::ContactModelName(settings->contact);
-  auto instance = std::make_shared<Instance>(record.id, std::move(*simulation));
-  instance->tenant = record.tenant;
-  instance->source = std::make_shared<const v1::ModelSource>(record.source);
-  instance->settings = record.settings;
-  instance->steps_counter = metrics_->StepsCounter((*model)->name, contact_name, record.tenant);
-  instance->diverged_counter =
-      metrics_->DivergedCounter((*model)->name, contact_name, record.tenant);
-  instance->sim_seconds_counter =
-      metrics_->SimSecondsCounter((*model)->name, contact_name, record.tenant);
-  {
-    absl::MutexLock lock(&instance->mu);
-    instance->diverged = record.diverged;
-    instance->diverged_message = record.diverged_message;
-  }
-  Touch(*instance);
-  if (absl::Status s = registry_.AddAll({instance}); !s.ok()) return s;
-  metrics_->SetLiveInstances(registry_.size());
-  return absl::OkStatus();
-}
-
-void SimulatorService::UpdateGauges() {
-  metrics_->SetLiveInstances(registry_.size());
-  if (options_.auth != nullptr) metrics_->SetTenantInstances(registry_.LiveByTenant());
-  metrics_->UpdateRealtimeFactor();
+  return parts_->watches.Start(std::move(instance), rate);
 }
 
 }  // namespace moreau::server

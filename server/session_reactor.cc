@@ -4,7 +4,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "server/convert.h"
-#include "server/service.h"
 
 namespace moreau::server {
 namespace {
@@ -15,10 +14,14 @@ grpc::Status ShuttingDown() {
 
 }  // namespace
 
+SessionHub::SessionHub(const InstanceStepper* stepper, WorkerPool* pool, Metrics* metrics,
+                       int max_sessions)
+    : stepper_(stepper), pool_(pool), metrics_(metrics), max_sessions_(max_sessions) {}
+
 grpc::ServerBidiReactor<v1::SessionRequest, v1::SessionResponse>* SessionHub::Start(
-    SimulatorService* service, std::string tenant, int max_sessions) {
+    std::string tenant) {
   using Refused = FailedBidiReactor<v1::SessionRequest, v1::SessionResponse>;
-  auto* reactor = new SessionReactor(service, this, std::move(tenant));
+  auto* reactor = new SessionReactor(this, std::move(tenant));
   {
     absl::MutexLock lock(&mu_);
     if (stopping_) {
@@ -26,12 +29,12 @@ grpc::ServerBidiReactor<v1::SessionRequest, v1::SessionResponse>* SessionHub::St
       return new Refused(ShuttingDown());
     }
     const int open = static_cast<int>(sessions_.size());
-    if (open >= max_sessions) {
+    if (open >= max_sessions_) {
       delete reactor;
       return new Refused(
           grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
                        absl::StrCat("the server has ", open, " open Session streams, at most ",
-                                    max_sessions, " (the server's --max-sessions)")));
+                                    max_sessions_, " (the server's --max-sessions)")));
     }
     sessions_.push_back(reactor);
   }
@@ -58,8 +61,8 @@ void SessionHub::Stop() {
   for (SessionReactor* r : idle) r->FinishWith(ShuttingDown());
 }
 
-SessionReactor::SessionReactor(SimulatorService* service, SessionHub* hub, std::string tenant)
-    : service_(service), hub_(hub), start_(absl::Now()), tenant_(std::move(tenant)) {}
+SessionReactor::SessionReactor(SessionHub* hub, std::string tenant)
+    : hub_(hub), start_(absl::Now()), tenant_(std::move(tenant)) {}
 
 void SessionReactor::ArmRead() {
   uint64_t reads = 0;
@@ -96,21 +99,21 @@ void SessionReactor::OnReadDone(bool ok) {
     FinishWith(grpc::Status::OK);
     return;
   }
-  if (service_->RunsInline(std::max(1, request_.step().substeps()))) {
+  if (hub_->stepper_->RunsInline(std::max(1, request_.step().substeps()))) {
     Process();
   } else {
-    service_->pool().Submit([this] { Process(); });
+    hub_->pool_->Submit([this] { Process(); });
   }
 }
 
 void SessionReactor::Process() {
   response_.Clear();
   v1::Observation* obs = response_.mutable_observation();
-  auto instance = service_->ResolveStep(request_.step(), tenant_);
+  auto instance = hub_->stepper_->Resolve(request_.step(), tenant_);
   if (instance.ok()) {
     // Each message is stepped to completion: the stream's deadline bounds the
     // whole session, not one step.
-    service_->StepInstance(**instance, request_.step(), absl::InfiniteFuture(), obs);
+    hub_->stepper_->Step(**instance, request_.step(), absl::InfiniteFuture(), obs);
   } else {
     obs->set_instance_id(request_.step().instance_id());
     SetStatus(instance.status(), obs->mutable_status());
@@ -149,8 +152,8 @@ void SessionReactor::OnDone() {
     auto& list = hub_->sessions_;
     list.erase(std::remove(list.begin(), list.end(), this), list.end());
   }
-  service_->metrics().ObserveRpc(Rpc::kSession, code_, absl::ToDoubleSeconds(absl::Now() - start_),
-                                 tenant_);
+  hub_->metrics_->ObserveRpc(Rpc::kSession, code_, absl::ToDoubleSeconds(absl::Now() - start_),
+                             tenant_);
   delete this;
 }
 

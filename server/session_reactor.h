@@ -16,10 +16,12 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "moreau/v1/simulator.pb.h"
+#include "server/instance_stepper.h"
+#include "server/metrics.h"
+#include "server/worker_pool.h"
 
 namespace moreau::server {
 
-class SimulatorService;
 class SessionReactor;
 
 // A stream refused at its start: it ends at once with `status`.
@@ -33,16 +35,16 @@ class FailedBidiReactor final : public grpc::ServerBidiReactor<Request, Response
 // The open sessions, so that shutdown can end them.
 class SessionHub {
  public:
-  SessionHub() = default;
+  // Sessions step through `stepper`, long steps on `pool`; at most
+  // `max_sessions` are open at once.
+  SessionHub(const InstanceStepper* stepper, WorkerPool* pool, Metrics* metrics, int max_sessions);
   SessionHub(const SessionHub&) = delete;
   SessionHub& operator=(const SessionHub&) = delete;
 
   // A new session of `tenant` (it steps only that tenant's instances); after
-  // Stop, one that ends at once with UNAVAILABLE; with `max_sessions` open
+  // Stop, one that ends at once with UNAVAILABLE; with max_sessions open
   // already, one that ends at once with RESOURCE_EXHAUSTED.
-  grpc::ServerBidiReactor<v1::SessionRequest, v1::SessionResponse>* Start(SimulatorService* service,
-                                                                          std::string tenant,
-                                                                          int max_sessions)
+  grpc::ServerBidiReactor<v1::SessionRequest, v1::SessionResponse>* Start(std::string tenant)
       ABSL_LOCKS_EXCLUDED(mu_);
   // Ends every session with UNAVAILABLE ("the server is shutting down"): at
   // once when it waits for a request, after answering the step in progress
@@ -51,6 +53,10 @@ class SessionHub {
 
  private:
   friend class SessionReactor;
+  const InstanceStepper* const stepper_;
+  WorkerPool* const pool_;
+  Metrics* const metrics_;
+  const int max_sessions_;
   absl::Mutex mu_;
   std::vector<SessionReactor*> sessions_ ABSL_GUARDED_BY(mu_);
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
@@ -59,7 +65,7 @@ class SessionHub {
 class SessionReactor final
     : public grpc::ServerBidiReactor<v1::SessionRequest, v1::SessionResponse> {
  public:
-  SessionReactor(SimulatorService* service, SessionHub* hub, std::string tenant);
+  SessionReactor(SessionHub* hub, std::string tenant);
 
   void OnReadDone(bool ok) override;
   void OnWriteDone(bool ok) override;
@@ -77,7 +83,6 @@ class SessionReactor final
   void Process();
   void FinishWith(const grpc::Status& status);
 
-  SimulatorService* const service_;
   SessionHub* const hub_;
   const absl::Time start_;
   const std::string tenant_;

@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "engine/dynamics/data.h"
-#include "engine/dynamics/kinematics.h"
+#include "engine/sim/inspection.h"
+#include "engine/sim/state.h"
 #include "server/convert.h"
 
 namespace moreau::server {
@@ -26,7 +26,7 @@ class WatchHub::Reactor final : public grpc::ServerWriteReactor<v1::WatchFrame> 
         // Capped at ~32 years: a rate of 1e-250 Hz (valid, > 0) must not
         // overflow the conversion; its stream shows the first frame only.
         period_ns_(static_cast<int64_t>(std::min(1e9 / rate_hz, 1e18))),
-        data_(MakeData(instance_->sim->model())),
+        inspection_(instance_->sim->model()),
         start_ns_(MonotonicNowNs()) {
     ++instance_->watchers;
     // First frame at once: an instance that is not stepped still shows.
@@ -85,17 +85,19 @@ class WatchHub::Reactor final : public grpc::ServerWriteReactor<v1::WatchFrame> 
     {
       absl::MutexLock lock(&instance_->sample_mu);
       const WatchSample& s = instance_->sample;
-      q_ = s.q;
+      state_ = s.state;  // equal sizes after the first frame: no allocation
       frame_.Clear();
-      frame_.set_time(s.time);
-      frame_.set_steps(s.steps);
+      frame_.set_time(s.state.time);
+      frame_.set_steps(static_cast<int64_t>(s.state.steps));
       frame_.mutable_contact_normal_forces()->Assign(s.normal_forces.begin(),
                                                      s.normal_forces.end());
       for (char flag : s.contact_flags) frame_.add_contact_flags(flag != 0);
     }
+    // The body poses, outside the sample's lock: the stepping thread only
+    // copies the state, the kinematics run here.
+    inspection_.Inspect(state_);
     const Model& model = instance_->sim->model();  // immutable, shared
-    ForwardKinematics(model, data_, q_);
-    FillBodyPoses(model, data_.X_0, frame_.mutable_body_poses());
+    FillBodyPoses(model, inspection_.BodyTransforms(), frame_.mutable_body_poses());
     next_due_ns_ = std::max(next_due_ns_ + period_ns_, now_ns);
     writing_ = true;
     return Action::kWrite;
@@ -107,8 +109,8 @@ class WatchHub::Reactor final : public grpc::ServerWriteReactor<v1::WatchFrame> 
   WatchHub* const hub_;
   const std::shared_ptr<Instance> instance_;
   const int64_t period_ns_;
-  Data data_;
-  Eigen::VectorXd q_;
+  sim::Inspection inspection_;  // of the sampled state: the frame's body poses
+  sim::State state_;            // the sample's, copied under its lock
   v1::WatchFrame frame_;
   const int64_t start_ns_;
   int64_t next_due_ns_ = 0;

@@ -1,9 +1,10 @@
 // Watch streams (dashboards): one pump thread samples every watched instance
 // at its stream's rate (the latest published sample, whether or not the
 // instance stepped since) and writes a frame when the previous write is done.
-// Stepping only copies q and contact forces into the instance's sample while
-// someone watches; kinematics for the frame run here, so a watcher never slows
-// the instance's stepping and a slow watcher only gets fewer frames.
+// Stepping only copies the state and contact forces into the instance's
+// sample while someone watches; the frame's body poses come from a
+// sim::Inspection of the sample, computed here, so a watcher never slows the
+// instance's stepping and a slow watcher only gets fewer frames.
 #ifndef MOREAU_SERVER_WATCH_HUB_H_
 #define MOREAU_SERVER_WATCH_HUB_H_
 

@@ -13,6 +13,13 @@ Inspection::Inspection(const Model& model, const State& state)
   ForwardKinematics(model_, data_, state_.q, state_.v);
 }
 
+Inspection::Inspection(const Model& model) : Inspection(model, DefaultState(model)) {}
+
+void Inspection::Inspect(const State& state) {
+  state_ = state;  // equal sizes: no allocation
+  ForwardKinematics(model_, data_, state_.q, state_.v);
+}
+
 double Inspection::KineticEnergy() const { return moreau::KineticEnergy(model_, data_); }
 
 double Inspection::PotentialEnergy() const { return moreau::PotentialEnergy(model_, data_); }

@@ -1,7 +1,9 @@
 // What a client inspects of one state besides the state itself: body poses,
 // energies, the joint-space mass matrix M(q), the bias forces h(q, v) = c + g
 // and the contact points' Jacobians. An Inspection owns its Data, so it
-// works from a copy of a simulation's state while the simulation steps on.
+// works from a copy of a simulation's state while the simulation steps on;
+// one kept and pointed at state after state (Inspect) allocates nothing once
+// its vectors have their sizes.
 #ifndef MOREAU_ENGINE_SIM_INSPECTION_H_
 #define MOREAU_ENGINE_SIM_INSPECTION_H_
 
@@ -20,6 +22,13 @@ class Inspection {
   // Runs the forward kinematics of `state` (positions and velocities).
   // `model` must outlive the Inspection.
   Inspection(const Model& model, const State& state);
+  // An Inspection of the model's default state at rest, to be pointed at
+  // other states with Inspect.
+  explicit Inspection(const Model& model);
+
+  // Inspects `state` from now on: copies it into the Inspection's own state
+  // and reruns the forward kinematics in its Data.
+  void Inspect(const State& state);
 
   // i_X_0 of every body i (0: the world): E = i_R_0, r = body origin in world.
   const std::vector<Transform>& BodyTransforms() const { return data_.X_0; }

@@ -78,7 +78,11 @@ Simulation::Simulation(std::shared_ptr<const Model> model, const Settings& setti
       tau_(Eigen::VectorXd::Zero(model_->nv)),
       actuation_(MakeActuationScratch(*model_, settings.dt)) {}
 
-void Simulation::Reset() { state_ = DefaultState(*model_); }
+void Simulation::Reset() {
+  state_ = DefaultState(*model_);
+  diverged_ = false;
+  diverged_message_.clear();
+}
 
 void Simulation::ResetWithNoise(uint64_t seed, double scale) {
   Reset();
@@ -117,18 +121,31 @@ absl::Status Simulation::SetState(const State& s) {
     next.bilateral_impulses.assign(static_cast<size_t>(BilateralRowCount(m)), 0.0);
   }
   state_ = std::move(next);
+  diverged_ = false;
+  diverged_message_.clear();
   return absl::OkStatus();
 }
 
 absl::Status Simulation::Restore(std::string_view bytes) {
   MOREAU_ASSIGN_OR_RETURN(State s, DeserializeState(*model_, bytes));
   state_ = std::move(s);
+  diverged_ = false;
+  diverged_message_.clear();
   return absl::OkStatus();
 }
 
-bool Simulation::Diverged() const {
-  // Non-finite q or v (AllFinite), |v_i| > max_speed or |q_i| > kMaxCoordinate
-  // for some i: vectorized reductions.
+void Simulation::MarkDiverged(std::string message) {
+  diverged_ = true;
+  diverged_message_ = std::move(message);
+}
+
+absl::Status Simulation::RecordDivergence(absl::Status failure) {
+  MarkDiverged(std::string(failure.message()));
+  return failure;
+}
+
+bool Simulation::StateOutOfBounds() const {
+  // Vectorized reductions: AllFinite, then the largest |q_i| and |v_i|.
   if (!AllFinite(state_.q) || !AllFinite(state_.v)) return true;
   if (state_.q.size() > 0 && state_.q.cwiseAbs().maxCoeff() > kMaxCoordinate) return true;
   return state_.v.size() > 0 && state_.v.cwiseAbs().maxCoeff() > settings_.max_speed;
@@ -178,31 +195,47 @@ absl::Status Simulation::StepOnce(const Eigen::VectorXd& tau, const std::vector<
 }
 
 template <typename SetTau, typename AfterStep>
-absl::Status Simulation::StepLoop(int substeps, const std::vector<Force>* f_ext, SetTau set_tau,
-                                  const step::JointVelocityRows& joint_rows, AfterStep after_step) {
+absl::Status Simulation::StepLoop(int substeps, absl::Time stop_at, const std::vector<Force>* f_ext,
+                                  SetTau set_tau, const step::JointVelocityRows& joint_rows,
+                                  AfterStep after_step) {
   if (substeps < 1) {
     return absl::InvalidArgumentError(absl::StrCat("substeps must be ≥ 1, got ", substeps));
   }
-  // A state set or restored beyond max_speed is not stepped: the step never
-  // leaves one (it keeps the last good state), and solving contact from it
-  // costs every solver its iteration limit.
-  if (Diverged()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "the state is diverged (a speed above max_speed = ", settings_.max_speed,
-        " or a coordinate beyond ", kMaxCoordinate, "); set or reset a state before stepping"));
+  if (diverged_) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("the simulation diverged (", diverged_message_,
+                     "); reset it or set a state before stepping"));
   }
+  const bool has_deadline = stop_at != absl::InfiniteFuture();
   for (int k = 0; k < substeps; ++k) {
+    // The deadline first: a call past it steps nothing, whatever the state.
+    if (has_deadline && absl::Now() >= stop_at) {
+      return absl::DeadlineExceededError(
+          absl::StrCat("stepped ", k, " of ", substeps, " sub-steps before the call's deadline"));
+    }
+    // A state set or restored beyond max_speed is not stepped: the step never
+    // leaves one (it keeps the last good state), and solving contact from it
+    // costs every solver its iteration limit. Later sub-steps start from a
+    // state the previous one checked.
+    if (k == 0 && StateOutOfBounds()) {
+      return RecordDivergence(absl::FailedPreconditionError(absl::StrCat(
+          "the state is diverged (a speed above max_speed = ", settings_.max_speed,
+          " or a coordinate beyond ", kMaxCoordinate, "); set or reset a state before stepping")));
+    }
     last_good_ = state_;  // equal sizes: no allocation
     set_tau(state_);
     absl::Status status = StepOnce(tau_, f_ext, joint_rows);
     if (status.ok()) after_step();
-    if (status.ok() && Diverged()) {
+    if (status.ok() && StateOutOfBounds()) {
       status = absl::FailedPreconditionError(
           absl::StrCat("simulation diverged at t = ", state_.time,
                        " s (non-finite or exploding state); the last good state is kept"));
     }
     if (!status.ok()) {
       state_ = last_good_;
+      // A step that failed on the state (diverged, or M(q) not positive
+      // definite) leaves the simulation diverged; other failures do not.
+      if (absl::IsFailedPrecondition(status)) return RecordDivergence(std::move(status));
       return status;
     }
   }
@@ -227,17 +260,22 @@ absl::Status Simulation::Step(const Eigen::VectorXd& tau, int substeps,
   if (!AllFinite(tau)) return absl::InvalidArgumentError("tau has a non-finite entry");
   MOREAU_RETURN_IF_ERROR(ValidateExternalWrenches(f_ext));
   return StepLoop(
-      substeps, f_ext, [&](const State&) { tau_ = tau; }, {}, [] {});
+      substeps, absl::InfiniteFuture(), f_ext, [&](const State&) { tau_ = tau; }, {}, [] {});
 }
 
 absl::Status Simulation::StepAction(const Eigen::VectorXd& action, int substeps,
                                     const std::vector<Force>* f_ext) {
+  return StepActionUntil(action, substeps, absl::InfiniteFuture(), f_ext);
+}
+
+absl::Status Simulation::StepActionUntil(const Eigen::VectorXd& action, int substeps,
+                                         absl::Time stop_at, const std::vector<Force>* f_ext) {
   MOREAU_RETURN_IF_ERROR(ValidateAction(*model_, action));
   MOREAU_RETURN_IF_ERROR(ValidateExternalWrenches(f_ext));
   const ControlSettings& control = settings_.control;
   if (control.mode == ControlMode::kId) {
     return StepLoop(
-        substeps, f_ext,
+        substeps, stop_at, f_ext,
         [&](const State& s) {
           InverseDynamicsTorques(*model_, control, action, s.q, s.v, workspace_.contacts,
                                  workspace_.data, actuation_, tau_);
@@ -255,7 +293,7 @@ absl::Status Simulation::StepAction(const Eigen::VectorXd& action, int substeps,
         std::span<const double>(actuation_.bound.data(),
                                 static_cast<size_t>(actuation_.bound.size()))};
     return StepLoop(
-        substeps, f_ext,
+        substeps, stop_at, f_ext,
         [&](const State& s) {
           DesiredJointVelocities(*model_, control, action, s.q, actuation_);
           tau_.setZero();
@@ -268,7 +306,7 @@ absl::Status Simulation::StepAction(const Eigen::VectorXd& action, int substeps,
         });
   }
   return StepLoop(
-      substeps, f_ext,
+      substeps, stop_at, f_ext,
       [&](const State& s) { ActionTorques(*model_, control, action, s.q, s.v, actuation_, tau_); },
       {}, [] {});
 }

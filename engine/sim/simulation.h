@@ -13,6 +13,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "engine/model/model.h"
 #include "engine/sim/settings.h"
 #include "engine/sim/state.h"
@@ -38,28 +39,55 @@ class Simulation {
   static absl::StatusOr<std::unique_ptr<Simulation>> Create(std::shared_ptr<const Model> model,
                                                             const Settings& settings);
 
-  // Back to the default pose at rest, t = 0, contact memory cleared.
+  // Back to the default pose at rest, t = 0, contact memory cleared, not
+  // diverged.
   void Reset();
   // The default pose perturbed by seeded noise: joints ± scale rad (uniform),
   // velocities ± scale (uniform). Same seed, same state.
   void ResetWithNoise(uint64_t seed, double scale);
-  // A given state; InvalidArgument (naming the field) when sizes do not fit
-  // or values are not finite; the current state is kept then.
+  // A given state, not diverged; InvalidArgument (naming the field) when
+  // sizes do not fit or values are not finite; the current state (and
+  // whether it diverged) is kept then.
   absl::Status SetState(const State& state);
 
   // Advances `substeps` steps of dt holding the joint torques τ (size nv; the
   // base entries act as generalized base forces) and the optional external
   // wrenches (per body, body coordinates). On divergence (non-finite or
-  // exploding state) returns FailedPrecondition and keeps the last good state.
+  // exploding state) returns FailedPrecondition, keeps the last good state
+  // and marks the simulation diverged (see diverged()). FailedPrecondition,
+  // stepping nothing, while the simulation is diverged.
   absl::Status Step(const Eigen::VectorXd& tau, int substeps,
                     const std::vector<Force>* f_ext = nullptr);
 
   // Advances `substeps` steps holding an actuator-shaped action (actuation.h):
   // torques or PD targets per Settings::control, turned into τ at every step,
-  // with the optional external wrenches as in Step. Same validation and
-  // divergence handling as Step.
+  // with the optional external wrenches as in Step. InvalidArgument for an
+  // action of the wrong size or with a non-finite entry (ValidateAction);
+  // divergence handled as in Step.
   absl::Status StepAction(const Eigen::VectorXd& action, int substeps,
                           const std::vector<Force>* f_ext = nullptr);
+  // StepAction that starts no sub-step at or after `stop_at` (absl::Now()):
+  // DeadlineExceeded, "stepped k of N sub-steps before the call's deadline",
+  // when it stops early; the k sub-steps taken are kept. With
+  // absl::InfiniteFuture() it is StepAction and reads no clock.
+  absl::Status StepActionUntil(const Eigen::VectorXd& action, int substeps, absl::Time stop_at,
+                               const std::vector<Force>* f_ext = nullptr);
+
+  // Whether a step failed on the state: it left the state diverged (any q or
+  // v not finite, |v|∞ above Settings::max_speed or |q|∞ above
+  // kMaxCoordinate; the last good state is kept), found it so before
+  // starting (a state set or restored that way), or found M(q) not positive
+  // definite. Step and StepAction refuse to run while it is set; Reset,
+  // ResetWithNoise, SetState and Restore clear it.
+  bool diverged() const { return diverged_; }
+  // The failed step's message ("simulation diverged at t = … s …"); empty
+  // when not diverged.
+  const std::string& diverged_message() const { return diverged_message_; }
+  // Marks the simulation diverged with `message`, as a failed step does:
+  // how a saved simulation that had diverged (a server checkpoint) comes back
+  // so after Restore.
+  void MarkDiverged(std::string message);
+
   // τ (nv) applied by the last step of StepAction or Step (id-constraint:
   // the joint rows' impulses Λ_j/Δt).
   const Eigen::VectorXd& applied_torques() const { return tau_; }
@@ -80,14 +108,19 @@ class Simulation {
   Simulation(std::shared_ptr<const Model> model, const Settings& settings);
   absl::Status StepOnce(const Eigen::VectorXd& tau, const std::vector<Force>* f_ext,
                         const step::JointVelocityRows& joint_rows = {});
-  bool Diverged() const;
+  // Any q or v not finite, |v|∞ > max_speed or |q|∞ > kMaxCoordinate.
+  bool StateOutOfBounds() const;
+  // Marks the simulation diverged with the message of `failure`; returns it.
+  absl::Status RecordDivergence(absl::Status failure);
   // InvalidArgument unless f_ext is null or has one wrench per body.
   absl::Status ValidateExternalWrenches(const std::vector<Force>* f_ext) const;
-  // Runs `substeps` steps; before each, set_tau(state) writes tau_ (and
-  // whatever joint_rows points to); after each successful one, after_step().
+  // Runs `substeps` steps, none started at or after `stop_at`; before each,
+  // set_tau(state) writes tau_ (and whatever joint_rows points to); after
+  // each successful one, after_step().
   template <typename SetTau, typename AfterStep>
-  absl::Status StepLoop(int substeps, const std::vector<Force>* f_ext, SetTau set_tau,
-                        const step::JointVelocityRows& joint_rows, AfterStep after_step);
+  absl::Status StepLoop(int substeps, absl::Time stop_at, const std::vector<Force>* f_ext,
+                        SetTau set_tau, const step::JointVelocityRows& joint_rows,
+                        AfterStep after_step);
 
   std::shared_ptr<const Model> model_;
   Settings settings_;
@@ -97,6 +130,8 @@ class Simulation {
   StepReport report_;
   Eigen::VectorXd tau_;         // nv: τ of the current step
   ActuationScratch actuation_;  // what StepAction's pd mode needs
+  bool diverged_ = false;
+  std::string diverged_message_;  // the failed step's, while diverged_
 };
 
 }  // namespace moreau::sim

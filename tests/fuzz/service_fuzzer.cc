@@ -21,7 +21,9 @@
 
 #include "moreau/v1/simulator.grpc.pb.h"
 #include "server/metrics.h"
+#include "server/server_parts.h"
 #include "server/service.h"
+#include "server/service_options.h"
 #include "tests/fuzz/service_inputs.h"
 
 namespace {
@@ -55,7 +57,8 @@ class Fixture {
     options.urdf_limits.max_joints = 64;
     options.urdf_limits.max_contact_points = 32;
     options.heightfield_limits.max_nodes = 4096;
-    service_ = std::make_unique<moreau::server::SimulatorService>(options, &metrics_);
+    parts_ = std::make_unique<moreau::server::ServerParts>(options, &metrics_);
+    service_ = std::make_unique<moreau::server::SimulatorService>(options, parts_.get(), &metrics_);
     grpc::ServerBuilder builder;
     builder.RegisterService(service_.get());
     server_ = builder.BuildAndStart();
@@ -244,6 +247,7 @@ class Fixture {
   }
 
   moreau::server::Metrics metrics_;
+  std::unique_ptr<moreau::server::ServerParts> parts_;
   std::unique_ptr<moreau::server::SimulatorService> service_;
   std::unique_ptr<grpc::Server> server_;
   std::unique_ptr<v1::Simulator::Stub> stub_;

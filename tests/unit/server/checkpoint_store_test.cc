@@ -77,8 +77,7 @@ TEST_F(CheckpointStoreTest, APassWritesOnlyWhatChanged) {
 
   {
     absl::MutexLock lock(&b->mu);
-    b->diverged = true;
-    b->diverged_message = "diverged";
+    b->sim->MarkDiverged("diverged");
   }
   pass = store.CheckpointChanged(registry_);
   EXPECT_EQ(pass.written, 1);

@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <string>
 
+#include "absl/time/time.h"
 #include "engine/model/loader.h"
+#include "engine/sim/inspection.h"
 #include "engine/sim/simulation.h"
 #include "tests/unit/testing/allocation_counter.h"
 
@@ -200,6 +202,46 @@ TEST(SimulationNoAllocation, StepClosedChainBothLoopSolvers) {
     ASSERT_TRUE(status.ok()) << status;
     EXPECT_EQ(allocations, 0);
   }
+}
+
+// The loop with a deadline (the server's path): reading the clock before each
+// sub-step allocates nothing either.
+TEST(SimulationNoAllocation, StepActionUntilADeadline) {
+  auto model = LoadBuiltin("mini_cheetah");
+  ASSERT_TRUE(model.ok()) << model.status();
+  Settings settings;
+  settings.control.mode = ControlMode::kPd;
+  auto sim = Simulation::Create(*model, settings);
+  ASSERT_TRUE(sim.ok()) << sim.status();
+  const Eigen::VectorXd action = (*model)->q_default.tail((*model)->nu());
+  const absl::Time stop_at = absl::Now() + absl::Hours(1);
+  ASSERT_TRUE((*sim)->StepActionUntil(action, 5, stop_at).ok());  // warm up
+  const long before = ::moreau::testing::HeapAllocationCount();
+  const absl::Status status = (*sim)->StepActionUntil(action, 200, stop_at);
+  const long allocations = ::moreau::testing::HeapAllocationCount() - before;
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(allocations, 0);
+}
+
+// An Inspection kept and pointed at state after state (a Watch stream's body
+// poses) allocates nothing once it has inspected one.
+TEST(SimulationNoAllocation, InspectionOfStateAfterState) {
+  auto model = LoadBuiltin("mini_cheetah");
+  ASSERT_TRUE(model.ok()) << model.status();
+  auto sim = Simulation::Create(*model, Settings{});
+  ASSERT_TRUE(sim.ok()) << sim.status();
+  Inspection inspection((*sim)->model());
+  const Eigen::VectorXd tau = Eigen::VectorXd::Zero((*model)->nv);
+  ASSERT_TRUE((*sim)->Step(tau, 5).ok());
+  inspection.Inspect((*sim)->state());  // warm up
+  long allocations = 0;
+  for (int k = 0; k < 20; ++k) {
+    ASSERT_TRUE((*sim)->Step(tau, 5).ok());
+    const long before = ::moreau::testing::HeapAllocationCount();
+    inspection.Inspect((*sim)->state());
+    allocations += ::moreau::testing::HeapAllocationCount() - before;
+  }
+  EXPECT_EQ(allocations, 0);
 }
 
 }  // namespace
