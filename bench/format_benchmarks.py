@@ -63,7 +63,9 @@ INTROS = {
     "control": "Paper 002 §IV: per scenario and control mode the largest stable Δt (doubling "
                "from 1 ms up to the 100 ms cap, then bisections), and there the tracking error "
                "(mean absolute joint error) and the wall time of 5 s simulated (median). Then "
-               "the velocity trot's stance-foot slip at Δt 10 ms (bench/control/stance_slip.h).",
+               "the velocity trot's stance-foot slip at Δt 10 ms (bench/control/stance_slip.h). "
+               "The trot under `id-constraint` is the velocity trot, its error against its own "
+               "targets.",
     "service": "`moreau_loadgen` (the C++ client over loopback) against one `moreaud` on the "
                "same machine; every mode drives mini_cheetah in the `pd` mode holding its "
                "default pose, contact `moreau-sor`, Δt 1 ms. The in-process reference steps "

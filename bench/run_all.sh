@@ -116,8 +116,8 @@ fi
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 machine="$cpu, $(nproc) cores, $(sed -n 's/^MemTotal: *\([0-9]*\) kB/\1/p' /proc/meminfo \
   | awk '{printf "%.0f GB", $1 / 1048576}'), $(uname -sr)"
-commit=$(git rev-parse --short HEAD)
-if [[ -n "$(git status --porcelain --untracked-files=no)" ]]; then commit+="+dirty"; fi
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo "unknown (not a git checkout)")
+if [[ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]]; then commit+="+dirty"; fi
 arch=$(sed -n 's/^MOREAU_ARCH_FLAGS:[A-Z]*=//p' "$build/CMakeCache.txt")
 compiler=$("$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")" --version | head -1)
 
