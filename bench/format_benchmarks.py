@@ -492,7 +492,7 @@ def main() -> int:
     p = sub.add_parser("check")
     p.add_argument("file")
     p.add_argument("--areas", default="", help="these areas must have a section")
-    p.add_argument("--max-bytes", type=int, default=25600)
+    p.add_argument("--max-bytes", type=int, default=25000)
     args = parser.parse_args()
     if args.what == "section":
         section(args)

@@ -8,7 +8,7 @@
 #
 #   --quick   short runs (a smoke test; its figures mean nothing); needs --out
 #   --only    these areas only; the other sections of FILE are kept as they are
-#   --out     the file to write (default BENCHMARKS.md)
+#   --out     the file to write (default the repository's BENCHMARKS.md)
 #   --no-build  use the binaries as they are (ctest's check of this script)
 #   --fuzz    also rerun the fuzzing campaign (1 000 000 executions per target,
 #             about an hour); without it the fuzz section is kept from FILE
@@ -17,6 +17,7 @@
 # vs_mujoco soak fuzz. Environment: BUILD_DIR (default build), FUZZ_BUILD_DIR
 # (default build-fuzz), JOBS (build parallelism, default nproc).
 set -euo pipefail
+caller=$PWD
 cd "$(dirname "$0")/.."
 root=$PWD
 
@@ -37,7 +38,12 @@ if ((quick)) && [[ -z "$out" ]]; then
   echo "run_all: --quick writes figures that mean nothing: give --out FILE" >&2
   exit 2
 fi
-out="${out:-BENCHMARKS.md}"
+if [[ -n "$out" && "$out" != /* ]]; then out="$caller/$out"; fi  # relative to the caller
+out="${out:-$root/BENCHMARKS.md}"
+if ((quick)) && [[ "$(realpath -m "$out")" == "$root/BENCHMARKS.md" ]]; then
+  echo "run_all: --quick never writes the repository's BENCHMARKS.md" >&2
+  exit 2
+fi
 build="${BUILD_DIR:-build}"
 fuzz_build="${FUZZ_BUILD_DIR:-build-fuzz}"
 jobs="${JOBS:-$(nproc)}"
@@ -250,7 +256,7 @@ area_vs_mujoco() {
   # shellcheck disable=SC2086
   "$B/bench/vs_mujoco/moreau_vs_mujoco" $flags --plots "$raw/plots" >"$raw/report.md" \
     2>"$raw/progress.log"
-  if ((!quick)) && [[ "$out" == BENCHMARKS.md && -f "$raw/plots/trot.png" ]]; then
+  if ((!quick)) && [[ "$out" == "$root/BENCHMARKS.md" && -f "$raw/plots/trot.png" ]]; then
     cp "$raw/plots/trot.png" bench/vs_mujoco/trot_vs_mujoco.png
     echo bench/vs_mujoco/trot_vs_mujoco.png >"$raw/plot.txt"
   fi
@@ -324,4 +330,6 @@ done
 size=$(wc -c <"$new")
 cp "$new" "$out"
 log "wrote $out ($size bytes)"
-if ((size >= 25600)); then log "warning: $out is over 25 KB"; fi
+# Every section with its command, machine, commit, date and a table of
+# numbers, and the file under 25 KB.
+"$py" "$fmt" check "$out" --areas "$(IFS=,; echo "${!run[*]}")" --max-bytes 25000
