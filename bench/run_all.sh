@@ -11,7 +11,9 @@
 #   --out     the file to write (default the repository's BENCHMARKS.md)
 #   --no-build  use the binaries as they are (ctest's check of this script)
 #   --fuzz    also rerun the fuzzing campaign (1 000 000 executions per target,
-#             about an hour); without it the fuzz section is kept from FILE
+#             about 35 min); without it the fuzz section is kept from FILE
+#
+# A full run without --fuzz takes about 15 min, 10 of them the soak test.
 #
 # Areas: engine steps max_dt stand_slip a1 chains control service python
 # vs_mujoco soak fuzz. Environment: BUILD_DIR (default build), FUZZ_BUILD_DIR
@@ -30,7 +32,7 @@ while (($#)); do
     --no-build) no_build=1; shift ;;
     --only) only="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set /{/^set /d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
     *) echo "run_all: unknown argument $1" >&2; exit 2 ;;
   esac
 done
