@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "engine/contact/terrain_generators.h"
 #include "engine/sim/contact_parameters.h"
 #include "engine/util/status_macros.h"
 
@@ -26,6 +27,11 @@ absl::StatusOr<Vec3> Vec3From(const google::protobuf::RepeatedField<double>& in,
         absl::StrCat(field, " has ", in.size(), " entries, expected 3"));
   }
   return Vec3(in[0], in[1], in[2]);
+}
+
+absl::Status Prefixed(const absl::Status& status, std::string_view prefix) {
+  if (status.ok()) return status;
+  return absl::Status(status.code(), absl::StrCat(std::string(prefix), status.message()));
 }
 
 absl::StatusOr<contact::Terrain> TerrainFromProto(const v1::Terrain& t,
@@ -51,13 +57,22 @@ absl::StatusOr<contact::Terrain> TerrainFromProto(const v1::Terrain& t,
       return contact::Terrain::Heightfield(origin, h.cell_size(), h.nx(), h.ny(),
                                            {h.heights().begin(), h.heights().end()}, limits);
     }
+    case v1::Terrain::kRough: {
+      const auto& r = t.rough();
+      absl::StatusOr<contact::Terrain> rough = r.has_seed()
+                                                   ? contact::RoughTerrain(r.amplitude(), r.seed())
+                                                   : contact::RoughTerrain(r.amplitude());
+      if (!rough.ok()) return Prefixed(rough.status(), "rough: ");
+      return rough;
+    }
+    case v1::Terrain::kHeightfieldCsv: {
+      absl::StatusOr<contact::Terrain> csv =
+          contact::HeightfieldFromCsv(t.heightfield_csv().text(), limits);
+      if (!csv.ok()) return Prefixed(csv.status(), "heightfield_csv: ");
+      return csv;
+    }
   }
   return absl::InvalidArgumentError("unknown terrain kind");
-}
-
-absl::Status Prefixed(const absl::Status& status, std::string_view prefix) {
-  if (status.ok()) return status;
-  return absl::Status(status.code(), absl::StrCat(std::string(prefix), status.message()));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <numbers>
 #include <optional>
+#include <sstream>
 #include <set>
 #include <string>
 #include <string_view>
@@ -28,6 +29,7 @@
 #include "clients/cli/text_format.h"
 #include "clients/json/json_writer.h"
 #include "engine/contact/terrain.h"
+#include "engine/contact/terrain_generators.h"
 #include "engine/control/controller.h"
 #include "engine/sim/contact_parameters.h"
 #include "engine/util/status_macros.h"
@@ -145,85 +147,21 @@ absl::Status Invalid(absl::string_view flag, double value, absl::string_view why
   return absl::InvalidArgumentError(absl::StrCat(flag, " ", FormatNumber(value), ": ", why));
 }
 
-// Cells of the rough:AMPLITUDE patch: 8 m × 8 m at 5 cm, centred on the origin
-// (a 10 s trot at 0.5 m/s stays on it).
-constexpr int kRoughNodes = 161;
-constexpr double kRoughCell = 0.05;
-constexpr double kMaxRoughAmplitude = 0.1;
-constexpr double kDefaultHeightfieldCell = 0.05;
-
-// A heightfield of nx × ny nodes at `cell` spacing centred on the world
-// origin.
-absl::StatusOr<contact::Terrain> CenteredHeightfield(double cell, int nx, int ny,
-                                                     std::vector<double> heights) {
-  const Vec3 origin(-0.5 * cell * (nx - 1), -0.5 * cell * (ny - 1), 0.0);
-  return contact::Terrain::Heightfield(origin, cell, nx, ny, std::move(heights));
-}
-
-// rough:AMPLITUDE: node heights −AMPLITUDE·u with u uniform in [0, 1) from a
-// fixed-seed 64-bit linear congruential generator (Knuth's MMIX constants),
-// so every run and platform sees the same ground; all heights ≤ 0, so a
-// robot placed on flat ground starts on or above it.
-absl::StatusOr<contact::Terrain> RoughTerrain(double amplitude) {
-  std::vector<double> heights(static_cast<size_t>(kRoughNodes) * kRoughNodes);
-  uint64_t x = 0x9E3779B97F4A7C15ull;
-  for (double& h : heights) {
-    x = x * 6364136223846793005ull + 1442695040888963407ull;
-    h = -amplitude * static_cast<double>(x >> 11) * 0x1.0p-53;
-  }
-  return CenteredHeightfield(kRoughCell, kRoughNodes, kRoughNodes, std::move(heights));
-}
-
 // heightfield:FILE.csv (format in the help of --terrain, flag_specs.cc).
-absl::StatusOr<contact::Terrain> HeightfieldFromCsv(const std::string& path) {
+absl::StatusOr<contact::Terrain> HeightfieldFromCsvFile(const std::string& path) {
   const std::string flag = absl::StrCat("--terrain heightfield:", path);
   std::ifstream in(path);
   if (!in) {
     return absl::InvalidArgumentError(
         absl::StrCat(flag, ": cannot open ", JsonQuote(path), ": ", std::strerror(errno)));
   }
-  double cell = kDefaultHeightfieldCell;
-  std::vector<double> heights;
-  int nx = 0;
-  int ny = 0;
-  std::string line;
-  for (int line_number = 1; std::getline(in, line); ++line_number) {
-    absl::string_view text = absl::StripAsciiWhitespace(line);
-    if (text.empty()) continue;
-    if (absl::ConsumePrefix(&text, "#")) {
-      text = absl::StripLeadingAsciiWhitespace(text);
-      if (absl::ConsumePrefix(&text, "cell_size:")) {
-        if (!absl::SimpleAtod(absl::StripAsciiWhitespace(text), &cell) || !std::isfinite(cell) ||
-            cell <= 0.0) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              flag, ": line ", line_number, ": cell_size must be a finite number > 0 (m)"));
-        }
-      }
-      continue;
-    }
-    int count = 0;
-    for (const absl::string_view field : absl::StrSplit(text, ',')) {
-      double h = 0.0;
-      if (!absl::SimpleAtod(absl::StripAsciiWhitespace(field), &h) || !std::isfinite(h)) {
-        return absl::InvalidArgumentError(absl::StrCat(flag, ": line ", line_number, ", value ",
-                                                       count + 1, ": ", JsonQuote(field),
-                                                       " is not a finite height in metres"));
-      }
-      heights.push_back(h);
-      ++count;
-    }
-    if (ny > 0 && count != nx) {
-      return absl::InvalidArgumentError(absl::StrCat(flag, ": line ", line_number, " has ", count,
-                                                     " heights, the first row has ", nx));
-    }
-    nx = count;
-    ++ny;
+  std::ostringstream text;
+  text << in.rdbuf();
+  absl::StatusOr<contact::Terrain> terrain = contact::HeightfieldFromCsv(text.str());
+  if (!terrain.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(flag, ": ", terrain.status().message()));
   }
-  if (nx < 2 || ny < 2) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(flag, ": needs at least 2 rows of at least 2 heights, got ", ny, " x ", nx));
-  }
-  return CenteredHeightfield(cell, nx, ny, std::move(heights));
+  return terrain;
 }
 
 absl::StatusOr<contact::Terrain> MakeTerrain(const TerrainFlag& flag) {
@@ -240,16 +178,11 @@ absl::StatusOr<contact::Terrain> MakeTerrain(const TerrainFlag& flag) {
       terrain = contact::Terrain::Incline(flag.value * std::numbers::pi / 180.0, Vec3::UnitY());
       break;
     case TerrainFlag::Kind::kRough:
-      if (!(flag.value >= 0.0 && flag.value <= kMaxRoughAmplitude)) {
-        return absl::InvalidArgumentError(absl::StrCat("--terrain ", value,
-                                                       ": the roughness amplitude must be in [0, ",
-                                                       FormatNumber(kMaxRoughAmplitude), "] m"));
-      }
-      terrain = RoughTerrain(flag.value);
+      terrain = contact::RoughTerrain(flag.value);
       break;
     case TerrainFlag::Kind::kHeightfield:
       // Its errors already name the flag and the file.
-      return HeightfieldFromCsv(flag.path);
+      return HeightfieldFromCsvFile(flag.path);
   }
   if (!terrain.ok()) {
     return absl::InvalidArgumentError(

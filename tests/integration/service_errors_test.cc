@@ -686,6 +686,17 @@ std::vector<Rejected> TerrainCases() {
                           "heights must have nx * ny = 4 entries, got 5"));
   cases.push_back(Invalid("HeightfieldHeightNaN",
                           heightfield([](auto& h) { h.set_heights(3, kNaN); }), "heights[3]"));
+  cases.push_back(Invalid("RoughAmplitudeTooLarge",
+                          terrain([](auto& t) { t.mutable_rough()->set_amplitude(0.5); }),
+                          "terrain: rough: the roughness amplitude must be in [0, 0.1] m"));
+  cases.push_back(Invalid("HeightfieldCsvRagged", terrain([](auto& t) {
+                            t.mutable_heightfield_csv()->set_text("0,0,0\n0,0\n");
+                          }),
+                          "terrain: heightfield_csv: line 2 has 2 heights, the first row has 3"));
+  cases.push_back(Invalid("HeightfieldCsvNotANumber", terrain([](auto& t) {
+                            t.mutable_heightfield_csv()->set_text("0,0\n0,up\n");
+                          }),
+                          "heightfield_csv: line 2, value 2: \"up\" is not a finite height"));
   return cases;
 }
 

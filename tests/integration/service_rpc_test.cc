@@ -5,6 +5,8 @@
 #include <cmath>
 #include <thread>
 
+#include "absl/strings/str_cat.h"
+#include "engine/contact/terrain_generators.h"
 #include "engine/dynamics/crba.h"
 #include "engine/dynamics/data.h"
 #include "engine/dynamics/energy.h"
@@ -272,6 +274,59 @@ TEST_F(ServiceRpcTest, GetStateSetState_RoundTripContinuesBitExactly) {
   ASSERT_TRUE(client().Step(id, TestAction(12, 1), 200).ok());
   MOREAU_ASSERT_OK_AND_ASSIGN(v1::GetStateResponse second, client().GetState(id));
   EXPECT_EQ(first.state().data(), second.state().data());
+}
+
+// Terrain.rough and Terrain.heightfield_csv are the engine's generators: the
+// server's trajectory on them equals one stepped in this process on the
+// terrain the engine builds from the same description, bit for bit, and
+// differs from the trajectory on flat ground.
+TEST_F(ServiceRpcTest, CreateInstances_GeneratedTerrainsAreTheEngines) {
+  auto model = LoadBuiltin("mini_cheetah");
+  ASSERT_TRUE(model.ok());
+  constexpr int kSteps = 400;
+  auto run_local = [&](const contact::Terrain& terrain) {
+    sim::Settings settings;
+    settings.terrain = terrain;
+    auto local = sim::Simulation::Create(*model, settings);
+    EXPECT_TRUE(local.ok());
+    EXPECT_TRUE((*local)->StepAction(TestAction(12, 0), kSteps).ok());
+    return Eigen::VectorXd((*local)->state().q);
+  };
+  auto run_remote = [&](const v1::Terrain& terrain) {
+    v1::Settings settings;
+    *settings.mutable_terrain() = terrain;
+    auto created = client().CreateBuiltin("mini_cheetah", 1, settings);
+    EXPECT_TRUE(created.ok()) << created.status();
+    const std::string id = created->instance_ids(0);
+    EXPECT_TRUE(client().Step(id, TestAction(12, 0), kSteps).ok());
+    auto state = client().GetState(id);
+    EXPECT_TRUE(state.ok());
+    return Eigen::VectorXd(Eigen::Map<const Eigen::VectorXd>(state->q().data(), state->q_size()));
+  };
+  const Eigen::VectorXd flat = run_local(contact::Terrain());
+
+  v1::Terrain rough;
+  rough.mutable_rough()->set_amplitude(0.03);
+  rough.mutable_rough()->set_seed(3);
+  auto rough_local = contact::RoughTerrain(0.03, 3);
+  ASSERT_TRUE(rough_local.ok());
+  const Eigen::VectorXd on_rough = run_remote(rough);
+  EXPECT_EQ(on_rough, run_local(*rough_local));
+  EXPECT_NE(on_rough, flat);
+
+  // A ramp falling 1 mm per 5 cm cell towards +x under every foot.
+  std::string csv = "# cell_size: 0.05\n";
+  for (int j = 0; j < 40; ++j) {
+    for (int i = 0; i < 40; ++i) absl::StrAppend(&csv, i == 0 ? "" : ",", -0.001 * i);
+    csv += "\n";
+  }
+  v1::Terrain ramp;
+  ramp.mutable_heightfield_csv()->set_text(csv);
+  auto ramp_local = contact::HeightfieldFromCsv(csv);
+  ASSERT_TRUE(ramp_local.ok());
+  const Eigen::VectorXd on_ramp = run_remote(ramp);
+  EXPECT_EQ(on_ramp, run_local(*ramp_local));
+  EXPECT_NE(on_ramp, flat);
 }
 
 TEST_F(ServiceRpcTest, Query_ReturnsPosesContactsEnergiesMassMatrixBiasAndJacobians) {

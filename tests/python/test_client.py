@@ -307,3 +307,31 @@ def test_id_constraint_settings_reach_the_engine(client: moreau.Client) -> None:
         assert info.value.code == grpc.StatusCode.INVALID_ARGUMENT
         assert words in info.value.message
     client.destroy_instances(created.ids + plain.ids + geared.ids + four_bar.ids)
+
+
+def test_generated_terrains(client: moreau.Client, tmp_path) -> None:
+    """Terrain.rough and Terrain.heightfield_csv: the engine's generators, so a
+    seed or a CSV file gives the same ground as `moreau sim --terrain`."""
+    def final_q(terrain) -> np.ndarray:
+        created = client.create_instances("mini_cheetah", 1,
+                                          settings={**PD, "terrain": terrain})
+        obs = client.step(created.ids[0], np.tile([0.0, -0.8, 1.6], 4), 300)
+        client.destroy_instances(created.ids)
+        return obs.q
+
+    flat = final_q({})
+    rough = final_q({"rough": {"amplitude": 0.03, "seed": 3}})
+    np.testing.assert_array_equal(rough, final_q({"rough": {"amplitude": 0.03, "seed": 3}}))
+    assert not np.array_equal(rough, flat)
+    assert not np.array_equal(rough, final_q({"rough": {"amplitude": 0.03, "seed": 4}}))
+
+    csv = tmp_path / "step.csv"
+    csv.write_text("# cell_size: 0.1\n" + "\n".join(
+        ",".join("-0.05" if i >= 10 else "0" for i in range(20)) for _ in range(20)) + "\n")
+    stepped = final_q({"heightfield_csv": {"text": csv.read_text()}})
+    assert not np.array_equal(stepped, flat)
+
+    with pytest.raises(moreau.MoreauError) as info:
+        final_q({"heightfield_csv": {"text": "0,0\n0,x\n"}})
+    assert info.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert 'line 2, value 2: "x" is not a finite height' in info.value.message
