@@ -1,4 +1,4 @@
-// A sphere dropped from 1 m (issue "contact and time stepping"): hard contact
+// A sphere dropped from 1 m: hard contact
 // with ε = 0 comes to rest without penetrating and never gains energy; with
 // ε = 0.5 it rebounds to ε² h; a linear spring-damper rests at m g / k.
 #include <gtest/gtest.h>
