@@ -10,6 +10,7 @@
 #include "engine/dynamics/jacobians.h"
 #include "engine/dynamics/kinematics.h"
 #include "engine/dynamics/rnea.h"
+#include "engine/step/contact_activation.h"
 #include "engine/step/delassus.h"
 #include "engine/step/smooth_dynamics.h"
 #include "engine/util/status_macros.h"
@@ -216,26 +217,11 @@ absl::Status LeastConstraintStep(const Model& model, const contact::Terrain& ter
   if (!dyn.ok()) return dyn;
   Data& data = w.data;
   const int nv = model.nv;
-  int nc = 0, nclosed = 0;
+  const auto [nc, nclosed] = ActivateContacts(model, {.horizon = dt}, impulses, w);
   bool approaching = false;
-  for (int k = 0; k < w.contacts.capacity(); ++k) {
-    contact::Contact& ct = w.contacts.contacts[k];
-    ct.force.setZero();
-    const bool closed = ct.gap <= 0.0;
-    ct.active = closed || ct.gap + dt * ct.gamma_N <= 0.0;
-    if (!ct.active) {
-      for (int l = 0; l < 3; ++l) impulses[3 * k + l] = 0.0;
-      continue;
-    }
-    w.active[nc] = k;
-    w.support_len[nc] =
-        SupportDofs(model, data, model.contact_points[k].body, w.support.data() + nc * nv);
-    for (int l = 0; l < 3; ++l) w.Lambda[3 * nc + l] = impulses[3 * k + l];
-    if (closed) {
-      w.qp_select[nclosed++] = nc;
-      approaching = approaching || ct.gamma_N < -params.impact_velocity;
-    }
-    ++nc;
+  for (int c = 0; c < nclosed; ++c) {
+    approaching =
+        approaching || w.contacts.contacts[w.active[w.closed[c]]].gamma_N < -params.impact_velocity;
   }
   w.contacts.num_active = nc;
   w.last_qp = contact::QpResult{0, true, 0.0};
@@ -259,7 +245,7 @@ absl::Status LeastConstraintStep(const Model& model, const contact::Terrain& ter
       w.impact_Lambda.head(n).setZero();
       Accumulate(w.last_qp,
                  SolveContactQp(params, w.G.topLeftCorner(n, n), w.c.head(n),
-                                std::span<const int>(w.qp_select.data(), nclosed),
+                                std::span<const int>(w.closed.data(), nclosed),
                                 w.impact_Lambda.head(n), params.max_step_qp_iterations, w));
       GeneralizedImpulse(data, w.contacts, active, support, support_len, w.impact_Lambda.head(n),
                          w.W_Lambda);

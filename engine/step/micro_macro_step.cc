@@ -8,6 +8,7 @@
 #include "engine/contact/contact_set.h"
 #include "engine/dynamics/configuration.h"
 #include "engine/dynamics/crba.h"
+#include "engine/step/contact_activation.h"
 #include "engine/step/delassus.h"
 #include "engine/step/least_constraint_step.h"
 
@@ -74,20 +75,14 @@ absl::Status MicroMacroStep(const Model& model, const contact::Terrain& terrain,
 
   // Step 5: the macro set H (touching points and those about to touch),
   // split into static (‖v_i‖ ≤ ε) and kinetic points (eq. 25–26).
-  int nc = 0, m = 0;
-  for (int k = 0; k < w.contacts.capacity(); ++k) {
-    contact::Contact& ct = w.contacts.contacts[k];
-    if (!(ct.gap <= 0.0 || ct.gap + dt * ct.gamma_N <= 0.0)) {
-      for (int l = 0; l < 3; ++l) impulses[3 * k + l] = 0.0;
-      continue;
-    }
-    ct.active = true;
-    w.active[nc] = k;
-    w.support_len[nc] =
-        SupportDofs(model, data, model.contact_points[k].body, w.support.data() + nc * nv);
-    w.qp_var[nc] = m;
+  const int nc = ActivateContacts(model, {.horizon = dt, .keep_forces = true}, impulses, w).nc;
+  int m = 0;
+  for (int a = 0; a < nc; ++a) {
+    const int k = w.active[a];
+    const contact::Contact& ct = w.contacts.contacts[k];
+    w.qp_var[a] = m;
     if (ct.velocity.norm() <= params.slip_velocity) {
-      w.qp_kind[nc] = kStatic;
+      w.qp_kind[a] = kStatic;
       for (int l = 0; l < 3; ++l) {
         w.qp_dir.col(m + l) = Vec3::Unit(l);
         w.qp_x[m + l] = impulses[3 * k + l];
@@ -96,7 +91,7 @@ absl::Status MicroMacroStep(const Model& model, const contact::Terrain& terrain,
     } else {
       // Eq. 26: Δf_i = Δf_ν (ν − μ_K σ), σ the slip direction (eq. 7–8) in
       // the contact frame, 0 below ε.
-      w.qp_kind[nc] = kKinetic;
+      w.qp_kind[a] = kKinetic;
       const double slip = ct.gamma_T.norm();
       Vec3 dir(1.0, 0.0, 0.0);
       if (slip > params.slip_velocity) dir.tail<2>() = -params.mu_kinetic * ct.gamma_T / slip;
@@ -104,10 +99,8 @@ absl::Status MicroMacroStep(const Model& model, const contact::Terrain& terrain,
       w.qp_x[m] = impulses[3 * k];
       m += 1;
     }
-    ++nc;
   }
-  w.contacts.num_active = 0;
-  for (const contact::Contact& ct : w.contacts.contacts) w.contacts.num_active += ct.active;
+  w.contacts.num_active = nc;
   w.last_qp = contact::QpResult{0, true, 0.0};
   w.last_impact = false;
 

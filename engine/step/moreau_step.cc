@@ -11,6 +11,7 @@
 #include "engine/dynamics/kinematics.h"
 #include "engine/dynamics/loop_closure.h"
 #include "engine/dynamics/rnea.h"
+#include "engine/step/contact_activation.h"
 #include "engine/step/delassus.h"
 #include "engine/step/smooth_dynamics.h"
 #include "engine/util/status_macros.h"
@@ -57,27 +58,14 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
   contact::DetectContacts(model, data, terrain, w.contacts);
   contact::ComputeContactVelocitiesFromTwists(model, data, w.contacts);
   const int nv = model.nv;
-  int nc = 0;
-  for (int k = 0; k < w.contacts.capacity(); ++k) {
-    contact::Contact& ct = w.contacts.contacts[k];
-    ct.force.setZero();
-    ct.active = ct.active || ct.gap + 0.5 * dt * ct.gamma_N <= 0.0;
-    if (!ct.active) {
-      for (int l = 0; l < 3; ++l) impulses[3 * k + l] = 0.0;
-      continue;
-    }
-    w.active[nc] = k;
-    // W columns (000 eq. 2): w = Jᵀ n, Jᵀ t1, Jᵀ t2 at the midpoint, nonzero
-    // only on the support path of the contact's body.
-    w.support_len[nc] =
-        SupportDofs(model, data, model.contact_points[k].body, w.support.data() + nc * nv);
+  const int nc = ActivateContacts(model, {.horizon = 0.5 * dt}, impulses, w).nc;
+  for (int a = 0; a < nc; ++a) {
+    const contact::Contact& ct = w.contacts.contacts[w.active[a]];
     // γ_S = Wᵀ u_S: the contact-point velocity J v in the contact frame.
-    w.gamma_S[3 * nc] = ct.normal.dot(ct.velocity);
-    w.gamma_S[3 * nc + 1] = ct.t1.dot(ct.velocity);
-    w.gamma_S[3 * nc + 2] = ct.t2.dot(ct.velocity);
-    for (int l = 0; l < 3; ++l) w.Lambda[3 * nc + l] = impulses[3 * k + l];
-    w.laws[nc] = law;
-    ++nc;
+    w.gamma_S[3 * a] = ct.normal.dot(ct.velocity);
+    w.gamma_S[3 * a + 1] = ct.t1.dot(ct.velocity);
+    w.gamma_S[3 * a + 2] = ct.t2.dot(ct.velocity);
+    w.laws[a] = law;
   }
 
   // z = L⁻ᵀ h Δt (w.W_Lambda until the impulse), so that M⁻¹ h Δt =

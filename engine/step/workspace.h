@@ -45,7 +45,8 @@ struct StepWorkspace {
   Eigen::VectorXd Lambda;   // 3 n_c: impulses
   Eigen::VectorXd u_free;   // nv: u_S + M⁻¹ h Δt
   Eigen::VectorXd h;        // nv: τ − c − g (+ external)
-  std::vector<int> active;  // slots of the active contacts
+  std::vector<int> active;  // slots of the active contacts (ActivateContacts)
+  std::vector<int> closed;  // positions in `active` of the closed ones (ActivateContacts)
   std::vector<contact::ContactLaw> laws;
   contact::ProxSolver prox{0};
   contact::ProxResult last_prox{};
