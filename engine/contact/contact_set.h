@@ -87,31 +87,30 @@ void TangentBasis(const Vec3& n, Vec3& t1, Vec3& t2);
 // max_penetration. Allocation-free.
 void DetectContacts(const Model& model, const Data& data, const Terrain& terrain, ContactSet& set);
 
-// Stage 2: velocity = J_k v from data.contact_J[k] (3 × nv, written by
-// ContactJacobians at the same q), γ_N and γ_T in each slot's frame (set by
-// DetectContacts). v has size nv. Allocation-free.
+// Stage 2, the contact-point velocities. Three ways to form the same J_k v
+// (up to rounding), by what data already holds; each writes velocity, γ_N
+// and γ_T in each slot's frame (set by DetectContacts). With active_only,
+// the inactive slots get velocity, γ_N and γ_T = 0 instead (for the force
+// laws, which read them only where active). Allocation-free.
+//
+// From the body twists (data.v, data.X_0 of ForwardKinematics with v): the
+// sphere centre's world velocity Eᵀ (v_O + ω × r) for the centre r in body
+// coordinates (001 Alg. 1).
+void ComputeContactVelocities(const Model& model, const Data& data, ContactSet& set,
+                              bool active_only = false);
+
+// From the Jacobians: J_k v with data.contact_J[k] (3 × nv, written by
+// ContactJacobians at the same q). v has size nv.
 void ComputeContactVelocities(const Model& model, const Data& data, const Eigen::VectorXd& v,
                               ContactSet& set);
 
-// Stage 2 without the Jacobians, from the world joint axes: J_k v as the
+// On the support paths, from the world joint axes: J_k v as the
 // world twist (ω, v_O) = Σ_d S_world,d v_d over the support path of the
-// contact's body, v_O + ω × p at the sphere centre p — the same J_k v as
-// ComputeContactVelocities up to rounding. Needs data.S_world
+// contact's body, v_O + ω × p at the sphere centre p. Needs data.S_world
 // (ComputeJointAxesWorld) and data.contact_position (ContactPositions) at the
-// set's q. With active_only, the inactive slots get velocity, γ_N and γ_T
-// = 0 instead (for the force laws, which read them only where active).
-// Allocation-free.
-void ComputeContactVelocitiesFromAxes(const Model& model, const Data& data,
-                                      const Eigen::VectorXd& v, ContactSet& set,
-                                      bool active_only = false);
-
-// Stage 2 without the Jacobians: the sphere centre's world velocity from its
-// body's twist (data.v, data.X_0 of ForwardKinematics with v),
-// Eᵀ (v_O + ω × r) for the centre r in body coordinates (001 Alg. 1), the
-// same J_k v as ComputeContactVelocities up to rounding. With active_only,
-// as in ComputeContactVelocitiesFromAxes. Allocation-free.
-void ComputeContactVelocitiesFromTwists(const Model& model, const Data& data, ContactSet& set,
-                                        bool active_only = false);
+// set's q; v has size nv.
+void ComputeContactVelocitiesOnPaths(const Model& model, const Data& data, const Eigen::VectorXd& v,
+                                     ContactSet& set, bool active_only = false);
 
 }  // namespace moreau::contact
 

@@ -10,20 +10,15 @@
 #include "engine/dynamics/jacobians.h"
 #include "engine/dynamics/kinematics.h"
 #include "engine/dynamics/loop_closure.h"
-#include "engine/dynamics/rnea.h"
 #include "engine/step/contact_activation.h"
 #include "engine/step/delassus.h"
-#include "engine/step/smooth_dynamics.h"
+#include "engine/step/stages.h"
 #include "engine/util/status_macros.h"
 
 namespace moreau::step {
 
-absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
-                        const contact::ProxParams& prox, const contact::ContactLaw& law, double dt,
-                        const StepInputs& inputs, Eigen::VectorXd& q, Eigen::VectorXd& v,
-                        std::span<double> impulses, StepWorkspace& w,
-                        const BilateralInputs& bilateral) {
-  Data& data = w.data;
+absl::Status ValidateBilateral(const Model& model, const BilateralInputs& bilateral,
+                               const StepWorkspace& w) {
   const int nj = static_cast<int>(bilateral.joints.dofs.size());
   const int nl = kLoopRows * static_cast<int>(model.loop_closures.size());
   const int nb = nj + nl;
@@ -35,30 +30,20 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
         bilateral.joints.bound.size(), " bounds) and ", nl, " loop rows for a workspace of ",
         w.max_bilateral, " with ", bilateral.impulses.size(), " impulses"));
   }
-  Eigen::Map<Eigen::VectorXd> bilateral_impulses(bilateral.impulses.data(), nb);
-  // 000 eq. 6: the midpoint q_M = q_S + ½Δt F(q_S) u_S.
-  IntegrateConfiguration(model, q, v, 0.5 * dt);
+  return absl::OkStatus();
+}
 
-  // Kinematics once at the midpoint (X_up, X_0, body twists), shared by
-  // CRBA, RNEA and the contact quantities.
-  ForwardKinematics(model, data, q, v);
-
-  // Smooth dynamics at the midpoint: M (CRBA, factored) and h = τ − c − g
-  // (000 eq. 1: M u̇ = h + W λ).
-  MOREAU_RETURN_IF_ERROR(MassMatrixAndForces(model, inputs, w));
-
-  // Contacts closed at the midpoint: g_N(q_M) ≤ 0 (000 eq. 10), and also
-  // those the motion would carry through the surface by the step's end,
-  // g_N(q_M) + ½Δt γ_N ≤ 0: an impact then stops at the surface instead of
-  // up to v Δt inside it (the midpoint rule alone leaves that penetration).
-  // The velocities from the body twists; W's columns come from the world
-  // joint axes (AssembleDelassus), so no contact Jacobian is formed.
-  ComputeJointAxesWorld(model, data);
-  ContactPositions(model, data);
-  contact::DetectContacts(model, data, terrain, w.contacts);
-  contact::ComputeContactVelocitiesFromTwists(model, data, w.contacts);
+void ProxContactSolve(const Model& model, const contact::ProxParams& prox,
+                      const contact::ContactLaw& law, double dt, const BilateralInputs& bilateral,
+                      const ActiveSet& set, const Eigen::VectorXd& v, std::span<double> impulses,
+                      StepWorkspace& w) {
+  Data& data = w.data;
   const int nv = model.nv;
-  const int nc = ActivateContacts(model, {.horizon = 0.5 * dt}, impulses, w).nc;
+  const int nc = set.nc;
+  const int nj = static_cast<int>(bilateral.joints.dofs.size());
+  const int nl = kLoopRows * static_cast<int>(model.loop_closures.size());
+  const int nb = nj + nl;
+  Eigen::Map<Eigen::VectorXd> bilateral_impulses(bilateral.impulses.data(), nb);
   for (int a = 0; a < nc; ++a) {
     const contact::Contact& ct = w.contacts.contacts[w.active[a]];
     // γ_S = Wᵀ u_S: the contact-point velocity J v in the contact frame.
@@ -211,10 +196,36 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
     SolveMassMatrixFromHalf(data, w.W_Lambda);
     w.u_free = v + w.W_Lambda;
   }
-  v = w.u_free;
-  // 000 eq. 7: q_E = q_M + ½Δt F(q_M) u_E.
+}
+
+absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
+                        const contact::ProxParams& prox, const contact::ContactLaw& law, double dt,
+                        const StepInputs& inputs, Eigen::VectorXd& q, Eigen::VectorXd& v,
+                        std::span<double> impulses, StepWorkspace& w,
+                        const BilateralInputs& bilateral) {
+  MOREAU_RETURN_IF_ERROR(ValidateBilateral(model, bilateral, w));
+  // 000 eq. 6: the midpoint q_M = q_S + ½Δt F(q_S) u_S.
   IntegrateConfiguration(model, q, v, 0.5 * dt);
-  NormalizeConfiguration(model, q);
+  // Positions and velocities once at the midpoint (X_up, X_0, body twists),
+  // shared by CRBA, RNEA and the contact quantities.
+  ForwardKinematics(model, w.data, q, v);
+  // M (CRBA, factored) and h = τ − c − g at the midpoint (000 eq. 1:
+  // M u̇ = h + W λ).
+  MOREAU_RETURN_IF_ERROR(SmoothDynamics(model, w.data));
+  Actuation(model, inputs, w);
+  // Contacts at the midpoint; their velocities from the body twists. W's
+  // columns come from the world joint axes (AssembleDelassus), so no contact
+  // Jacobian is formed.
+  ComputeJointAxesWorld(model, w.data);
+  ContactDetection(model, terrain, w);
+  contact::ComputeContactVelocities(model, w.data, w.contacts);
+  // Closed at the midpoint, g_N(q_M) ≤ 0 (000 eq. 10), or carried through
+  // the surface by the step's end, g_N(q_M) + ½Δt γ_N ≤ 0 (the midpoint
+  // rule alone leaves that penetration).
+  const ActiveSet set = ActivateContacts(model, {.horizon = 0.5 * dt}, impulses, w);
+  ProxContactSolve(model, prox, law, dt, bilateral, set, v, impulses, w);
+  // 000 eq. 7: q_E = q_M + ½Δt F(q_M) u_E.
+  Integrate(model, 0.5 * dt, w, q, v);
   return absl::OkStatus();
 }
 
