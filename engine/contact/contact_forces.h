@@ -1,5 +1,5 @@
-// Stage 5 for compliant contact (docs/architecture.md's step): evaluate the chosen
-// force law at every active contact and add the generalized contact force
+// The contact solve of compliant contact (engine/step/stages.h): evaluate the
+// chosen force law at every active contact and add the generalized contact force
 // W λ = Σ_k J_kᵀ λ_k to h (000 eq. 1: M u̇ = h + W λ).
 #ifndef MOREAU_ENGINE_CONTACT_CONTACT_FORCES_H_
 #define MOREAU_ENGINE_CONTACT_CONTACT_FORCES_H_

@@ -1,7 +1,6 @@
 // Collision detection of contact spheres against the Terrain (001 eq. 31) and
 // the contact-point relative velocities γ = W_kᵀ v (000 eq. 1, γ_U = [γ_N,
-// γ_T]). Stage 1 ("position") and stage 2 ("velocity") of docs/architecture.md's
-// step.
+// γ_T]): the contacts stage of the step (engine/step/stages.h).
 //
 // A ContactSet has one slot per model contact point (slot k ↔
 // model.contact_points[k]); its capacity is fixed when it is made, so no
@@ -81,13 +80,13 @@ ContactSet MakeContactSet(const Model& model, double activation_margin = 0.0);
 // is projected instead.
 void TangentBasis(const Vec3& n, Vec3& t1, Vec3& t2);
 
-// Stage 1: gap, contact point, normal, tangent frame and active flag of every
+// Detection: gap, contact point, normal, tangent frame and active flag of every
 // slot from data.contact_position (world sphere centres; written by
 // ContactJacobians or ContactJdotV). Updates num_active, peak_active,
 // max_penetration. Allocation-free.
 void DetectContacts(const Model& model, const Data& data, const Terrain& terrain, ContactSet& set);
 
-// Stage 2, the contact-point velocities. Three ways to form the same J_k v
+// The contact-point velocities. Three ways to form the same J_k v
 // (up to rounding), by what data already holds; each writes velocity, γ_N
 // and γ_T in each slot's frame (set by DetectContacts). With active_only,
 // the inactive slots get velocity, γ_N and γ_T = 0 instead (for the force

@@ -90,7 +90,8 @@ void ExplicitStep(const Model& model, const contact::Terrain& terrain,
     out = w.data.qacc;
   };
 
-  // Stage 1 at the step's start also advances the contact memory.
+  // The integrator's first stage, at the step's start, also advances the
+  // contact memory.
   ForceLawAcceleration(model, terrain, params, dt, inputs, q, v, states, w);
   if (integrator != Integrator::kSemiImplicitEuler) w.k_a[0] = w.data.qacc;
 
