@@ -101,9 +101,9 @@ void ContactForces(const Model& model, const Data& data, const ContactForceParam
   });
 }
 
-void ContactForcesFromAxes(const Model& model, const Data& data, const ContactForceParams& params,
-                           double dt, ContactSet& set, std::span<ContactState> states,
-                           Eigen::Ref<Eigen::VectorXd> h) {
+void ContactForcesOnPaths(const Model& model, const Data& data, const ContactForceParams& params,
+                          double dt, ContactSet& set, std::span<ContactState> states,
+                          Eigen::Ref<Eigen::VectorXd> h) {
   ForEachContactForce(params, dt, set, states, [&](int k, const Contact& c) {
     // J_kᵀ λ_k without J_k: column d of J_k is v_d + ω_d × p (001 Alg. 6,
     // (ω_d, v_d) = data.S_world's column d, p the sphere centre), so

@@ -1,5 +1,5 @@
-// Stage 5 for compliant contact (docs/architecture.md's step): evaluate the chosen
-// force law at every active contact and add the generalized contact force
+// The contact solve of compliant contact (engine/step/stages.h): evaluate the
+// chosen force law at every active contact and add the generalized contact force
 // W λ = Σ_k J_kᵀ λ_k to h (000 eq. 1: M u̇ = h + W λ).
 #ifndef MOREAU_ENGINE_CONTACT_CONTACT_FORCES_H_
 #define MOREAU_ENGINE_CONTACT_CONTACT_FORCES_H_
@@ -63,15 +63,15 @@ void ContactForces(const Model& model, const Data& data, const ContactForceParam
                    double dt, ContactSet& set, std::span<ContactState> states,
                    Eigen::Ref<Eigen::VectorXd> h);
 
-// ContactForces without the Jacobians: h += J_kᵀ λ_k formed as
+// ContactForces on the support paths, without the Jacobians: h += J_kᵀ λ_k formed as
 // S_worldᵀ (p_k × λ_k, λ_k) over the support path of the contact's body, from
 // data.S_world (ComputeJointAxesWorld) and data.contact_position (p_k, the
 // sphere centre; ContactPositions) at the set's q — the same sum as
 // ContactForces up to rounding, for a step that never forms data.contact_J.
 // Allocation-free.
-void ContactForcesFromAxes(const Model& model, const Data& data, const ContactForceParams& params,
-                           double dt, ContactSet& set, std::span<ContactState> states,
-                           Eigen::Ref<Eigen::VectorXd> h);
+void ContactForcesOnPaths(const Model& model, const Data& data, const ContactForceParams& params,
+                          double dt, ContactSet& set, std::span<ContactState> states,
+                          Eigen::Ref<Eigen::VectorXd> h);
 
 // ContactForces for ABA, as wrenches on the contacts' bodies (no Jacobian,
 // no world axes): λ_k acts at the sphere centre, r_k = ContactPoint::position
@@ -79,7 +79,7 @@ void ContactForcesFromAxes(const Model& model, const Data& data, const ContactFo
 // f_k = (r_k × E λ_k, E λ_k) in body coordinates, E = data.X_0[b].E (world to
 // body; ForwardKinematics at the set's q). Each f_k is subtracted from
 // bias[b]: ABA's articulated bias force p^A_b = v_b ×* I_b v_b − f^x_b of
-// pass 1 (RBDA Table 7.1; AbaVelocities, then AbaFromVelocities), which then
+// pass 1 (RBDA Table 7.1; AbaVelocities, then AbaAccelerations), which then
 // gives the accelerations with Σ_k J_kᵀ λ_k, as ContactForces adds it to h.
 // bias.size() must be model.nbodies. Allocation-free.
 void ContactForcesOnBodies(const Model& model, const Data& data, const ContactForceParams& params,

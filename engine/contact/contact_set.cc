@@ -84,8 +84,8 @@ void ClearVelocity(Contact& c) {
 
 }  // namespace
 
-void ComputeContactVelocitiesFromAxes(const Model& model, const Data& data,
-                                      const Eigen::VectorXd& v, ContactSet& set, bool active_only) {
+void ComputeContactVelocitiesOnPaths(const Model& model, const Data& data, const Eigen::VectorXd& v,
+                                     ContactSet& set, bool active_only) {
   const int nc = set.capacity();
   for (int k = 0; k < nc; ++k) {
     Contact& c = set.contacts[k];
@@ -108,8 +108,8 @@ void ComputeContactVelocitiesFromAxes(const Model& model, const Data& data,
   }
 }
 
-void ComputeContactVelocitiesFromTwists(const Model& model, const Data& data, ContactSet& set,
-                                        bool active_only) {
+void ComputeContactVelocities(const Model& model, const Data& data, ContactSet& set,
+                              bool active_only) {
   const int nc = set.capacity();
   for (int k = 0; k < nc; ++k) {
     Contact& c = set.contacts[k];

@@ -1,7 +1,6 @@
 // Collision detection of contact spheres against the Terrain (001 eq. 31) and
 // the contact-point relative velocities γ = W_kᵀ v (000 eq. 1, γ_U = [γ_N,
-// γ_T]). Stage 1 ("position") and stage 2 ("velocity") of docs/architecture.md's
-// step.
+// γ_T]): the contacts stage of the step (engine/step/stages.h).
 //
 // A ContactSet has one slot per model contact point (slot k ↔
 // model.contact_points[k]); its capacity is fixed when it is made, so no
@@ -81,37 +80,36 @@ ContactSet MakeContactSet(const Model& model, double activation_margin = 0.0);
 // is projected instead.
 void TangentBasis(const Vec3& n, Vec3& t1, Vec3& t2);
 
-// Stage 1: gap, contact point, normal, tangent frame and active flag of every
+// Detection: gap, contact point, normal, tangent frame and active flag of every
 // slot from data.contact_position (world sphere centres; written by
 // ContactJacobians or ContactJdotV). Updates num_active, peak_active,
 // max_penetration. Allocation-free.
 void DetectContacts(const Model& model, const Data& data, const Terrain& terrain, ContactSet& set);
 
-// Stage 2: velocity = J_k v from data.contact_J[k] (3 × nv, written by
-// ContactJacobians at the same q), γ_N and γ_T in each slot's frame (set by
-// DetectContacts). v has size nv. Allocation-free.
+// The contact-point velocities. Three ways to form the same J_k v
+// (up to rounding), by what data already holds; each writes velocity, γ_N
+// and γ_T in each slot's frame (set by DetectContacts). With active_only,
+// the inactive slots get velocity, γ_N and γ_T = 0 instead (for the force
+// laws, which read them only where active). Allocation-free.
+//
+// From the body twists (data.v, data.X_0 of ForwardKinematics with v): the
+// sphere centre's world velocity Eᵀ (v_O + ω × r) for the centre r in body
+// coordinates (001 Alg. 1).
+void ComputeContactVelocities(const Model& model, const Data& data, ContactSet& set,
+                              bool active_only = false);
+
+// From the Jacobians: J_k v with data.contact_J[k] (3 × nv, written by
+// ContactJacobians at the same q). v has size nv.
 void ComputeContactVelocities(const Model& model, const Data& data, const Eigen::VectorXd& v,
                               ContactSet& set);
 
-// Stage 2 without the Jacobians, from the world joint axes: J_k v as the
+// On the support paths, from the world joint axes: J_k v as the
 // world twist (ω, v_O) = Σ_d S_world,d v_d over the support path of the
-// contact's body, v_O + ω × p at the sphere centre p — the same J_k v as
-// ComputeContactVelocities up to rounding. Needs data.S_world
+// contact's body, v_O + ω × p at the sphere centre p. Needs data.S_world
 // (ComputeJointAxesWorld) and data.contact_position (ContactPositions) at the
-// set's q. With active_only, the inactive slots get velocity, γ_N and γ_T
-// = 0 instead (for the force laws, which read them only where active).
-// Allocation-free.
-void ComputeContactVelocitiesFromAxes(const Model& model, const Data& data,
-                                      const Eigen::VectorXd& v, ContactSet& set,
-                                      bool active_only = false);
-
-// Stage 2 without the Jacobians: the sphere centre's world velocity from its
-// body's twist (data.v, data.X_0 of ForwardKinematics with v),
-// Eᵀ (v_O + ω × r) for the centre r in body coordinates (001 Alg. 1), the
-// same J_k v as ComputeContactVelocities up to rounding. With active_only,
-// as in ComputeContactVelocitiesFromAxes. Allocation-free.
-void ComputeContactVelocitiesFromTwists(const Model& model, const Data& data, ContactSet& set,
-                                        bool active_only = false);
+// set's q; v has size nv.
+void ComputeContactVelocitiesOnPaths(const Model& model, const Data& data, const Eigen::VectorXd& v,
+                                     ContactSet& set, bool active_only = false);
 
 }  // namespace moreau::contact
 

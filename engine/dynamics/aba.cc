@@ -338,20 +338,13 @@ const Eigen::VectorXd& Aba(const Model& model, Data& data, const Eigen::VectorXd
   return data.qacc;
 }
 
-const Eigen::VectorXd& AbaFromKinematics(const Model& model, Data& data, const Eigen::VectorXd& v,
-                                         const Eigen::VectorXd& tau,
-                                         const std::vector<Force>* f_ext) {
-  AbaVelocities(model, data, v, f_ext);
-  return AbaFromVelocities(model, data, tau);
-}
-
 void AbaVelocities(const Model& model, Data& data, const Eigen::VectorXd& v,
                    const std::vector<Force>* f_ext) {
   ForwardPassVelocities(model, data, nullptr, v, f_ext);
 }
 
-const Eigen::VectorXd& AbaFromVelocities(const Model& model, Data& data,
-                                         const Eigen::VectorXd& tau) {
+const Eigen::VectorXd& AbaAccelerations(const Model& model, Data& data,
+                                        const Eigen::VectorXd& tau) {
   BackwardPass(model, data, tau);
   ForwardPassAccelerations(model, data, tau);
   return data.qacc;

@@ -19,15 +19,11 @@ const Eigen::VectorXd& Aba(const Model& model, Data& data, const Eigen::VectorXd
                            const Eigen::VectorXd& v, const Eigen::VectorXd& tau,
                            const std::vector<Force>* f_ext = nullptr);
 
-// Aba at the q of the last kinematics call (any of kinematics.h, which leave
-// X_up and R_base): skips the joint transforms.
-const Eigen::VectorXd& AbaFromKinematics(const Model& model, Data& data, const Eigen::VectorXd& v,
-                                         const Eigen::VectorXd& tau,
-                                         const std::vector<Force>* f_ext = nullptr);
-
-// AbaFromKinematics in two halves, for a caller that needs the body twists
-// before it knows every force (the compliant contact step: contact velocities
-// from the twists, then the contact forces on the bodies).
+// Aba in two halves at the q of the last kinematics call (any of
+// kinematics.h, which leave X_up and R_base): the joint transforms are not
+// recomputed, and a caller that needs the body twists before it knows every
+// force (the compliant contact step: contact velocities from the twists,
+// then the contact forces on the bodies) applies those in between.
 // Pass 1 (RBDA Table 7.1) at the X_up and R_base of the last kinematics call:
 // body twists v_i (data.v), velocity-product accelerations c_i, I^A_i = I_i
 // and p^A_i = v_i ×* I_i v_i − f^x_i (data.pA). More external forces f on body
@@ -36,8 +32,7 @@ void AbaVelocities(const Model& model, Data& data, const Eigen::VectorXd& v,
                    const std::vector<Force>* f_ext = nullptr);
 // Passes 2 and 3 (RBDA Table 7.1) after AbaVelocities: writes data.qacc and
 // returns it.
-const Eigen::VectorXd& AbaFromVelocities(const Model& model, Data& data,
-                                         const Eigen::VectorXd& tau);
+const Eigen::VectorXd& AbaAccelerations(const Model& model, Data& data, const Eigen::VectorXd& tau);
 
 }  // namespace moreau
 

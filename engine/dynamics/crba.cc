@@ -10,7 +10,7 @@ namespace moreau {
 
 const Eigen::MatrixXd& Crba(const Model& model, Data& data, const Eigen::VectorXd& q) {
   UpdateJointTransforms(model, data, q);
-  return CrbaFromKinematics(model, data);
+  return Crba(model, data);
 }
 
 namespace {
@@ -239,7 +239,7 @@ MOREAU_NO_TREE_VECTORIZE bool FactorRows(Data& data) {
 
 }  // namespace
 
-const Eigen::MatrixXd& CrbaFromKinematics(const Model& model, Data& data) {
+const Eigen::MatrixXd& Crba(const Model& model, Data& data) {
   CompositeSweep</*kRows=*/false>(model, data);
   // Entries between DOFs on different branches stay zero (set at MakeData and
   // never written).
@@ -265,7 +265,7 @@ bool FactorMassMatrix(const Model& model, Data& data) {
   return FactorRows(data);
 }
 
-bool CrbaFactorFromKinematics(const Model& model, Data& data) {
+bool CrbaFactor(const Model& model, Data& data) {
   CompositeSweep</*kRows=*/true>(model, data);
   return FactorRows(data);
 }

@@ -10,25 +10,25 @@
 
 namespace moreau {
 
-// M(q), nv × nv, symmetric, written in full to data.M (also writes X_up, Ic).
-// The diagonal includes Model::armature (N²·I_rotor, 002 §IV-C).
-const Eigen::MatrixXd& Crba(const Model& model, Data& data, const Eigen::VectorXd& q);
+// M(q), nv × nv, symmetric, written in full to data.M (also writes Ic), at
+// the q of the last kinematics call (any of kinematics.h, which leave X_up
+// and R_base). The diagonal includes Model::armature (N²·I_rotor, 002 §IV-C).
+const Eigen::MatrixXd& Crba(const Model& model, Data& data);
 
-// Crba at the q of the last kinematics call (any of kinematics.h, which leave
-// X_up and R_base): the same M without recomputing the joint transforms.
-const Eigen::MatrixXd& CrbaFromKinematics(const Model& model, Data& data);
+// UpdateJointTransforms(q), then Crba(model, data).
+const Eigen::MatrixXd& Crba(const Model& model, Data& data, const Eigen::VectorXd& q);
 
 // Factorizes data.M as LᵀDL along the DOF tree (no fill-in, O(n d²) for depth
 // d) into data.L_values / data.L_diag. Returns false if a pivot is not
 // positive (M not positive definite).
 bool FactorMassMatrix(const Model& model, Data& data);
 
-// CrbaFromKinematics then FactorMassMatrix without the dense M: CRBA writes
+// Crba then FactorMassMatrix without the dense M: CRBA writes
 // each entry straight into the factor's tree-sparse rows (data.L_diag and
 // data.L_values, the layout FactorMassMatrix gathers from M) and factors them
 // in place — the same factor, bit for bit. data.M is not written. Returns
 // false as FactorMassMatrix does.
-bool CrbaFactorFromKinematics(const Model& model, Data& data);
+bool CrbaFactor(const Model& model, Data& data);
 
 // x ← M⁻¹ x with the factor from FactorMassMatrix.
 void SolveMassMatrix(const Data& data, Eigen::Ref<Eigen::VectorXd> x);

@@ -65,10 +65,10 @@ void PointJacobian(const Model& model, const Data& data, int body, const Vec3& p
 
 void ContactJacobians(const Model& model, Data& data, const Eigen::VectorXd& q) {
   ForwardKinematics(model, data, q);
-  ContactJacobiansFromKinematics(model, data);
+  ContactJacobians(model, data);
 }
 
-void ContactJacobiansFromKinematics(const Model& model, Data& data) {
+void ContactJacobians(const Model& model, Data& data) {
   ComputeJointAxesWorld(model, data);
   for (size_t k = 0; k < model.contact_points.size(); ++k) {
     const ContactPoint& cp = model.contact_points[k];

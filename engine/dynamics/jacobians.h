@@ -13,15 +13,16 @@ namespace moreau {
 // ForwardKinematics positions.
 void ComputeJointAxesWorld(const Model& model, Data& data);
 
-// World positions and 3 × nv Jacobians of every contact point: the point's
-// world linear velocity is contact_J[k] v. Runs ForwardKinematics(q).
+// World positions and 3 × nv Jacobians of every contact point at the q of
+// the last ForwardKinematics (reads X_0 and R_base): the point's world linear
+// velocity is contact_J[k] v. Also writes data.S_world.
+void ContactJacobians(const Model& model, Data& data);
+// ForwardKinematics(q), then ContactJacobians(model, data).
 void ContactJacobians(const Model& model, Data& data, const Eigen::VectorXd& q);
-// The same at the q of the last ForwardKinematics (uses X_0 and R_base).
-void ContactJacobiansFromKinematics(const Model& model, Data& data);
 
 // Only the world positions of the contact points (data.contact_position), at
-// the q of the last ForwardKinematics: ContactJacobiansFromKinematics without
-// the Jacobians, for a step that forms them only for the touching contacts
+// the q of the last ForwardKinematics: ContactJacobians without the
+// Jacobians, for a step that forms them only for the touching contacts
 // (PointJacobian into data.contact_J[k]).
 void ContactPositions(const Model& model, Data& data);
 

@@ -229,10 +229,10 @@ const Eigen::VectorXd& ComputeGravity(const Model& model, Data& data, const Eige
 const Eigen::VectorXd& NonlinearEffects(const Model& model, Data& data, const Eigen::VectorXd& q,
                                         const Eigen::VectorXd& v) {
   UpdateJointTransformsAndVelocities(model, data, q, v);
-  return NonlinearEffectsFromKinematics(model, data);
+  return NonlinearEffects(model, data);
 }
 
-const Eigen::VectorXd& NonlinearEffectsFromKinematics(const Model& model, Data& data) {
+const Eigen::VectorXd& NonlinearEffects(const Model& model, Data& data) {
   ForwardPass(model, data, nullptr, true, true, nullptr);
   BackwardPass(model, data, data.tau);
   return data.tau;

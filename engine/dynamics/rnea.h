@@ -31,12 +31,13 @@ const Eigen::VectorXd& ComputeCoriolis(const Model& model, Data& data, const Eig
 // g(q): RNEA with v = q̈ = 0 and gravity only (001 Alg. 3). Writes data.g.
 const Eigen::VectorXd& ComputeGravity(const Model& model, Data& data, const Eigen::VectorXd& q);
 
-// c(q, v) + g(q) in one pass (MuJoCo's qfrc_bias); writes data.tau.
+// c(q, v) + g(q) in one pass (MuJoCo's qfrc_bias) at the (q, v) of the last
+// ForwardKinematics(model, data, q, v) or UpdateJointTransformsAndVelocities
+// (reads X_up, R_base, v, vJ, cJ); writes data.tau.
+const Eigen::VectorXd& NonlinearEffects(const Model& model, Data& data);
+// The same at (q, v), computing the joint transforms and twists on the way.
 const Eigen::VectorXd& NonlinearEffects(const Model& model, Data& data, const Eigen::VectorXd& q,
                                         const Eigen::VectorXd& v);
-// The same at the (q, v) of the last ForwardKinematics(model, data, q, v) or
-// UpdateJointTransformsAndVelocities (uses X_up, R_base, v, vJ, cJ).
-const Eigen::VectorXd& NonlinearEffectsFromKinematics(const Model& model, Data& data);
 
 // −Σ Jᵢᵀ f_ext,i: the generalized force of external wrenches (001 Alg. 4),
 // written to `out` (nv). Needs ForwardKinematics positions in data.

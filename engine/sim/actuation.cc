@@ -113,9 +113,9 @@ void InverseDynamicsTorques(const Model& model, const ControlSettings& control,
   // M(q) (CRBA) and h = c(q, v) + g(q) − Σ J_kᵀ λ_k (RNEA, 001 Alg. 2–4)
   // with the last step's contact forces λ_k.
   ForwardKinematics(model, data, q, v);
-  CrbaFromKinematics(model, data);
-  scratch.h = NonlinearEffectsFromKinematics(model, data);
-  ContactJacobiansFromKinematics(model, data);
+  Crba(model, data);
+  scratch.h = NonlinearEffects(model, data);
+  ContactJacobians(model, data);
   for (int k = 0; k < contacts.capacity(); ++k) {
     const Vec3& f = contacts.contacts[k].force;
     if (f.isZero(0.0)) continue;

@@ -26,37 +26,35 @@ void StageAcceleration(const Model& model, const contact::Terrain& terrain,
                        const StepInputs& inputs, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                        std::span<contact::ContactState> states, HeldFriction friction,
                        StepWorkspace& w) {
-  // 1. position: kinematics, contact points, collision detection.
+  // Positions: kinematics at q, the contacts.
   ForwardKinematics(model, w.data, q);
-  ContactPositions(model, w.data);
-  contact::DetectContacts(model, w.data, terrain, w.contacts);
-  // 3a. ABA's pass 1: body twists, velocity products, I^A = I and
-  // p^A = v ×* I v − f_ext (RBDA Table 7.1), reusing ForwardKinematics'
-  // joint transforms at this q.
-  AbaVelocities(model, w.data, v, inputs.f_ext);
-  // 2. velocity: contact-point velocities γ from the body twists, of the
+  ContactDetection(model, terrain, w);
+  // Velocities: ABA's pass 1, body twists, velocity products, I^A = I and
+  // p^A = v ×* I v − f_ext (RBDA Table 7.1), reusing the joint transforms
+  // at this q; the contact-point velocities γ from the body twists, of the
   // active contacts (the laws' only readers; the open ones get 0).
-  contact::ComputeContactVelocitiesFromTwists(model, w.data, w.contacts, /*active_only=*/true);
-  // 5. contact: each law's λ_k as a wrench on its body, taken off p^A
-  // (external forces of pass 1): ABA then gives M⁻¹(τ − c − g + Σ J_kᵀ λ_k)
-  // with no contact Jacobian and no world joint axes.
+  AbaVelocities(model, w.data, v, inputs.f_ext);
+  contact::ComputeContactVelocities(model, w.data, w.contacts, /*active_only=*/true);
+  // Contact solve, the force law: each λ_k as a wrench on its body, taken
+  // off p^A (external forces of pass 1): ABA then gives
+  // M⁻¹(τ − c − g + Σ J_kᵀ λ_k) with no contact Jacobian and no world axes.
   contact::ContactForcesOnBodies(model, w.data, params, dt, w.contacts, states, w.data.pA);
-  // 3b, 4. ABA's passes 2 and 3 with the actuation τ (and a held friction's
-  // W_T λ_T).
+  // Actuation and accelerations: ABA's passes 2 and 3 with τ (and a held
+  // friction's W_T λ_T).
   if (friction == HeldFriction::kHold) {
     w.tau_total = w.friction_tau;
     if (inputs.tau != nullptr) w.tau_total += *inputs.tau;
-    AbaFromVelocities(model, w.data, w.tau_total);
+    AbaAccelerations(model, w.data, w.tau_total);
     AddHeldFriction(w);
     return;
   }
   if (inputs.tau != nullptr) {
-    AbaFromVelocities(model, w.data, *inputs.tau);
+    AbaAccelerations(model, w.data, *inputs.tau);
   } else {
     w.tau_total.setZero();
-    AbaFromVelocities(model, w.data, w.tau_total);
+    AbaAccelerations(model, w.data, w.tau_total);
   }
-  // 5b. Hertz friction stepped implicitly: the law gave the normal forces
+  // Hertz friction stepped implicitly: the law gave the normal forces
   // only; add the friction that the step's end velocities call for. A mass
   // matrix that is not positive definite makes the step non-finite, which
   // the simulation reports as divergence.
@@ -92,7 +90,8 @@ void ExplicitStep(const Model& model, const contact::Terrain& terrain,
     out = w.data.qacc;
   };
 
-  // Stage 1 at the step's start also advances the contact memory.
+  // The integrator's first stage, at the step's start, also advances the
+  // contact memory.
   ForceLawAcceleration(model, terrain, params, dt, inputs, q, v, states, w);
   if (integrator != Integrator::kSemiImplicitEuler) w.k_a[0] = w.data.qacc;
 

@@ -112,7 +112,7 @@ bool AddHertzImplicitFriction(const Model& model, const contact::HertzParams& pa
   const int n = 3 * nc;
   // M = LᵀDL at the stage's q and the contacts' Delassus matrix
   // G = Wᵀ M⁻¹ W (000 eq. 12) from the world joint axes.
-  if (!CrbaFactorFromKinematics(model, data)) return false;
+  if (!CrbaFactor(model, data)) return false;
   ComputeJointAxesWorld(model, data);
   const auto [active, support, support_len] = ActiveContactsOf(w, nc, nv);
   AssembleDelassus(data, w.contacts, active, support, support_len, w.Y.leftCols(0),

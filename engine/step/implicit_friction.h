@@ -1,5 +1,5 @@
 // Hertz friction stepped by backward Euler (HertzParams::implicit_friction):
-// stage 5 of the force-law step when 001 eq. 38's stick regime is too stiff
+// the force-law step's contact solve when 001 eq. 38's stick regime is too stiff
 // for the explicit schemes. The normal forces stay explicit (001 eq. 34–35);
 // the friction forces λ_T are those at the slip velocities they leave at the
 // end of the step,

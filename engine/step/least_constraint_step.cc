@@ -9,9 +9,9 @@
 #include "engine/dynamics/crba.h"
 #include "engine/dynamics/jacobians.h"
 #include "engine/dynamics/kinematics.h"
-#include "engine/dynamics/rnea.h"
+#include "engine/step/contact_activation.h"
 #include "engine/step/delassus.h"
-#include "engine/step/smooth_dynamics.h"
+#include "engine/step/stages.h"
 #include "engine/util/status_macros.h"
 
 namespace moreau::step {
@@ -186,56 +186,17 @@ absl::Status Validate(const LeastConstraintParams& p) {
   return absl::OkStatus();
 }
 
-absl::Status QpStepDynamics(const Model& model, const contact::Terrain& terrain, bool jdot_v,
-                            const StepInputs& inputs, const Eigen::VectorXd& q,
-                            const Eigen::VectorXd& v, StepWorkspace& w) {
-  Data& data = w.data;
-  // Kinematics once at (q, v) (X_up, X_0, twists), with J̇v when asked (004
-  // eq. 13c), shared by CRBA, RNEA and the contact quantities.
-  if (jdot_v) {
-    ContactJdotV(model, data, q, v);
-  } else {
-    ForwardKinematics(model, data, q, v);
-  }
-  // M and h = Sτ − (C + G) (004 eq. 1–2: M ν̇_f = Sτ − h).
-  MOREAU_RETURN_IF_ERROR(MassMatrixAndForces(model, inputs, w));
-  // The world joint axes and contact points: the contact quantities
-  // (delassus.h, …FromAxes) are formed from them without the Jacobians.
-  ComputeJointAxesWorld(model, data);
-  ContactPositions(model, data);
-  contact::DetectContacts(model, data, terrain, w.contacts);
-  contact::ComputeContactVelocitiesFromAxes(model, data, v, w.contacts);
-  return absl::OkStatus();
-}
-
-absl::Status LeastConstraintStep(const Model& model, const contact::Terrain& terrain,
-                                 const LeastConstraintParams& params, double dt,
-                                 const StepInputs& inputs, Eigen::VectorXd& q, Eigen::VectorXd& v,
-                                 std::span<double> impulses, StepWorkspace& w) {
-  const absl::Status dyn = QpStepDynamics(model, terrain, /*jdot_v=*/true, inputs, q, v, w);
-  if (!dyn.ok()) return dyn;
+void LeastConstraintContactSolve(const Model& model, const LeastConstraintParams& params, double dt,
+                                 const ActiveSet& set, const Eigen::VectorXd& q,
+                                 const Eigen::VectorXd& v, std::span<double> impulses,
+                                 StepWorkspace& w) {
   Data& data = w.data;
   const int nv = model.nv;
-  int nc = 0, nclosed = 0;
+  const int nc = set.nc;
   bool approaching = false;
-  for (int k = 0; k < w.contacts.capacity(); ++k) {
-    contact::Contact& ct = w.contacts.contacts[k];
-    ct.force.setZero();
-    const bool closed = ct.gap <= 0.0;
-    ct.active = closed || ct.gap + dt * ct.gamma_N <= 0.0;
-    if (!ct.active) {
-      for (int l = 0; l < 3; ++l) impulses[3 * k + l] = 0.0;
-      continue;
-    }
-    w.active[nc] = k;
-    w.support_len[nc] =
-        SupportDofs(model, data, model.contact_points[k].body, w.support.data() + nc * nv);
-    for (int l = 0; l < 3; ++l) w.Lambda[3 * nc + l] = impulses[3 * k + l];
-    if (closed) {
-      w.qp_select[nclosed++] = nc;
-      approaching = approaching || ct.gamma_N < -params.impact_velocity;
-    }
-    ++nc;
+  for (int c = 0; c < set.n_closed; ++c) {
+    approaching =
+        approaching || w.contacts.contacts[w.active[w.closed[c]]].gamma_N < -params.impact_velocity;
   }
   w.contacts.num_active = nc;
   w.last_qp = contact::QpResult{0, true, 0.0};
@@ -259,7 +220,7 @@ absl::Status LeastConstraintStep(const Model& model, const contact::Terrain& ter
       w.impact_Lambda.head(n).setZero();
       Accumulate(w.last_qp,
                  SolveContactQp(params, w.G.topLeftCorner(n, n), w.c.head(n),
-                                std::span<const int>(w.qp_select.data(), nclosed),
+                                std::span<const int>(w.closed.data(), set.n_closed),
                                 w.impact_Lambda.head(n), params.max_step_qp_iterations, w));
       GeneralizedImpulse(data, w.contacts, active, support, support_len, w.impact_Lambda.head(n),
                          w.W_Lambda);
@@ -320,9 +281,27 @@ absl::Status LeastConstraintStep(const Model& model, const contact::Terrain& ter
     SolveMassMatrix(data, w.W_Lambda);
     w.u_free += w.W_Lambda;
   }
-  v = w.u_free;
-  IntegrateConfiguration(model, q, v, dt);
-  NormalizeConfiguration(model, q);
+}
+
+absl::Status LeastConstraintStep(const Model& model, const contact::Terrain& terrain,
+                                 const LeastConstraintParams& params, double dt,
+                                 const StepInputs& inputs, Eigen::VectorXd& q, Eigen::VectorXd& v,
+                                 std::span<double> impulses, StepWorkspace& w) {
+  // Positions and velocities once at (q, v) (X_up, X_0, twists), with J̇v
+  // (004 eq. 13c), shared by CRBA, RNEA and the contact quantities.
+  ContactJdotV(model, w.data, q, v);
+  // M and h = Sτ − (C + G) (004 eq. 1–2: M ν̇_f = Sτ − h).
+  MOREAU_RETURN_IF_ERROR(SmoothDynamics(model, w.data));
+  Actuation(model, inputs, w);
+  // The contacts, and their velocities from the world joint axes, which
+  // also form W (delassus.h) without the Jacobians.
+  ComputeJointAxesWorld(model, w.data);
+  ContactDetection(model, terrain, w);
+  contact::ComputeContactVelocitiesOnPaths(model, w.data, v, w.contacts);
+  const ActiveSet set = ActivateContacts(model, {.horizon = dt}, impulses, w);
+  LeastConstraintContactSolve(model, params, dt, set, q, v, impulses, w);
+  // 004 eq. 9: semi-implicit Euler.
+  Integrate(model, dt, w, q, v);
   return absl::OkStatus();
 }
 

@@ -16,7 +16,8 @@
 #include "engine/contact/qp_solver.h"
 #include "engine/contact/terrain.h"
 #include "engine/model/model.h"
-#include "engine/step/explicit_step.h"
+#include "engine/step/contact_activation.h"
+#include "engine/step/stages.h"
 #include "engine/step/workspace.h"
 
 namespace moreau::step {
@@ -95,20 +96,25 @@ absl::Status Validate(const LeastConstraintParams& params);
 // λΔt for the warm start and receives this step's. Forces λ (world) land in
 // w.contacts[k].force; the QP iterations in w.last_qp; w.last_impact tells
 // whether the impact projection ran. FailedPrecondition when M is not
-// positive definite.
+// positive definite. The stages, in order: ContactJdotV (kinematics with
+// J̇v), SmoothDynamics, Actuation, ContactDetection and the velocities,
+// ActivateContacts, LeastConstraintContactSolve, Integrate.
 absl::Status LeastConstraintStep(const Model& model, const contact::Terrain& terrain,
                                  const LeastConstraintParams& params, double dt,
                                  const StepInputs& inputs, Eigen::VectorXd& q, Eigen::VectorXd& v,
                                  std::span<double> impulses, StepWorkspace& w);
 
-// Shared with micro_macro_step: kinematics at (q, v) (with J̇v when
-// `jdot_v`), M factored, w.h = τ − c − g (+ external), the world joint axes
-// and contact points (data.S_world, data.contact_position: what delassus.h's
-// W is formed from; data.contact_J is not written), detection and
-// velocities. FailedPrecondition when M is not positive definite.
-absl::Status QpStepDynamics(const Model& model, const contact::Terrain& terrain, bool jdot_v,
-                            const StepInputs& inputs, const Eigen::VectorXd& q,
-                            const Eigen::VectorXd& v, StepWorkspace& w);
+// The contact-solve stage of the least-constraint step, after
+// ActivateContacts (horizon Δt) with the kinematics, J̇v, M's factor and w.h
+// of (q, v): the impact projection when a closed contact approaches faster
+// than params.impact_velocity (004 eq. 19–24), then the force QP (004
+// eq. 13c, 18) params.jdot_passes times; the end velocity u_E = ν + Δt M⁻¹
+// (Sτ − h + Jᵀ λ) in w.u_free. Writes the active slots' impulses and forces,
+// contacts.num_active, w.last_qp and w.last_impact. Allocation-free.
+void LeastConstraintContactSolve(const Model& model, const LeastConstraintParams& params, double dt,
+                                 const ActiveSet& set, const Eigen::VectorXd& q,
+                                 const Eigen::VectorXd& v, std::span<double> impulses,
+                                 StepWorkspace& w);
 
 }  // namespace moreau::step
 

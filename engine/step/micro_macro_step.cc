@@ -8,8 +8,12 @@
 #include "engine/contact/contact_set.h"
 #include "engine/dynamics/configuration.h"
 #include "engine/dynamics/crba.h"
+#include "engine/dynamics/jacobians.h"
+#include "engine/dynamics/kinematics.h"
+#include "engine/step/contact_activation.h"
 #include "engine/step/delassus.h"
-#include "engine/step/least_constraint_step.h"
+#include "engine/step/stages.h"
+#include "engine/util/status_macros.h"
 
 namespace moreau::step {
 namespace {
@@ -48,46 +52,36 @@ absl::Status Validate(const MicroMacroParams& p) {
   return absl::OkStatus();
 }
 
-absl::Status MicroMacroStep(const Model& model, const contact::Terrain& terrain,
-                            const MicroMacroParams& params, double dt, const StepInputs& inputs,
-                            Eigen::VectorXd& q, Eigen::VectorXd& v,
-                            std::span<contact::ContactState> states, std::span<double> impulses,
-                            StepWorkspace& w) {
-  // 003 §III-D steps 1–3: H, b, contact points, their velocities and K_i.
-  const absl::Status dyn = QpStepDynamics(model, terrain, /*jdot_v=*/false, inputs, q, v, w);
-  if (!dyn.ok()) return dyn;
-  Data& data = w.data;
-  const int nv = model.nv;
-
+void MembraneForces(const Model& model, const MicroMacroParams& params, double dt,
+                    std::span<contact::ContactState> states, StepWorkspace& w) {
   // Step 4: the membrane forces (003 eq. 14, 7, 12) at every point touching
   // it (g_N ≤ 0), u_E = u + Σ_T K_i f_i (eq. 18).
   contact::ContactForceParams membrane;
   membrane.law = contact::ContactForceLaw::kMicro;
   membrane.micro = params.membrane;
   w.h_contact.setZero();
-  contact::ContactForcesFromAxes(model, data, membrane, dt, w.contacts, states, w.h_contact);
+  contact::ContactForcesOnPaths(model, w.data, membrane, dt, w.contacts, states, w.h_contact);
   w.h += w.h_contact;
+}
+
+void MacroContactSolve(const Model& model, const MicroMacroParams& params, double dt,
+                       const ActiveSet& set, const Eigen::VectorXd& v, std::span<double> impulses,
+                       StepWorkspace& w) {
+  Data& data = w.data;
+  const int nv = model.nv;
+  const int nc = set.nc;
   // u_free = v + Δt H⁻¹ (u_E − b): v_i + v_Bi of eq. 23–24 is Wᵀ u_free.
   w.u_free = w.h * dt;
   SolveMassMatrix(data, w.u_free);
   w.u_free += v;
 
-  // Step 5: the macro set H (touching points and those about to touch),
-  // split into static (‖v_i‖ ≤ ε) and kinetic points (eq. 25–26).
-  int nc = 0, m = 0;
-  for (int k = 0; k < w.contacts.capacity(); ++k) {
-    contact::Contact& ct = w.contacts.contacts[k];
-    if (!(ct.gap <= 0.0 || ct.gap + dt * ct.gamma_N <= 0.0)) {
-      for (int l = 0; l < 3; ++l) impulses[3 * k + l] = 0.0;
-      continue;
-    }
-    ct.active = true;
-    w.active[nc] = k;
-    w.support_len[nc] =
-        SupportDofs(model, data, model.contact_points[k].body, w.support.data() + nc * nv);
-    w.qp_var[nc] = m;
+  int m = 0;
+  for (int a = 0; a < nc; ++a) {
+    const int k = w.active[a];
+    const contact::Contact& ct = w.contacts.contacts[k];
+    w.qp_var[a] = m;
     if (ct.velocity.norm() <= params.slip_velocity) {
-      w.qp_kind[nc] = kStatic;
+      w.qp_kind[a] = kStatic;
       for (int l = 0; l < 3; ++l) {
         w.qp_dir.col(m + l) = Vec3::Unit(l);
         w.qp_x[m + l] = impulses[3 * k + l];
@@ -96,7 +90,7 @@ absl::Status MicroMacroStep(const Model& model, const contact::Terrain& terrain,
     } else {
       // Eq. 26: Δf_i = Δf_ν (ν − μ_K σ), σ the slip direction (eq. 7–8) in
       // the contact frame, 0 below ε.
-      w.qp_kind[nc] = kKinetic;
+      w.qp_kind[a] = kKinetic;
       const double slip = ct.gamma_T.norm();
       Vec3 dir(1.0, 0.0, 0.0);
       if (slip > params.slip_velocity) dir.tail<2>() = -params.mu_kinetic * ct.gamma_T / slip;
@@ -104,10 +98,8 @@ absl::Status MicroMacroStep(const Model& model, const contact::Terrain& terrain,
       w.qp_x[m] = impulses[3 * k];
       m += 1;
     }
-    ++nc;
   }
-  w.contacts.num_active = 0;
-  for (const contact::Contact& ct : w.contacts.contacts) w.contacts.num_active += ct.active;
+  w.contacts.num_active = nc;
   w.last_qp = contact::QpResult{0, true, 0.0};
   w.last_impact = false;
 
@@ -184,10 +176,29 @@ absl::Status MicroMacroStep(const Model& model, const contact::Terrain& terrain,
     w.u_free += w.W_Lambda;
     RecordContactImpulses(active, w.Lambda.head(n), dt, w.contacts, impulses);
   }
+}
+
+absl::Status MicroMacroStep(const Model& model, const contact::Terrain& terrain,
+                            const MicroMacroParams& params, double dt, const StepInputs& inputs,
+                            Eigen::VectorXd& q, Eigen::VectorXd& v,
+                            std::span<contact::ContactState> states, std::span<double> impulses,
+                            StepWorkspace& w) {
+  // 003 §III-D steps 1–3: H, b, contact points, their velocities and K_i,
+  // the velocities from the world joint axes (which also form K_i,
+  // delassus.h).
+  ForwardKinematics(model, w.data, q, v);
+  MOREAU_RETURN_IF_ERROR(SmoothDynamics(model, w.data));
+  Actuation(model, inputs, w);
+  ComputeJointAxesWorld(model, w.data);
+  ContactDetection(model, terrain, w);
+  contact::ComputeContactVelocitiesOnPaths(model, w.data, v, w.contacts);
+  MembraneForces(model, params, dt, states, w);
+  // Step 5: the macro set H (touching points and those about to touch),
+  // split into static (‖v_i‖ ≤ ε) and kinetic points (eq. 25–26).
+  const ActiveSet set = ActivateContacts(model, {.horizon = dt, .keep_forces = true}, impulses, w);
+  MacroContactSolve(model, params, dt, set, v, impulses, w);
   // Step 9: semi-implicit Euler (003 §IV-A's first-order symplectic method).
-  v = w.u_free;
-  IntegrateConfiguration(model, q, v, dt);
-  NormalizeConfiguration(model, q);
+  Integrate(model, dt, w, q, v);
   return absl::OkStatus();
 }
 

@@ -39,7 +39,8 @@
 #include "engine/contact/qp_solver.h"
 #include "engine/contact/terrain.h"
 #include "engine/model/model.h"
-#include "engine/step/explicit_step.h"
+#include "engine/step/contact_activation.h"
+#include "engine/step/stages.h"
 #include "engine/step/workspace.h"
 
 namespace moreau::step {
@@ -83,12 +84,32 @@ absl::Status Validate(const MicroMacroParams& params);
 // w.last_qp. A point is in the macro set when it touches (g_N ≤ 0) or would
 // within the step (g_N + Δt γ_N ≤ 0; its normal row then targets the surface
 // instead of −e v_ν).
-// FailedPrecondition when M is not positive definite.
+// FailedPrecondition when M is not positive definite. The stages, in order:
+// ForwardKinematics, SmoothDynamics, Actuation, ContactDetection and the
+// velocities, MembraneForces, ActivateContacts (horizon Δt, the membrane
+// forces kept), MacroContactSolve, Integrate.
 absl::Status MicroMacroStep(const Model& model, const contact::Terrain& terrain,
                             const MicroMacroParams& params, double dt, const StepInputs& inputs,
                             Eigen::VectorXd& q, Eigen::VectorXd& v,
                             std::span<contact::ContactState> states, std::span<double> impulses,
                             StepWorkspace& w);
+
+// The micro layer (003 §III-D step 4), after the contact velocities: the
+// membrane forces (003 eq. 14, 7, 12; the `micro` law) at every slot
+// touching it (g_N ≤ 0, the detection's active flag), into each slot's force
+// and added to w.h (eq. 18). `states` as in MicroMacroStep. Allocation-free.
+void MembraneForces(const Model& model, const MicroMacroParams& params, double dt,
+                    std::span<contact::ContactState> states, StepWorkspace& w);
+
+// The macro layer's contact solve (003 §III-D steps 5–8), after
+// ActivateContacts: u_free = v + Δt H⁻¹ (w.h) (eq. 23–24), each active point
+// static or kinetic (eq. 25–26), the least-squares QP (eq. 33) and its
+// static-to-kinetic friction limit (eq. 35–36); the end velocity in
+// w.u_free, the impulses Δf added to the active slots' forces as Δf/Δt.
+// Writes contacts.num_active and w.last_qp. Allocation-free.
+void MacroContactSolve(const Model& model, const MicroMacroParams& params, double dt,
+                       const ActiveSet& set, const Eigen::VectorXd& v, std::span<double> impulses,
+                       StepWorkspace& w);
 
 }  // namespace moreau::step
 

@@ -10,19 +10,15 @@
 #include "engine/dynamics/jacobians.h"
 #include "engine/dynamics/kinematics.h"
 #include "engine/dynamics/loop_closure.h"
-#include "engine/dynamics/rnea.h"
+#include "engine/step/contact_activation.h"
 #include "engine/step/delassus.h"
-#include "engine/step/smooth_dynamics.h"
+#include "engine/step/stages.h"
 #include "engine/util/status_macros.h"
 
 namespace moreau::step {
 
-absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
-                        const contact::ProxParams& prox, const contact::ContactLaw& law, double dt,
-                        const StepInputs& inputs, Eigen::VectorXd& q, Eigen::VectorXd& v,
-                        std::span<double> impulses, StepWorkspace& w,
-                        const BilateralInputs& bilateral) {
-  Data& data = w.data;
+absl::Status ValidateBilateral(const Model& model, const BilateralInputs& bilateral,
+                               const StepWorkspace& w) {
   const int nj = static_cast<int>(bilateral.joints.dofs.size());
   const int nl = kLoopRows * static_cast<int>(model.loop_closures.size());
   const int nb = nj + nl;
@@ -34,50 +30,27 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
         bilateral.joints.bound.size(), " bounds) and ", nl, " loop rows for a workspace of ",
         w.max_bilateral, " with ", bilateral.impulses.size(), " impulses"));
   }
-  Eigen::Map<Eigen::VectorXd> bilateral_impulses(bilateral.impulses.data(), nb);
-  // 000 eq. 6: the midpoint q_M = q_S + ½Δt F(q_S) u_S.
-  IntegrateConfiguration(model, q, v, 0.5 * dt);
+  return absl::OkStatus();
+}
 
-  // Kinematics once at the midpoint (X_up, X_0, body twists), shared by
-  // CRBA, RNEA and the contact quantities.
-  ForwardKinematics(model, data, q, v);
-
-  // Smooth dynamics at the midpoint: M (CRBA, factored) and h = τ − c − g
-  // (000 eq. 1: M u̇ = h + W λ).
-  MOREAU_RETURN_IF_ERROR(MassMatrixAndForces(model, inputs, w));
-
-  // Contacts closed at the midpoint: g_N(q_M) ≤ 0 (000 eq. 10), and also
-  // those the motion would carry through the surface by the step's end,
-  // g_N(q_M) + ½Δt γ_N ≤ 0: an impact then stops at the surface instead of
-  // up to v Δt inside it (the midpoint rule alone leaves that penetration).
-  // The velocities from the body twists; W's columns come from the world
-  // joint axes (AssembleDelassus), so no contact Jacobian is formed.
-  ComputeJointAxesWorld(model, data);
-  ContactPositions(model, data);
-  contact::DetectContacts(model, data, terrain, w.contacts);
-  contact::ComputeContactVelocitiesFromTwists(model, data, w.contacts);
+void ProxContactSolve(const Model& model, const contact::ProxParams& prox,
+                      const contact::ContactLaw& law, double dt, const BilateralInputs& bilateral,
+                      const ActiveSet& set, const Eigen::VectorXd& v, std::span<double> impulses,
+                      StepWorkspace& w) {
+  Data& data = w.data;
   const int nv = model.nv;
-  int nc = 0;
-  for (int k = 0; k < w.contacts.capacity(); ++k) {
-    contact::Contact& ct = w.contacts.contacts[k];
-    ct.force.setZero();
-    ct.active = ct.active || ct.gap + 0.5 * dt * ct.gamma_N <= 0.0;
-    if (!ct.active) {
-      for (int l = 0; l < 3; ++l) impulses[3 * k + l] = 0.0;
-      continue;
-    }
-    w.active[nc] = k;
-    // W columns (000 eq. 2): w = Jᵀ n, Jᵀ t1, Jᵀ t2 at the midpoint, nonzero
-    // only on the support path of the contact's body.
-    w.support_len[nc] =
-        SupportDofs(model, data, model.contact_points[k].body, w.support.data() + nc * nv);
+  const int nc = set.nc;
+  const int nj = static_cast<int>(bilateral.joints.dofs.size());
+  const int nl = kLoopRows * static_cast<int>(model.loop_closures.size());
+  const int nb = nj + nl;
+  Eigen::Map<Eigen::VectorXd> bilateral_impulses(bilateral.impulses.data(), nb);
+  for (int a = 0; a < nc; ++a) {
+    const contact::Contact& ct = w.contacts.contacts[w.active[a]];
     // γ_S = Wᵀ u_S: the contact-point velocity J v in the contact frame.
-    w.gamma_S[3 * nc] = ct.normal.dot(ct.velocity);
-    w.gamma_S[3 * nc + 1] = ct.t1.dot(ct.velocity);
-    w.gamma_S[3 * nc + 2] = ct.t2.dot(ct.velocity);
-    for (int l = 0; l < 3; ++l) w.Lambda[3 * nc + l] = impulses[3 * k + l];
-    w.laws[nc] = law;
-    ++nc;
+    w.gamma_S[3 * a] = ct.normal.dot(ct.velocity);
+    w.gamma_S[3 * a + 1] = ct.t1.dot(ct.velocity);
+    w.gamma_S[3 * a + 2] = ct.t2.dot(ct.velocity);
+    w.laws[a] = law;
   }
 
   // z = L⁻ᵀ h Δt (w.W_Lambda until the impulse), so that M⁻¹ h Δt =
@@ -223,10 +196,36 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
     SolveMassMatrixFromHalf(data, w.W_Lambda);
     w.u_free = v + w.W_Lambda;
   }
-  v = w.u_free;
-  // 000 eq. 7: q_E = q_M + ½Δt F(q_M) u_E.
+}
+
+absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
+                        const contact::ProxParams& prox, const contact::ContactLaw& law, double dt,
+                        const StepInputs& inputs, Eigen::VectorXd& q, Eigen::VectorXd& v,
+                        std::span<double> impulses, StepWorkspace& w,
+                        const BilateralInputs& bilateral) {
+  MOREAU_RETURN_IF_ERROR(ValidateBilateral(model, bilateral, w));
+  // 000 eq. 6: the midpoint q_M = q_S + ½Δt F(q_S) u_S.
   IntegrateConfiguration(model, q, v, 0.5 * dt);
-  NormalizeConfiguration(model, q);
+  // Positions and velocities once at the midpoint (X_up, X_0, body twists),
+  // shared by CRBA, RNEA and the contact quantities.
+  ForwardKinematics(model, w.data, q, v);
+  // M (CRBA, factored) and h = τ − c − g at the midpoint (000 eq. 1:
+  // M u̇ = h + W λ).
+  MOREAU_RETURN_IF_ERROR(SmoothDynamics(model, w.data));
+  Actuation(model, inputs, w);
+  // Contacts at the midpoint; their velocities from the body twists. W's
+  // columns come from the world joint axes (AssembleDelassus), so no contact
+  // Jacobian is formed.
+  ComputeJointAxesWorld(model, w.data);
+  ContactDetection(model, terrain, w);
+  contact::ComputeContactVelocities(model, w.data, w.contacts);
+  // Closed at the midpoint, g_N(q_M) ≤ 0 (000 eq. 10), or carried through
+  // the surface by the step's end, g_N(q_M) + ½Δt γ_N ≤ 0 (the midpoint
+  // rule alone leaves that penetration).
+  const ActiveSet set = ActivateContacts(model, {.horizon = 0.5 * dt}, impulses, w);
+  ProxContactSolve(model, prox, law, dt, bilateral, set, v, impulses, w);
+  // 000 eq. 7: q_E = q_M + ½Δt F(q_M) u_E.
+  Integrate(model, 0.5 * dt, w, q, v);
   return absl::OkStatus();
 }
 

@@ -11,7 +11,8 @@
 #include "engine/contact/prox_solver.h"
 #include "engine/contact/terrain.h"
 #include "engine/model/model.h"
-#include "engine/step/explicit_step.h"
+#include "engine/step/contact_activation.h"
+#include "engine/step/stages.h"
 #include "engine/step/workspace.h"
 
 namespace moreau::step {
@@ -55,13 +56,32 @@ struct BilateralInputs {
 // that removes the midpoint's position error φ by the step's end: position
 // stabilisation without drift). Their impulses land in bilateral.impulses
 // (joint rows first, then loop rows) and warm-start the next step.
-// InvalidArgument when the rows do not fit the workspace, a span's size
-// differs from dofs' or bilateral.impulses has fewer entries than rows.
+// InvalidArgument as ValidateBilateral. The stages, in order: the midpoint
+// q_M, ForwardKinematics, SmoothDynamics, Actuation, ContactDetection and
+// the velocities, ActivateContacts (horizon ½Δt), ProxContactSolve,
+// Integrate over the second half step.
 absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
                         const contact::ProxParams& prox, const contact::ContactLaw& law, double dt,
                         const StepInputs& inputs, Eigen::VectorXd& q, Eigen::VectorXd& v,
                         std::span<double> impulses, StepWorkspace& w,
                         const BilateralInputs& bilateral = {});
+
+// InvalidArgument when the bilateral rows do not fit the workspace, a span's
+// size differs from dofs' or bilateral.impulses has fewer entries than rows.
+absl::Status ValidateBilateral(const Model& model, const BilateralInputs& bilateral,
+                               const StepWorkspace& w);
+
+// The contact-solve stage of Moreau's step, after ActivateContacts at the
+// midpoint (with M factored and w.h from Actuation there): Λ by the JOR/SOR
+// prox iteration (000 eq. 11–18) over the active contacts, each with `law`,
+// and the bilateral rows (ValidateBilateral'd); the end velocity
+// u_E = u_S + M⁻¹ (h Δt + W Λ + B Λ_B) (000 eq. 11) in w.u_free, u_S = v.
+// Writes each active slot's impulses and force Λ/Δt, bilateral.impulses and
+// w.last_prox. Allocation-free.
+void ProxContactSolve(const Model& model, const contact::ProxParams& prox,
+                      const contact::ContactLaw& law, double dt, const BilateralInputs& bilateral,
+                      const ActiveSet& set, const Eigen::VectorXd& v, std::span<double> impulses,
+                      StepWorkspace& w);
 
 }  // namespace moreau::step
 

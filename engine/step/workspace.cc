@@ -47,6 +47,7 @@ StepWorkspace MakeStepWorkspace(const Model& model) {
   w.u_free = Eigen::VectorXd::Zero(nv);
   w.h = Eigen::VectorXd::Zero(nv);
   w.active.assign(nc, 0);
+  w.closed.assign(nc, 0);
   w.laws.assign(nc, contact::ContactLaw{});
   w.prox = contact::ProxSolver(nc, nb);
   w.qp = contact::QpSolver(3 * nc);

@@ -19,39 +19,60 @@
 
 namespace moreau::step {
 
+// Grouped by the stage (stages.h) that owns each buffer: the stage that
+// writes it first in a step; later stages read it.
 struct StepWorkspace {
+  // --- positions, velocities, smooth dynamics (Data's own groups) ---
   Data data;
+
+  // --- actuation (Actuation) ---
+  Eigen::VectorXd h;          // nv: τ − c − g (− Σ Jᵀ f_ext), then + the membrane's W λ
+  Eigen::VectorXd tau_total;  // nv: −Σ Jᵀ f_ext; explicit: actuation (+ held W_T λ_T)
+
+  // --- contacts (ContactDetection, the contact velocities, ActivateContacts) ---
   contact::ContactSet contacts;
-  std::vector<contact::ContactState> stage_states;  // force laws: per-stage copy
-
-  Eigen::VectorXd tau_total;  // nv: actuation (+ held implicit friction, W_T λ_T)
-  Eigen::VectorXd h_contact;  // nv: Σ J_kᵀ λ_k
-  Eigen::VectorXd q_stage;    // nq
-  Eigen::VectorXd v_stage;    // nv
-  Eigen::VectorXd k_v[4];     // nv: stage velocities (RK)
-  Eigen::VectorXd k_a[4];     // nv: stage accelerations (RK)
-  Eigen::VectorXd v_sum;      // nv
-
-  // Moreau time-stepping (000 eq. 6–19), for up to max_contacts active contacts.
   int max_contacts = 0;
+  std::vector<int> active;   // slots of the active contacts
+  std::vector<int> closed;   // positions in `active` of the closed ones
+  std::vector<int> support;  // nv per active contact: its SupportDofs
+  std::vector<int> support_len;
+
+  // --- contact solve, shared by the solves (000 eq. 6–19), for up to
+  // max_contacts active contacts and max_bilateral rows ---
   Eigen::MatrixXd Y;       // nv × 3 n_c: L⁻ᵀ W, W = [w_N, w_T1, w_T2] per contact
   Eigen::MatrixXd Y_path;  // nv × 6 n_c: Y and D⁻¹ Y on each support path (AssembleDelassus)
   Eigen::MatrixXd G;       // 3 n_c × 3 n_c Delassus matrix Wᵀ M⁻¹ W = Yᵀ D⁻¹ Y
   Eigen::VectorXd W_Lambda;  // nv: M⁻¹ W Λ (MoreauStep without bilateral rows: L⁻ᵀ (h Δt + W Λ))
-  std::vector<int> support;  // nv per active contact: its SupportDofs
-  std::vector<int> support_len;
-  Eigen::VectorXd c;        // 3 n_c: Wᵀ u_free
+  Eigen::VectorXd c;         // 3 n_c: Wᵀ u_free
   Eigen::VectorXd gamma_S;  // 3 n_c: Wᵀ u_S
-  Eigen::VectorXd Lambda;   // 3 n_c: impulses
-  Eigen::VectorXd u_free;   // nv: u_S + M⁻¹ h Δt
-  Eigen::VectorXd h;        // nv: τ − c − g (+ external)
-  std::vector<int> active;  // slots of the active contacts
+  Eigen::VectorXd Lambda;   // 3 n_c: impulses (in: the warm start, ActivateContacts)
+  Eigen::VectorXd u_free;   // nv: u_S + M⁻¹ h Δt; out: the end velocity u_E (Integrate)
+  Eigen::VectorXd v_stage;  // nv: least-constraint's velocity of a J̇v pass; explicit: Heun
+
+  // --- contact solve: Moreau's prox (ProxContactSolve) ---
   std::vector<contact::ContactLaw> laws;
   contact::ProxSolver prox{0};
   contact::ProxResult last_prox{};
+  // Bilateral rows (000 eq. 19–20), after the contact rows in Y, G, c and
+  // Lambda (sized 3 max_contacts + max_bilateral): first the joint-velocity
+  // rows of id-constraint control (one per actuator at most), then kLoopRows
+  // per loop closure.
+  int max_bilateral = 0;
+  Eigen::MatrixXd B;             // nv × max_bilateral: row directions b_r
+  std::vector<int> row_support;  // nv per row: DOFs of b_r, decreasing
+  std::vector<int> row_support_len;
+  std::vector<int> dof_mark;       // nv: scratch for support unions
+  Eigen::VectorXd row_lo, row_hi;  // max_bilateral: impulse box
+  Eigen::MatrixXd loop_J;          // kLoopRows × nv: one cut joint's rows
+  Eigen::VectorXd loop_phi;        // kLoopRows: its position error
+  // Direct loop solve (LoopSolver::kDirect): G_LL, G_LL⁻¹ G_LR, G_LL⁻¹ c_L.
+  Eigen::MatrixXd G_LL;
+  Eigen::MatrixXd Z;
+  Eigen::VectorXd z;
+  Eigen::LDLT<Eigen::MatrixXd> ldlt{0};
 
-  // QP contact models (least_constraint_step, micro_macro_step), for up to
-  // max_contacts active contacts (n ≤ 3 max_contacts unknowns).
+  // --- contact solve: the QP models (LeastConstraintContactSolve,
+  // MembraneForces, MacroContactSolve), n ≤ 3 max_contacts unknowns ---
   contact::QpSolver qp{0};
   Eigen::MatrixXd qp_P;                       // 3 n_c × 3 n_c: the QP's P
   Eigen::MatrixXd qp_P2;                      // 3 n_c × 3 n_c: second P (staggered friction) / A
@@ -65,11 +86,17 @@ struct StepWorkspace {
   std::vector<int> qp_kind;                   // n_c: per active contact, model-specific kind
   std::vector<int> qp_var;                    // n_c: first QP unknown of each active contact
   Eigen::MatrixXd qp_dir;                     // 3 × 3 n_c: contact-frame direction of each unknown
+  Eigen::VectorXd h_contact;                  // nv: the membrane's Σ J_kᵀ λ_k
   contact::QpResult last_qp{};                // summed iterations of the last step's QPs
   bool last_impact = false;                   // least-constraint: the last step projected an impact
 
-  std::vector<Force> f_ext;  // per body, body coordinates (pushes)
-
+  // --- contact solve: the force laws with explicit integration (ExplicitStep) ---
+  std::vector<contact::ContactState> stage_states;  // per-stage copy of the contact memory
+  Eigen::VectorXd q_stage;                          // nq
+  Eigen::VectorXd k_v[4];                           // nv: stage velocities (RK)
+  Eigen::VectorXd k_a[4];                           // nv: stage accelerations (RK)
+  Eigen::VectorXd v_sum;                            // nv
+  std::vector<Force> f_ext;                         // per body, body coordinates (pushes)
   // Hertz friction by backward Euler (implicit_friction.h), 2 max_contacts
   // unknowns: the slip velocities v⁺ of the active contacts, padded.
   Eigen::MatrixXd friction_A;  // Δt G_TT
@@ -89,24 +116,6 @@ struct StepWorkspace {
   std::vector<Vec3> friction_force;
   int last_friction_iterations = 0;     // Newton iterations of the last solve
   bool last_friction_converged = true;  // its residual met the tolerance
-
-  // Bilateral rows of the Moreau step (000 eq. 19–20), after the contact rows
-  // in Y, G, c and Lambda (sized 3 max_contacts + max_bilateral): first the
-  // joint-velocity rows of id-constraint control (one per actuator at most),
-  // then kLoopRows per loop closure.
-  int max_bilateral = 0;
-  Eigen::MatrixXd B;             // nv × max_bilateral: row directions b_r
-  std::vector<int> row_support;  // nv per row: DOFs of b_r, decreasing
-  std::vector<int> row_support_len;
-  std::vector<int> dof_mark;       // nv: scratch for support unions
-  Eigen::VectorXd row_lo, row_hi;  // max_bilateral: impulse box
-  Eigen::MatrixXd loop_J;          // kLoopRows × nv: one cut joint's rows
-  Eigen::VectorXd loop_phi;        // kLoopRows: its position error
-  // Direct loop solve (LoopSolver::kDirect): G_LL, G_LL⁻¹ G_LR, G_LL⁻¹ c_L.
-  Eigen::MatrixXd G_LL;
-  Eigen::MatrixXd Z;
-  Eigen::VectorXd z;
-  Eigen::LDLT<Eigen::MatrixXd> ldlt{0};
 };
 
 // Rows per loop closure (a revolute cut joint: 3 translations, 2 tilts).

@@ -208,7 +208,7 @@ std::vector<Vec3> ForcesByJacobians(const Model& model, Data& data,
   return forces;
 }
 
-// ContactForcesFromAxes (J_kᵀ λ_k from the world axes and the sphere
+// ContactForcesOnPaths (J_kᵀ λ_k from the world axes and the sphere
 // centres) adds the same generalized force and sets the same forces and
 // contact memory as ContactForces, for every law, on the Mini Cheetah pressed
 // into the ground at random poses and velocities.
@@ -235,7 +235,7 @@ TEST(ContactForces, FromAxesEqualsJacobianTranspose) {
       Eigen::VectorXd h_axes = Eigen::VectorXd::Zero(model.nv);
       const std::vector<Vec3> forces =
           ForcesByJacobians(model, data, params, q, v, set, by_jacobian, h_jacobian, active);
-      ContactForcesFromAxes(model, data, params, 1e-3, set, by_axes, h_axes);
+      ContactForcesOnPaths(model, data, params, 1e-3, set, by_axes, h_axes);
       for (int k = 0; k < set.capacity(); ++k) {
         EXPECT_EQ(set.contacts[k].force, forces[k]);
         EXPECT_EQ(by_axes[k].closed, by_jacobian[k].closed);
@@ -249,7 +249,7 @@ TEST(ContactForces, FromAxesEqualsJacobianTranspose) {
 }
 
 // ContactForcesOnBodies (each λ_k as a wrench on its body, taken off ABA's
-// p^A between AbaVelocities and AbaFromVelocities) gives the accelerations of
+// p^A between AbaVelocities and AbaAccelerations) gives the accelerations of
 // ABA with τ + Σ J_kᵀ λ_k (ContactForces), and the same forces and contact
 // memory, for every law, on the Mini Cheetah pressed into the ground at
 // random poses and velocities, with external wrenches on the bodies too.
@@ -279,16 +279,17 @@ TEST(ContactForces, OnBodiesEqualsJacobianTransposeInAba) {
       Eigen::VectorXd h = tau;
       const std::vector<Vec3> forces =
           ForcesByJacobians(model, data, params, q, v, set, by_jacobian, h, active);
-      const Eigen::VectorXd expected = AbaFromKinematics(model, data, v, h, &f_ext);
+      AbaVelocities(model, data, v, &f_ext);
+      const Eigen::VectorXd expected = AbaAccelerations(model, data, h);
       // The explicit step's order: kinematics, pass 1, velocities from the
       // twists, the wrenches on the bodies, passes 2 and 3.
       ForwardKinematics(model, data, q);
       ContactPositions(model, data);
       DetectContacts(model, data, Terrain(), set);
       AbaVelocities(model, data, v, &f_ext);
-      ComputeContactVelocitiesFromTwists(model, data, set, /*active_only=*/true);
+      ComputeContactVelocities(model, data, set, /*active_only=*/true);
       ContactForcesOnBodies(model, data, params, 1e-3, set, on_bodies, data.pA);
-      const Eigen::VectorXd qacc = AbaFromVelocities(model, data, tau);
+      const Eigen::VectorXd qacc = AbaAccelerations(model, data, tau);
       for (int k = 0; k < set.capacity(); ++k) {
         // The velocities from the twists differ from J v by rounding, and so
         // may the forces computed from them.

@@ -331,16 +331,16 @@ TEST(ContactVelocities, FromTwistsEqualJacobianTimesV) {
     Eigen::VectorXd q, v;
     RandomState(model, rng, g, q, v);
     ForwardKinematics(model, data, q, v);
-    ContactJacobiansFromKinematics(model, data);
+    ContactJacobians(model, data);
     DetectContacts(model, data, Terrain(), by_jacobian);
     DetectContacts(model, data, Terrain(), by_twist);
     ComputeContactVelocities(model, data, v, by_jacobian);
-    ComputeContactVelocitiesFromTwists(model, data, by_twist);
+    ComputeContactVelocities(model, data, by_twist);
     for (int k = 0; k < by_jacobian.capacity(); ++k) {
       ExpectSameVelocity(by_twist.contacts[k], by_jacobian.contacts[k]);
     }
     // active_only: the same for the active slots, zero for the others.
-    ComputeContactVelocitiesFromTwists(model, data, by_twist, /*active_only=*/true);
+    ComputeContactVelocities(model, data, by_twist, /*active_only=*/true);
     ExpectActiveOnlyVelocities(by_twist, by_jacobian);
   }
 }
@@ -363,7 +363,7 @@ TEST(ContactVelocities, FromAxesEqualJacobianTimesV) {
     Eigen::VectorXd q, v;
     RandomState(model, rng, g, q, v);
     ForwardKinematics(model, data, q);
-    ContactJacobiansFromKinematics(model, data);
+    ContactJacobians(model, data);
     DetectContacts(model, data, Terrain(), by_jacobian);
     ComputeContactVelocities(model, data, v, by_jacobian);
     // The axes path as the explicit step runs it.
@@ -371,7 +371,7 @@ TEST(ContactVelocities, FromAxesEqualJacobianTimesV) {
     ComputeJointAxesWorld(model, data);
     ContactPositions(model, data);
     DetectContacts(model, data, Terrain(), by_axes);
-    ComputeContactVelocitiesFromAxes(model, data, v, by_axes);
+    ComputeContactVelocitiesOnPaths(model, data, v, by_axes);
     for (int k = 0; k < by_jacobian.capacity(); ++k) {
       const Contact& b = by_axes.contacts[k];
       ExpectSameVelocity(b, by_jacobian.contacts[k]);
@@ -381,7 +381,7 @@ TEST(ContactVelocities, FromAxesEqualJacobianTimesV) {
       EXPECT_EQ(b.t2, t2);
     }
     // active_only: the same for the active slots, zero for the others.
-    ComputeContactVelocitiesFromAxes(model, data, v, by_axes, /*active_only=*/true);
+    ComputeContactVelocitiesOnPaths(model, data, v, by_axes, /*active_only=*/true);
     ExpectActiveOnlyVelocities(by_axes, by_jacobian);
   }
 }

@@ -49,9 +49,9 @@ TEST(NoAllocation, DetectVelocitiesAndEveryForceLaw) {
         DetectContacts(model, data, *terrain, set);
         ComputeContactVelocities(model, data, v, set);
         ContactForces(model, data, params, 1e-3, set, states, h);
-        ComputeContactVelocitiesFromAxes(model, data, v, set);
-        ContactForcesFromAxes(model, data, params, 1e-3, set, states, h);
-        ComputeContactVelocitiesFromTwists(model, data, set, /*active_only=*/true);
+        ComputeContactVelocitiesOnPaths(model, data, v, set);
+        ContactForcesOnPaths(model, data, params, 1e-3, set, states, h);
+        ComputeContactVelocities(model, data, set, /*active_only=*/true);
         ContactForcesOnBodies(model, data, params, 1e-3, set, states, data.pA);
       }
     }

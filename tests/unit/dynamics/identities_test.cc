@@ -202,7 +202,7 @@ TEST(DynamicsIdentities, ExternalWrenchSplit) {
   }
 }
 
-// AbaFromKinematics at the X_up of ForwardKinematics equals Aba, and Aba leaves
+// AbaVelocities and AbaAccelerations at the X_up of ForwardKinematics equals Aba, and Aba leaves
 // the same X_up and body velocities as ForwardKinematics (aba.h), for the
 // rotation-about-e_K joints (read back from X_up) and every other kind.
 // Data::level_order holds every body once, parents before children, ties
@@ -260,7 +260,8 @@ TEST(DynamicsIdentities, AbaFromKinematicsMatchesAba) {
         EXPECT_TRUE(data.X_up[i].r.isApprox(fk.X_up[i].r, 1e-14)) << "body " << i;
         ExpectSameTwist(data.v[i], fk.v[i], i);
       }
-      const Eigen::VectorXd from_kinematics = AbaFromKinematics(model, fk, v, tau);
+      AbaVelocities(model, fk, v);
+      const Eigen::VectorXd from_kinematics = AbaAccelerations(model, fk, tau);
       EXPECT_LT(RelativeError(from_kinematics, qacc), 1e-12) << "state " << s;
     }
   }
@@ -293,14 +294,14 @@ TEST(DynamicsIdentities, AbaHalvesWithForcesOnBiasMatchAbaWithExternalForces) {
         ExpectSameTwist(fk.v[i], twists[i], i);
         fk.pA[i] -= f_ext[i];
       }
-      const Eigen::VectorXd qacc = AbaFromVelocities(model, fk, tau);
+      const Eigen::VectorXd qacc = AbaAccelerations(model, fk, tau);
       EXPECT_LT(RelativeError(qacc, expected), 1e-12) << "state " << s;
     }
   }
 }
 
-// CrbaFactorFromKinematics (CRBA's entries straight into the factor's rows)
-// gives FactorMassMatrix's factor of CrbaFromKinematics's M bit for bit, with
+// CrbaFactor (CRBA's entries straight into the factor's rows)
+// gives FactorMassMatrix's factor of Crba's M bit for bit, with
 // and without armature.
 TEST(DynamicsIdentities, CrbaFactorEqualsFactorOfCrba) {
   std::mt19937_64 rng(23);
@@ -322,11 +323,11 @@ TEST(DynamicsIdentities, CrbaFactorEqualsFactorOfCrba) {
         const Eigen::VectorXd q = RandomConfiguration(model, rng);
         ForwardKinematics(model, dense, q);
         ForwardKinematics(model, rows, q);
-        CrbaFromKinematics(model, dense);
+        Crba(model, dense);
         ASSERT_TRUE(FactorMassMatrix(model, dense));
         rows.L_values.assign(rows.L_values.size(), 7.0);  // every entry must be written
         rows.L_diag.setConstant(7.0);
-        ASSERT_TRUE(CrbaFactorFromKinematics(model, rows));
+        ASSERT_TRUE(CrbaFactor(model, rows));
         EXPECT_EQ(rows.L_values, dense.L_values) << "state " << s;
         EXPECT_EQ(rows.L_diag, dense.L_diag) << "state " << s;
       }

@@ -54,15 +54,16 @@ TEST(NoAllocation, EveryAlgorithmAfterMakeData) {
     Crba(*model, data, q);
     FactorMassMatrix(*model, data);
     SolveMassMatrix(data, x);
-    CrbaFactorFromKinematics(*model, data);
+    CrbaFactor(*model, data);
     SolveMassMatrixHalf(data, x);
     Aba(*model, data, q, v, tau, &f_ext);
     ContactJacobians(*model, data, q);
     ContactJdotV(*model, data, q, v);
     ForwardKinematics(*model, data, q, v);
-    AbaFromKinematics(*model, data, v, tau, &f_ext);
     AbaVelocities(*model, data, v, &f_ext);
-    AbaFromVelocities(*model, data, tau);
+    AbaAccelerations(*model, data, tau);
+    AbaVelocities(*model, data, v, &f_ext);
+    AbaAccelerations(*model, data, tau);
     volatile double sink = KineticEnergy(*model, data) + PotentialEnergy(*model, data) +
                            CenterOfMass(*model, data).x() +
                            SpatialMomentum(*model, data).linear.x();

@@ -42,7 +42,7 @@ TEST_P(DelassusTest, MatchesDenseAssembly) {
     SCOPED_TRACE(trial);
     const Eigen::VectorXd q = RandomConfiguration(model, rng);
     ContactJacobians(model, data, q);
-    CrbaFromKinematics(model, data);
+    Crba(model, data);
     ASSERT_TRUE(FactorMassMatrix(model, data));
     const Eigen::MatrixXd M = data.M;
 
