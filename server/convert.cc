@@ -79,7 +79,8 @@ void AddArray(v1::Spec* spec, const char* name, int size, const char* unit,
 
 }  // namespace
 
-void FillSpec(const Model& model, const sim::Settings& settings, v1::Spec* spec) {
+void FillSpec(const Model& model, const sim::Settings& settings, const ObservedLinks& observed,
+              v1::Spec* spec) {
   const int nu = model.nu();
   const int nc = static_cast<int>(model.contact_points.size());
   std::vector<std::string> actuators;
@@ -100,6 +101,13 @@ void FillSpec(const Model& model, const sim::Settings& settings, v1::Spec* spec)
   AddArray(spec, "contact_normal_forces", nc, "N", contacts);
   AddArray(spec, "contact_flags", nc, "bool", contacts);
   AddArray(spec, "solver_iterations", 1, "sweeps");
+  if (observed.size() > 0) {
+    std::vector<std::string> coordinates;
+    for (const std::string& link : observed.names()) {
+      for (const char* axis : {"x", "y", "z"}) coordinates.push_back(absl::StrCat(link, "/", axis));
+    }
+    AddArray(spec, "link_positions", 3 * observed.size(), "m (world)", coordinates);
+  }
   spec->set_control_mode(sim::ControlModeName(settings.control.mode));
   v1::ArraySpec* action = spec->mutable_action();
   // pd, id and id-constraint take joint position targets, torque torques.
@@ -155,7 +163,7 @@ void WriteObservationArrays(const sim::Simulation& sim, const ObservationArrays&
   }
 }
 
-void FillObservation(const sim::Simulation& sim, v1::Observation* obs) {
+void FillObservation(const sim::Simulation& sim, ObservedLinks& observed, v1::Observation* obs) {
   const Model& m = sim.model();
   const sim::State& s = sim.state();
   const int nu = m.nu();
@@ -185,6 +193,8 @@ void FillObservation(const sim::Simulation& sim, v1::Observation* obs) {
   WriteObservationArrays(sim, out);
   obs->set_solver_iterations(sim.last_report().solver_iterations);
   obs->set_solver_converged(sim.last_report().solver_converged);
+  obs->mutable_link_positions()->Resize(3 * observed.size(), 0.0);
+  observed.Write(s, obs->mutable_link_positions()->mutable_data());
 }
 
 void ToEigen(const google::protobuf::RepeatedField<double>& in, Eigen::VectorXd& out) {

@@ -13,6 +13,7 @@
 #include "engine/sim/settings.h"
 #include "engine/sim/simulation.h"
 #include "moreau/v1/simulator.pb.h"
+#include "server/observed_links.h"
 #include "server/wire_settings.h"
 
 namespace moreau::server {
@@ -24,11 +25,14 @@ absl::StatusOr<LoadOptions> LoadOptionsFromProto(const v1::ModelSource& source);
 
 void FillModelSpec(const Model& model, v1::ModelSpec* spec);
 
-// Observation and action layout of instances of `model` under `settings`.
-void FillSpec(const Model& model, const sim::Settings& settings, v1::Spec* spec);
+// Observation and action layout of instances of `model` under `settings`
+// observing the positions of `observed`'s links.
+void FillSpec(const Model& model, const sim::Settings& settings, const ObservedLinks& observed,
+              v1::Spec* spec);
 
-// Everything but instance_id, status and substeps_done.
-void FillObservation(const sim::Simulation& sim, v1::Observation* obs);
+// Everything but instance_id, status and substeps_done; link_positions of
+// `observed`'s links.
+void FillObservation(const sim::Simulation& sim, ObservedLinks& observed, v1::Observation* obs);
 
 // Where the per-instance arrays of an observation go (an Observation's
 // fields or a row of a packed ObservationBatch), each sized for the model:

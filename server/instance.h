@@ -15,6 +15,7 @@
 #include "absl/synchronization/mutex.h"
 #include "engine/sim/simulation.h"
 #include "moreau/v1/simulator.pb.h"
+#include "server/observed_links.h"
 
 namespace prometheus {
 class Counter;
@@ -49,6 +50,9 @@ struct Instance {
   // Also knows whether a step diverged (sim::Simulation::diverged()).
   const std::unique_ptr<sim::Simulation> sim ABSL_PT_GUARDED_BY(mu);
   Eigen::VectorXd action ABSL_GUARDED_BY(mu);  // scratch: the current action
+  // The links whose positions its observations carry (after `sim`, whose
+  // model it refers to: destroyed first).
+  ObservedLinks observed ABSL_GUARDED_BY(mu);
 
   // Monotonic time (ns) of the last call that used the instance (idle reaping).
   std::atomic<int64_t> last_used_ns{0};

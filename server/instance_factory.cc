@@ -47,10 +47,12 @@ absl::StatusOr<sim::Settings> InstanceFactory::LoadSettings(const v1::Settings& 
   return SettingsFromProto(settings, heightfield_limits_);
 }
 
-std::shared_ptr<Instance> InstanceFactory::Wrap(std::string id, std::string tenant,
-                                                std::unique_ptr<sim::Simulation> simulation,
-                                                std::shared_ptr<const v1::ModelSource> source,
-                                                const v1::Settings& settings) const {
+absl::StatusOr<std::shared_ptr<Instance>> InstanceFactory::Wrap(
+    std::string id, std::string tenant, std::unique_ptr<sim::Simulation> simulation,
+    std::shared_ptr<const v1::ModelSource> source, const v1::Settings& settings) const {
+  // Against the simulation's own model, which the instance keeps.
+  auto observed = ObservedLinks::Make(simulation->model(), settings.observed_links());
+  if (!observed.ok()) return observed.status();
   // The labels: the model's name (a copy made for other gravity or
   // transmissions keeps it) and the contact model's.
   const std::string model_name = simulation->model().name;
@@ -59,6 +61,10 @@ std::shared_ptr<Instance> InstanceFactory::Wrap(std::string id, std::string tena
   instance->tenant = std::move(tenant);
   instance->source = std::move(source);
   instance->settings = settings;
+  {
+    absl::MutexLock lock(&instance->mu);
+    instance->observed = std::move(*observed);
+  }
   instance->steps_counter = metrics_->StepsCounter(model_name, contact_name, instance->tenant);
   instance->diverged_counter =
       metrics_->DivergedCounter(model_name, contact_name, instance->tenant);

@@ -38,12 +38,14 @@ class InstanceFactory {
   absl::StatusOr<sim::Settings> LoadSettings(const v1::Settings& settings) const;
 
   // The instance `id` of `tenant` around `simulation`, made from `source` and
-  // `settings` (kept for its checkpoints), its counters labelled by model,
-  // contact model and tenant, last used now.
-  std::shared_ptr<Instance> Wrap(std::string id, std::string tenant,
-                                 std::unique_ptr<sim::Simulation> simulation,
-                                 std::shared_ptr<const v1::ModelSource> source,
-                                 const v1::Settings& settings) const;
+  // `settings` (kept for its checkpoints), observing the bodies of
+  // settings.observed_links, its counters labelled by model, contact model
+  // and tenant, last used now. INVALID_ARGUMENT naming a body the model does
+  // not have.
+  absl::StatusOr<std::shared_ptr<Instance>> Wrap(std::string id, std::string tenant,
+                                                 std::unique_ptr<sim::Simulation> simulation,
+                                                 std::shared_ptr<const v1::ModelSource> source,
+                                                 const v1::Settings& settings) const;
 
   // A checkpointed instance built again under its id and tenant: the model
   // from its source (FAILED_PRECONDITION when the model no longer has the

@@ -30,7 +30,8 @@ absl::StatusOr<std::shared_ptr<Instance>> InstanceStepper::Resolve(
 
 absl::Status InstanceStepper::StepAndObserve(
     Instance& instance, const v1::StepRequest& request, absl::Time deadline,
-    absl::FunctionRef<void(const sim::Simulation&)> observe, int& substeps_done) const {
+    absl::FunctionRef<void(const sim::Simulation&, ObservedLinks&)> observe,
+    int& substeps_done) const {
   const int substeps = std::max(1, request.substeps());
   // No sub-step starts within the margin of the deadline (none at all
   // without a deadline: the infinite future stays infinite).
@@ -64,7 +65,7 @@ absl::Status InstanceStepper::StepAndObserve(
       metrics_->AddStepWallSeconds(wall);
       metrics_->ObserveStep(wall / done, sim.last_report().solver_iterations);
     }
-    observe(sim);
+    observe(sim, instance.observed);
     if (instance.watchers > 0 && done > 0) instance.PublishSample();
   }
   substeps_done = done;
@@ -76,7 +77,10 @@ void InstanceStepper::Step(Instance& instance, const v1::StepRequest& request, a
                            v1::Observation* obs) const {
   int done = 0;
   const absl::Status status = StepAndObserve(
-      instance, request, deadline, [obs](const sim::Simulation& sim) { FillObservation(sim, obs); },
+      instance, request, deadline,
+      [obs](const sim::Simulation& sim, ObservedLinks& observed) {
+        FillObservation(sim, observed, obs);
+      },
       done);
   obs->set_instance_id(instance.id);
   obs->set_substeps_done(done);
@@ -88,7 +92,10 @@ void InstanceStepper::Step(Instance& instance, const v1::StepRequest& request, a
   int done = 0;
   const absl::Status status = StepAndObserve(
       instance, request, deadline,
-      [row, batch](const sim::Simulation& sim) { FillObservationRow(sim, row, batch); }, done);
+      [row, batch](const sim::Simulation& sim, ObservedLinks& observed) {
+        FillObservationRow(sim, observed, row, batch);
+      },
+      done);
   SetRowOutcome(row, instance.id, status, done, batch);
 }
 

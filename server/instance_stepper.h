@@ -49,12 +49,12 @@ class InstanceStepper {
 
  private:
   // The stepping shared by both Step forms: `observe` reads the simulation
-  // while the instance is still locked. Returns the step's status and sets
-  // `substeps_done`.
-  absl::Status StepAndObserve(Instance& instance, const v1::StepRequest& request,
-                              absl::Time deadline,
-                              absl::FunctionRef<void(const sim::Simulation&)> observe,
-                              int& substeps_done) const;
+  // and the instance's observed links while the instance is still locked. Returns the step's
+  // status and sets `substeps_done`.
+  absl::Status StepAndObserve(
+      Instance& instance, const v1::StepRequest& request, absl::Time deadline,
+      absl::FunctionRef<void(const sim::Simulation&, ObservedLinks&)> observe,
+      int& substeps_done) const;
 
   const int max_substeps_;
   const int inline_substeps_;

@@ -8,33 +8,41 @@
 
 namespace moreau::server {
 
-ObservationShape ObservationShape::Of(const Model& model) {
+ObservationShape ObservationShape::Of(const Model& model, int num_observed_links) {
   ObservationShape shape;
   shape.nq = model.nq;
   shape.nv = model.nv;
   shape.num_actuators = model.nu();
   shape.num_contacts = static_cast<int>(model.contact_points.size());
   shape.floating_base = model.floating_base;
+  shape.num_observed_links = num_observed_links;
   return shape;
 }
 
 bool ObservationShape::operator==(const ObservationShape& other) const {
   return nq == other.nq && nv == other.nv && num_actuators == other.num_actuators &&
-         num_contacts == other.num_contacts && floating_base == other.floating_base;
+         num_contacts == other.num_contacts && floating_base == other.floating_base &&
+         num_observed_links == other.num_observed_links;
 }
 
 std::string DescribeShape(const ObservationShape& shape) {
-  return absl::StrCat("nq ", shape.nq, ", nv ", shape.nv, ", ", shape.num_actuators, " actuators, ",
-                      shape.num_contacts, " contact points, ",
-                      shape.floating_base ? "floating" : "fixed", " base");
+  std::string text = absl::StrCat("nq ", shape.nq, ", nv ", shape.nv, ", ", shape.num_actuators,
+                                  " actuators, ", shape.num_contacts, " contact points, ",
+                                  shape.floating_base ? "floating" : "fixed", " base");
+  if (shape.num_observed_links > 0) {
+    absl::StrAppend(&text, ", ", shape.num_observed_links, " observed ",
+                    shape.num_observed_links == 1 ? "link" : "links");
+  }
+  return text;
 }
 
-absl::StatusOr<ObservationShape> CommonShape(absl::Span<const Model* const> models) {
+absl::StatusOr<ObservationShape> CommonShape(
+    absl::Span<const std::optional<ObservationShape>> shapes) {
   ObservationShape shape;
   int first = -1;
-  for (size_t i = 0; i < models.size(); ++i) {
-    if (models[i] == nullptr) continue;
-    const ObservationShape here = ObservationShape::Of(*models[i]);
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    if (!shapes[i].has_value()) continue;
+    const ObservationShape& here = *shapes[i];
     if (first < 0) {
       shape = here;
       first = static_cast<int>(i);
@@ -58,6 +66,7 @@ void SizeObservationBatch(const ObservationShape& shape, int count, v1::Observat
   batch->set_num_actuators(shape.num_actuators);
   batch->set_num_contacts(shape.num_contacts);
   batch->set_floating_base(shape.floating_base);
+  batch->set_num_observed_links(shape.num_observed_links);
   batch->mutable_time()->Resize(count, kNaN);
   batch->mutable_steps()->Resize(count, 0);
   batch->mutable_q()->Resize(count * shape.nq, kNaN);
@@ -69,6 +78,7 @@ void SizeObservationBatch(const ObservationShape& shape, int count, v1::Observat
   batch->mutable_base_twist()->Resize(count * base_twist, kNaN);
   batch->mutable_contact_normal_forces()->Resize(count * shape.num_contacts, kNaN);
   batch->mutable_contact_flags()->Resize(count * shape.num_contacts, false);
+  batch->mutable_link_positions()->Resize(count * 3 * shape.num_observed_links, kNaN);
   batch->mutable_solver_iterations()->Resize(count, 0);
   batch->mutable_solver_converged()->Resize(count, false);
   batch->mutable_status_codes()->Resize(count, 0);
@@ -79,7 +89,8 @@ void SizeObservationBatch(const ObservationShape& shape, int count, v1::Observat
   }
 }
 
-void FillObservationRow(const sim::Simulation& sim, int row, v1::ObservationBatch* batch) {
+void FillObservationRow(const sim::Simulation& sim, ObservedLinks& observed, int row,
+                        v1::ObservationBatch* batch) {
   const Model& m = sim.model();
   const int nu = m.nu();
   const int nc = sim.contacts().capacity();
@@ -96,6 +107,8 @@ void FillObservationRow(const sim::Simulation& sim, int row, v1::ObservationBatc
   out.contact_normal_forces = batch->mutable_contact_normal_forces()->mutable_data() + row * nc;
   out.contact_flags = batch->mutable_contact_flags()->mutable_data() + row * nc;
   WriteObservationArrays(sim, out);
+  observed.Write(sim.state(),
+                 batch->mutable_link_positions()->mutable_data() + row * 3 * observed.size());
   batch->mutable_time()->Set(row, sim.state().time);
   batch->mutable_steps()->Set(row, static_cast<int64_t>(sim.state().steps));
   batch->mutable_solver_iterations()->Set(row, sim.last_report().solver_iterations);

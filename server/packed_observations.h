@@ -6,6 +6,7 @@
 #ifndef MOREAU_SERVER_PACKED_OBSERVATIONS_H_
 #define MOREAU_SERVER_PACKED_OBSERVATIONS_H_
 
+#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -13,6 +14,7 @@
 #include "engine/model/model.h"
 #include "engine/sim/simulation.h"
 #include "moreau/v1/simulator.pb.h"
+#include "server/observed_links.h"
 
 namespace moreau::server {
 
@@ -25,26 +27,31 @@ struct ObservationShape {
   int num_actuators = 0;
   int num_contacts = 0;
   bool floating_base = false;
+  int num_observed_links = 0;
 
-  static ObservationShape Of(const Model& model);
+  // Instances of `model` observing `num_observed_links` links.
+  static ObservationShape Of(const Model& model, int num_observed_links);
   bool operator==(const ObservationShape& other) const;
 };
 
 // Describes a shape for error messages: "nq 19, nv 18, 12 actuators, 4
-// contact points, floating base".
+// contact points, floating base" (then ", 1 observed link" when there are any).
 std::string DescribeShape(const ObservationShape& shape);
 
-// The one shape of `models` (nullptr entries skipped: instances that were not
-// found). InvalidArgument naming steps[i] when two differ; an all-null list
-// gives the empty shape.
-absl::StatusOr<ObservationShape> CommonShape(absl::Span<const Model* const> models);
+// The one shape of `shapes` (empty entries skipped: instances that were not
+// found). InvalidArgument naming steps[i] when two differ; a list without
+// shapes gives the empty shape.
+absl::StatusOr<ObservationShape> CommonShape(
+    absl::Span<const std::optional<ObservationShape>> shapes);
 
 // Sizes `batch` for `count` rows of `shape`: doubles NaN, the rest 0 / "".
 void SizeObservationBatch(const ObservationShape& shape, int count, v1::ObservationBatch* batch);
 
-// Row `row` from the simulation (time, steps, the arrays, solver report).
-// `batch` must have been sized for the simulation's model.
-void FillObservationRow(const sim::Simulation& sim, int row, v1::ObservationBatch* batch);
+// Row `row` from the simulation (time, steps, the arrays, solver report) and
+// the positions of `observed`'s links. `batch` must have been sized for the
+// simulation's model and those bodies.
+void FillObservationRow(const sim::Simulation& sim, ObservedLinks& observed, int row,
+                        v1::ObservationBatch* batch);
 
 // Row `row`'s instance id, status and completed sub-steps.
 void SetRowOutcome(int row, const std::string& instance_id, const absl::Status& status,

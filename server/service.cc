@@ -4,12 +4,14 @@
 #include <atomic>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "engine/dynamics/configuration.h"
 #include "engine/model/loader.h"
 #include "engine/sim/inspection.h"
 #include "server/auth_interceptor.h"
@@ -36,7 +38,7 @@ absl::Status CheckNoise(double noise) {
 // the simulation's diverged flag, so stepping is allowed again): watchers see
 // the new state, `obs` shows it.
 void ShowNewState(Instance& inst, v1::Observation* obs) ABSL_EXCLUSIVE_LOCKS_REQUIRED(inst.mu) {
-  FillObservation(*inst.sim, obs);
+  FillObservation(*inst.sim, inst.observed, obs);
   obs->set_instance_id(inst.id);
   if (inst.watchers > 0) inst.PublishSample();
 }
@@ -132,19 +134,24 @@ grpc::ServerUnaryReactor* SimulatorService::CreateInstances(
     if (request->noise() > 0.0) {
       (*simulation)->ResetWithNoise(request->seed() + static_cast<uint64_t>(k), request->noise());
     }
-    instances.push_back(parts_->factory.Wrap(Registry::NewId(), caller->name,
-                                             std::move(*simulation), source, request->settings()));
+    auto instance = parts_->factory.Wrap(Registry::NewId(), caller->name, std::move(*simulation),
+                                         source, request->settings());
+    if (!instance.ok()) return fail(instance.status());
+    instances.push_back(std::move(*instance));
   }
   if (absl::Status s = registry.AddAll(instances, *caller); !s.ok()) return fail(s);
   // The simulation's model: its own copy when the settings override gravity or
   // the transmissions.
-  FillSpec(instances.front()->sim->model(), instances.front()->sim->settings(),
-           response->mutable_spec());
+  {
+    Instance& first = *instances.front();
+    absl::MutexLock lock(&first.mu);
+    FillSpec(first.sim->model(), first.sim->settings(), first.observed, response->mutable_spec());
+  }
   for (const auto& instance : instances) {
     response->add_instance_ids(instance->id);
     v1::Observation* obs = response->add_observations();
     absl::MutexLock lock(&instance->mu);
-    FillObservation(*instance->sim, obs);
+    FillObservation(*instance->sim, instance->observed, obs);
     obs->set_instance_id(instance->id);
   }
   metrics_->SetLiveInstances(registry.size());
@@ -316,14 +323,15 @@ grpc::ServerUnaryReactor* SimulatorService::StepBatch(grpc::CallbackServerContex
   }
   ObservationShape shape;
   if (request->packed()) {
-    std::vector<const Model*> models(static_cast<size_t>(n), nullptr);
+    std::vector<std::optional<ObservationShape>> shapes(static_cast<size_t>(n));
     for (int i = 0; i < n; ++i) {
       Instance* instance = instances[static_cast<size_t>(i)].get();
       if (instance == nullptr) continue;
       absl::MutexLock lock(&instance->mu);
-      models[static_cast<size_t>(i)] = &instance->sim->model();
+      shapes[static_cast<size_t>(i)] =
+          ObservationShape::Of(instance->sim->model(), instance->observed.size());
     }
-    auto common = CommonShape(models);
+    auto common = CommonShape(shapes);
     if (!common.ok()) return Finish(context, Rpc::kStepBatch, start, common.status());
     shape = *common;
   }
@@ -432,21 +440,48 @@ grpc::ServerUnaryReactor* SimulatorService::Query(grpc::CallbackServerContext* c
   if (!instance.ok()) return Finish(context, Rpc::kQuery, start, instance.status());
   Instance& inst = **instance;
   inst.Touch();
+  const Model& model = inst.sim->model();
+  const bool at_q = request->q_size() > 0;
+  if (at_q && request->contacts()) {
+    return Finish(context, Rpc::kQuery, start,
+                  absl::InvalidArgumentError(
+                      "q and contacts: the contacts are the instance's last step's, not q's"));
+  }
+  if (at_q && request->q_size() != model.nq) {
+    return Finish(context, Rpc::kQuery, start,
+                  absl::InvalidArgumentError(absl::StrCat("q has ", request->q_size(),
+                                                          " values, the model has nq ", model.nq)));
+  }
   sim::State state;
   std::vector<contact::Contact> contacts;
+  std::vector<LinkPoint> links;
   {
     absl::MutexLock lock(&inst.mu);
     state = inst.sim->state();
     if (request->contacts()) contacts = inst.sim->contacts().contacts;
+    if (request->link_positions()) links = inst.observed.links();
+  }
+  if (at_q) {  // the configuration q at rest
+    ToEigen(request->q(), state.q);
+    state.v.setZero();
+    if (!state.q.allFinite() || !NormalizeConfiguration(model, state.q)) {
+      return Finish(context, Rpc::kQuery, start,
+                    absl::InvalidArgumentError(
+                        "q must be finite, with a non-zero base quaternion (floating base)"));
+    }
   }
   // Everything else is computed here, by an Inspection of the copied state:
   // the instance is free to step meanwhile.
-  const Model& model = inst.sim->model();
   sim::Inspection inspection(model, state);
   response->set_time(state.time);
   response->set_nv(model.nv);
   if (request->body_poses()) {
     FillBodyPoses(model, inspection.BodyTransforms(), response->mutable_body_poses());
+  }
+  if (!links.empty()) {
+    response->mutable_link_positions()->Resize(3 * static_cast<int>(links.size()), 0.0);
+    LinkPositions(links, inspection.BodyTransforms(),
+                  response->mutable_link_positions()->mutable_data());
   }
   for (size_t k = 0; k < contacts.size(); ++k) {
     const contact::Contact& c = contacts[k];

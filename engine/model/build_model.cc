@@ -66,6 +66,7 @@ void AddWorld(Model& m) {
   m.X_tree_pure_translation = {1};
   m.inertia = {Inertia::Zero()};
   m.merged_links = {{}};
+  m.merged_link_origins = {{}};
 }
 
 // Appends body `name` moved by `joint` relative to body `parent`, placed at
@@ -88,6 +89,7 @@ int AddBody(Model& m, const std::string& name, int parent, const Pose& placement
   m.X_tree_pure_translation.push_back(m.X_tree.back().E.isIdentity(0.0) ? 1 : 0);
   m.inertia.push_back(Inertia::Zero());
   m.merged_links.emplace_back();
+  m.merged_link_origins.emplace_back();
   m.joints.push_back(std::move(joint));
   return body;
 }
@@ -169,6 +171,7 @@ absl::Status PlaceLinks(const LinkTree& tree, const BaseChoice& base, Model& m,
       pose = Pose();
     } else if (!(joint == nullptr && link.name == kWorld)) {
       m.merged_links[body].push_back(link.name);  // fixed joint: merge
+      m.merged_link_origins[body].push_back(pose.p);
     }
     AddLinkToBody(link, body, pose, m);
     visit_order.push_back(p.link);

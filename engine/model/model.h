@@ -149,6 +149,8 @@ struct Model {
                                                  // children merged; inertia[0] collects the
                                                  // links welded to the world
   std::vector<std::vector<std::string>> merged_links;  // links merged into each body
+  std::vector<std::vector<Vec3>> merged_link_origins;  // their frames' origins in the
+                                                       // body frame (as merged_links)
 
   std::vector<Joint> joints;  // in body order; joints[0] is the free joint when
                               // floating_base

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "engine/contact/terrain_generators.h"
@@ -412,6 +414,136 @@ TEST_F(ServiceRpcTest, Query_EqualsTheInProcessEngineValueForValue) {
       }
     }
   }
+}
+
+TEST_F(ServiceRpcTest, CreateInstances_ObservedLinksCarryTheirQueriedPositions) {
+  v1::Settings settings;
+  settings.add_observed_links("link2");
+  settings.add_observed_links("link1");
+  MOREAU_ASSERT_OK_AND_ASSIGN(auto created, client().CreateBuiltin("double_pendulum", 2, settings));
+  const v1::ArraySpec& spec = created.spec().observation(created.spec().observation_size() - 1);
+  EXPECT_EQ(spec.name(), "link_positions");
+  EXPECT_EQ(spec.size(), 6);
+  ASSERT_EQ(spec.labels_size(), 6);
+  EXPECT_EQ(spec.labels(0), "link2/x");
+  EXPECT_EQ(spec.labels(5), "link1/z");
+  EXPECT_EQ(created.observations(0).link_positions_size(), 6);
+  const std::string a = created.instance_ids(0);
+  const std::string b = created.instance_ids(1);
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::Observation obs,
+                              client().Step(a, Eigen::Vector2d(1.0, -2.0), 50));
+  // What Query says of the same state, bit for bit, in the settings' order.
+  v1::QueryRequest query;
+  query.set_instance_id(a);
+  query.set_body_poses(true);
+  query.set_link_positions(true);
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::QueryResponse poses, client().Query(query));
+  ASSERT_EQ(poses.body_poses_size(), 2);
+  ASSERT_EQ(poses.body_poses(1).name(), "link2");
+  ASSERT_EQ(obs.link_positions_size(), 6);
+  ASSERT_EQ(poses.link_positions_size(), 6);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(obs.link_positions(k), poses.body_poses(1).position(k));
+    EXPECT_EQ(obs.link_positions(3 + k), poses.body_poses(0).position(k));
+  }
+  for (int k = 0; k < 6; ++k) EXPECT_EQ(poses.link_positions(k), obs.link_positions(k));
+  // A packed row carries the same as an unpacked observation.
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::GetStateResponse saved, client().GetState(b));
+  v1::StepBatchRequest batch;
+  *batch.add_steps() = MakeStep(a, Eigen::Vector2d(0.5, 0.5), 10);
+  *batch.add_steps() = MakeStep(b, Eigen::Vector2d(-0.5, 1.0), 10);
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::GetStateResponse saved_a, client().GetState(a));
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::StepBatchResponse unpacked, client().StepBatch(batch));
+  ASSERT_TRUE(client().SetState(a, saved_a.state().data()).ok());
+  ASSERT_TRUE(client().SetState(b, saved.state().data()).ok());
+  batch.set_packed(true);
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::StepBatchResponse packed, client().StepBatch(batch));
+  EXPECT_EQ(packed.packed().num_observed_links(), 2);
+  ASSERT_EQ(packed.packed().link_positions_size(), 12);
+  for (int i = 0; i < 2; ++i) {
+    for (int k = 0; k < 6; ++k) {
+      EXPECT_EQ(packed.packed().link_positions(6 * i + k),
+                unpacked.observations(i).link_positions(k));
+    }
+  }
+  // Instances observing other bodies have another shape: not in one packed batch.
+  MOREAU_ASSERT_OK_AND_ASSIGN(auto plain, client().CreateBuiltin("double_pendulum", 1));
+  EXPECT_EQ(plain.observations(0).link_positions_size(), 0);
+  *batch.add_steps() = MakeStep(plain.instance_ids(0), Eigen::Vector2d::Zero(), 1);
+  const auto mixed = client().StepBatch(batch);
+  EXPECT_EQ(mixed.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(mixed.status().message().find("2 observed links"), std::string::npos) << mixed.status();
+  // An unknown link is refused, naming it.
+  settings.add_observed_links("hand");
+  const auto unknown = client().CreateBuiltin("double_pendulum", 1, settings);
+  EXPECT_EQ(unknown.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(unknown.status().message().find("observed_links[2]"), std::string::npos)
+      << unknown.status();
+}
+
+TEST_F(ServiceRpcTest, CreateInstances_ObservedMergedLinkSitsOffItsBody) {
+  // The Mini Cheetah's toe_fr is merged into shank_fr by a fixed joint, its
+  // frame at the shank's foot end.
+  v1::Settings settings;
+  settings.add_observed_links("toe_fr");
+  settings.add_observed_links("shank_fr");
+  MOREAU_ASSERT_OK_AND_ASSIGN(auto created, client().CreateBuiltin("mini_cheetah", 1, settings));
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::Observation obs,
+                              client().Step(created.instance_ids(0), TestAction(12, 1), 100));
+  ASSERT_EQ(obs.link_positions_size(), 6);
+  auto model = LoadBuiltin("mini_cheetah");
+  ASSERT_TRUE(model.ok());
+  const int shank = (*model)->BodyIndex("shank_fr");
+  ASSERT_EQ((*model)->merged_links[shank], std::vector<std::string>{"toe_fr"});
+  const Vec3 origin = (*model)->merged_link_origins[shank][0];
+  ASSERT_GT(origin.norm(), 0.1);
+  // toe = shank + R_shank · origin: its distance from the shank's origin.
+  const Vec3 toe(obs.link_positions(0), obs.link_positions(1), obs.link_positions(2));
+  const Vec3 body(obs.link_positions(3), obs.link_positions(4), obs.link_positions(5));
+  EXPECT_NEAR((toe - body).norm(), origin.norm(), 1e-12);
+}
+
+TEST_F(ServiceRpcTest, Query_AtAConfigurationLeavesTheInstanceAsItIs) {
+  MOREAU_ASSERT_OK_AND_ASSIGN(auto created, client().CreateBuiltin("mini_cheetah", 2));
+  const std::string a = created.instance_ids(0);
+  const std::string b = created.instance_ids(1);
+  ASSERT_TRUE(client().Step(a, TestAction(12, 2), 200).ok());
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::GetStateResponse state_a, client().GetState(a));
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::GetStateResponse before, client().GetState(b));
+  v1::QueryRequest query;
+  query.set_body_poses(true);
+  query.set_mass_matrix(true);
+  query.set_energies(true);
+  query.set_instance_id(a);
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::QueryResponse of_a, client().Query(query));
+  // Instance b inspected at a's configuration: a's poses, M and potential
+  // energy (all functions of q alone), no kinetic energy (at rest).
+  query.set_instance_id(b);
+  *query.mutable_q() = state_a.q();
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::QueryResponse at_q, client().Query(query));
+  ASSERT_EQ(at_q.body_poses_size(), of_a.body_poses_size());
+  for (int i = 0; i < of_a.body_poses_size(); ++i) {
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_EQ(at_q.body_poses(i).position(k), of_a.body_poses(i).position(k));
+    }
+  }
+  ASSERT_EQ(at_q.mass_matrix_size(), of_a.mass_matrix_size());
+  for (int k = 0; k < of_a.mass_matrix_size(); ++k) {
+    EXPECT_EQ(at_q.mass_matrix(k), of_a.mass_matrix(k));
+  }
+  EXPECT_EQ(at_q.potential_energy(), of_a.potential_energy());
+  EXPECT_EQ(at_q.kinetic_energy(), 0.0);
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::GetStateResponse after, client().GetState(b));
+  EXPECT_EQ(after.state().data(), before.state().data());
+  // Wrong size, not finite, or with contacts: refused.
+  query.mutable_q()->RemoveLast();
+  EXPECT_EQ(client().Query(query).status().code(), absl::StatusCode::kInvalidArgument);
+  *query.mutable_q() = state_a.q();
+  query.set_q(7, std::nan(""));
+  EXPECT_EQ(client().Query(query).status().code(), absl::StatusCode::kInvalidArgument);
+  *query.mutable_q() = state_a.q();
+  query.set_contacts(true);
+  EXPECT_EQ(client().Query(query).status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 TEST_F(ServiceRpcTest, Session_StepsInOrderLikeUnaryStep) {

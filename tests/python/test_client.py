@@ -14,7 +14,6 @@ import pytest
 import moreau
 from moreau import _wire
 from moreau._proto import pb
-from moreau.kinematics import SerialChain
 
 PD = {"control_mode": "pd"}
 
@@ -231,17 +230,44 @@ def test_query(client: moreau.Client) -> None:
     client.destroy_instances(created.ids)
 
 
-def test_client_kinematics_match_query(client: moreau.Client, ur10_urdf) -> None:
-    urdf = ur10_urdf.read_text()
-    created = client.create_instances(urdf=urdf, base="fixed",
+def test_observed_links_match_query(client: moreau.Client, ur10_urdf) -> None:
+    """Observations carry the observed links' positions: those Query reports
+    for the instance's state, and for the same configuration given as q; a
+    body's link is at its body pose, a link merged into a body (ee_link, 92.2
+    mm off wrist 3) off it."""
+    links = ["forearm_link", "wrist_3_link", "ee_link"]
+    created = client.create_instances(urdf=ur10_urdf.read_text(), base="fixed", count=2,
                                       settings={"control_mode": "pd", "dt": 2e-4,
-                                                "kp": 1000, "kd": 5})
-    obs = client.step(created.ids[0], [0.3, -1.0, 1.2, -0.5, 1.0, 0.7], 500)
-    poses = client.query(created.ids[0], body_poses=True).body_poses
-    for link in ("forearm_link", "wrist_2_link", "wrist_3_link"):
-        chain = SerialChain(urdf, link)
-        position, _ = chain.forward(obs.q[None, :len(chain.moving)])
-        np.testing.assert_allclose(position[0], poses[link].position, atol=1e-9)
+                                                "kp": 1000, "kd": 5, "observed_links": links})
+    spec = next(a for a in created.spec.observation if a.name == "link_positions")
+    assert spec.size == 9 and list(spec.labels[:3]) == [
+        "forearm_link/x", "forearm_link/y", "forearm_link/z"]
+    assert created.observations.link_positions.shape == (2, 9)
+    a, b = created.ids
+    obs = client.step(a, [0.3, -1.0, 1.2, -0.5, 1.0, 0.7], 500)
+    result = client.query(a, body_poses=True, link_positions=True)
+    np.testing.assert_array_equal(obs.link_positions, result.link_positions.ravel())
+    poses = result.body_poses
+    for k, link in enumerate(links[:2]):
+        np.testing.assert_array_equal(obs.link_positions[3 * k:3 * k + 3], poses[link].position)
+    ee = obs.link_positions[6:9] - poses["wrist_3_link"].position
+    assert abs(np.linalg.norm(ee) - 0.0922) < 1e-12
+    # The same configuration in the other instance, which stays where it was.
+    at_q = client.query(b, link_positions=True, q=obs.q)
+    np.testing.assert_array_equal(at_q.link_positions.ravel(), obs.link_positions)
+    assert client.get_state(b).time == 0.0
+    # Packed StepBatch rows carry them too.
+    batch = client.step_batch([a, b], np.zeros((2, 6)), 10, packed=True)
+    assert batch.link_positions.shape == (2, 9)
+    for i, instance_id in enumerate([a, b]):
+        np.testing.assert_array_equal(
+            batch.link_positions[i],
+            client.query(instance_id, link_positions=True).link_positions.ravel())
+    with pytest.raises(moreau.MoreauError, match="no link 'hand'"):
+        client.create_instances(urdf=ur10_urdf.read_text(), base="fixed",
+                                settings={"observed_links": ["hand"]})
+    with pytest.raises(moreau.MoreauError, match="q has 2 values, the model has nq 6"):
+        client.query(a, body_poses=True, q=[0.0, 0.0])
     client.destroy_instances(created.ids)
 
 

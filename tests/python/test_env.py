@@ -62,6 +62,27 @@ def test_reach_spaces_match_the_spec(address: str, ur10_urdf) -> None:
         np.testing.assert_allclose(obs[15:18], obs[18:21] + obs[12:15], atol=1e-5)
 
 
+def test_reach_end_effector_and_targets_are_the_servers(address: str, ur10_urdf) -> None:
+    """The reach task's end effector is the server's ee_link position, and
+    each target the server's ee_link position at the drawn configuration."""
+    with moreau.VectorEnv("reach", 2, servers=[address], urdf_path=ur10_urdf) as env:
+        env.reset(seed=3)
+        obs, *_ = env.step(np.random.default_rng(0).uniform(-1, 1, (2, 6)))
+        client = env.clients[0]
+        task = env.task
+        for i, instance_id in enumerate(env.instance_ids):
+            ee = client.query(instance_id, link_positions=True).link_positions[0]
+            np.testing.assert_array_equal(env.observation_batch.link_positions[i], ee)
+            np.testing.assert_allclose(obs[i, 12:15], ee, rtol=1e-6)  # float32
+            # Env i's generator: the reset's seed, then the target's configuration.
+            rng = np.random.default_rng(3 + i)
+            rng.integers(0, 2**63 - 1)
+            q = task.q_default.copy()
+            q[task.actuator_q] = task.home + 0.8 * task.action_scale * rng.uniform(-1.0, 1.0, 6)
+            at_q = client.query(instance_id, link_positions=True, q=q).link_positions[0]
+            np.testing.assert_array_equal(task.target[i], at_q)
+
+
 def test_reach_finds_the_ur10_in_the_repository(monkeypatch, tmp_path) -> None:
     monkeypatch.delenv("MOREAU_UR10_URDF", raising=False)
     repo = Path(__file__).resolve().parents[2]

@@ -1,16 +1,18 @@
 """`pip install ./clients/python` into a fresh virtual environment, offline,
 gives a self-contained `moreau`: imported from outside the repository with no
-PYTHONPATH, it drives a real moreaud."""
+PYTHONPATH, it drives a real moreaud, and the README's Python example runs."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
-PROJECT = Path(__file__).resolve().parents[2] / "clients" / "python"
+REPOSITORY = Path(__file__).resolve().parents[2]
+PROJECT = REPOSITORY / "clients" / "python"
 
 # Run in the virtual environment, from a folder outside the repository.
 SCRIPT = """
@@ -55,3 +57,10 @@ def test_pip_install_offline_gives_a_self_contained_package(address: str,
     assert results["urdf"].startswith(site), results["urdf"]  # the wheel's UR10
     assert results["stand"]["obs"] == 46 and results["reach"]["obs"] == 27
     assert results["stand"]["time"] > 0 and results["reach"]["time"] > 0
+
+    # The README's Python example, as written but for the server's address.
+    readme = (REPOSITORY / "README.md").read_text()
+    example = re.search(r"```python\n(.*?)```", readme, re.S).group(1)
+    assert "127.0.0.1:50051" in example
+    example = example.replace("127.0.0.1:50051", address)
+    run([str(python), "-c", example + "print('example done')\n"], elsewhere, env, 300)

@@ -200,7 +200,7 @@ def _batch_arrays() -> dict[int, tuple[str, np.dtype]]:
 _BATCH_ARRAYS = _batch_arrays()
 _BATCH_SIZES = {_number(pb.ObservationBatch, name): name
                 for name in ("count", "nq", "nv", "num_actuators", "num_contacts",
-                             "floating_base")}
+                             "floating_base", "num_observed_links")}
 _BATCH_IDS = _number(pb.ObservationBatch, "instance_ids")
 _BATCH_MESSAGES = _number(pb.ObservationBatch, "status_messages")
 _PACKED_KEY = (_RESPONSE_PACKED << 3) | _WT_LEN
@@ -260,7 +260,8 @@ def _read_packed(buf: bytes, instance_ids: Sequence[str] | None
               "joint_velocities": sizes["num_actuators"],
               "joint_torques": sizes["num_actuators"], "base_pose": 7 * base,
               "base_twist": 6 * base, "contact_normal_forces": sizes["num_contacts"],
-              "contact_flags": sizes["num_contacts"]}
+              "contact_flags": sizes["num_contacts"],
+              "link_positions": 3 * sizes["num_observed_links"]}
     shaped: dict[str, np.ndarray] = {}
     for name, dtype in _BATCH_ARRAYS.values():
         width = widths.get(name)

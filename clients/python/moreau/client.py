@@ -97,7 +97,9 @@ def make_settings(settings: Any | Mapping[str, Any] | None = None, **overrides: 
     ``"id-constraint"``), ``kp``, ``kd``, ``id_time_constant``, ``gear``,
     ``rotor_inertia``, ``loop_solver`` (``"prox"`` or ``"direct"``),
     ``gravity`` (3), ``terrain`` (a ``moreau.v1.Terrain``, or a dict such as
-    ``{"incline": {"angle_deg": 5}}``).
+    ``{"incline": {"angle_deg": 5}}``), ``observed_links`` (URDF link names —
+    bodies or links merged into them by fixed joints — whose world positions
+    every observation carries as ``link_positions``).
     """
     if isinstance(settings, pb.Settings):
         out = pb.Settings()
@@ -116,6 +118,11 @@ def make_settings(settings: Any | Mapping[str, Any] | None = None, **overrides: 
         elif key == "gravity":
             del out.gravity[:]
             out.gravity.extend(float(g) for g in value)
+        elif key == "observed_links":
+            if isinstance(value, str):
+                raise ValueError("observed_links: give a list of link names")
+            del out.observed_links[:]
+            out.observed_links.extend(str(name) for name in value)
         elif key == "terrain":
             terrain = value if isinstance(value, pb.Terrain) else pb.Terrain(**value)
             out.terrain.CopyFrom(terrain)
@@ -182,6 +189,7 @@ class QueryResult:
     mass_matrix: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))  # (nv, nv)
     bias_forces: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (nv,)
     contact_jacobians: np.ndarray = field(default_factory=lambda: np.zeros((0, 3, 0)))
+    link_positions: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))  # (links, 3)
 
 
 @dataclass
@@ -446,15 +454,27 @@ class Client:
 
     # -- query --
 
+    @staticmethod
+    def query_request(instance_id: str, *, q: Any = None, **asked: bool) -> Any:
+        """The ``moreau.v1.QueryRequest`` of :meth:`query` (for :meth:`call_async`)."""
+        request = pb.QueryRequest(instance_id=instance_id, **asked)
+        if q is not None:
+            request.q.extend(_doubles(q, "q").tolist())
+        return request
+
     def query(self, instance_id: str, *, body_poses: bool = False, contacts: bool = False,
               energies: bool = False, mass_matrix: bool = False, bias_forces: bool = False,
-              contact_jacobians: bool = False, timeout: float | None = None) -> QueryResult:
-        """Body poses, contacts, energies, M, h, contact Jacobians on request."""
-        request = pb.QueryRequest(
-            instance_id=instance_id, body_poses=body_poses, contacts=contacts,
-            energies=energies, mass_matrix=mass_matrix, bias_forces=bias_forces,
-            contact_jacobians=contact_jacobians)
-        r = self._call("Query", request, timeout)
+              contact_jacobians: bool = False, link_positions: bool = False, q: Any = None,
+              timeout: float | None = None) -> QueryResult:
+        """Body poses, contacts, energies, M, h, contact Jacobians and the
+        positions of the instance's observed links (settings
+        ``observed_links``) on request. With ``q`` (nq), all but the contacts
+        are of the configuration q at rest instead of the instance's state
+        (which stays as it is)."""
+        r = self._call("Query", self.query_request(
+            instance_id, body_poses=body_poses, contacts=contacts, energies=energies,
+            mass_matrix=mass_matrix, bias_forces=bias_forces,
+            contact_jacobians=contact_jacobians, link_positions=link_positions, q=q), timeout)
         nv = r.nv
         result = QueryResult(time=r.time, nv=nv, body_poses=_poses(r.body_poses),
                              kinetic_energy=r.kinetic_energy,
@@ -471,6 +491,8 @@ class Client:
             result.bias_forces = np.array(r.bias_forces)
         if contact_jacobians:
             result.contact_jacobians = np.array(r.contact_jacobians).reshape(-1, 3, nv)
+        if link_positions:
+            result.link_positions = np.array(r.link_positions).reshape(-1, 3)
         return result
 
     def watch(self, instance_id: str, rate_hz: float = 30.0, *,

@@ -5,8 +5,10 @@ Field meanings, units and sizes are those of ``moreau.v1.Observation``
 (proto/moreau/v1/simulator.proto): ``q`` (nq), ``v`` (nv), the per-actuator
 ``joint_positions``/``joint_velocities``/``joint_torques`` (the action's order),
 ``base_pose`` (x y z qw qx qy qz) and ``base_twist`` (linear in the world frame,
-angular in the base frame; both empty for a fixed base), and per contact point
-``contact_normal_forces`` (N) and ``contact_flags``.
+angular in the base frame; both empty for a fixed base), per contact point
+``contact_normal_forces`` (N) and ``contact_flags``, and ``link_positions``
+(x y z in the world frame of each body of the instance's
+``Settings.observed_links``, in that order; empty without them).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ class Observation:
     status_code: int = 0
     status_message: str = ""
     substeps_done: int = 0
+    link_positions: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
     @property
     def ok(self) -> bool:
@@ -65,6 +68,7 @@ class Observation:
             status_code=msg.status.code,
             status_message=msg.status.message,
             substeps_done=msg.substeps_done,
+            link_positions=np.array(msg.link_positions, dtype=np.float64),
         )
 
 
@@ -92,11 +96,13 @@ class ObservationBatch:
     status_code: np.ndarray  # (n,) int32, google.rpc.Code, 0 = OK
     status_message: list[str] = field(default_factory=list)
     substeps_done: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    link_positions: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))  # (n, 3·links)
 
     ARRAY_FIELDS = (
         "time", "steps", "q", "v", "joint_positions", "joint_velocities", "joint_torques",
         "base_pose", "base_twist", "contact_normal_forces", "contact_flags",
         "solver_iterations", "solver_converged", "status_code", "substeps_done",
+        "link_positions",
     )
 
     def __len__(self) -> int:

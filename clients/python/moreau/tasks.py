@@ -17,19 +17,27 @@ Common to every task:
 * **Randomness** (reset noise seeds, commands, targets) comes from each
   environment's own generator, seeded ``seed + i``: the same seed gives the
   same trajectories.
+* **Kinematics** is the server's: link positions come with the observations
+  (``Settings.observed_links``) or, at other configurations, from Query
+  (``positions_at``); the client computes none.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
 from moreau.client import make_settings, model_source
-from moreau.kinematics import SerialChain
 from moreau.observation import ObservationBatch
+
+# positions_at(rows, q): the world positions (n, 3·links) of the observed links
+# (settings ``observed_links``, the columns of ObservationBatch.link_positions)
+# in the environments ``rows`` (n,) at the configurations ``q`` (n, nq), at
+# rest, computed by their servers (Query at q); VectorEnv provides it.
+PositionsAt = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 _COS_60 = 0.5
 
@@ -111,10 +119,12 @@ class Task:
         """Simulation steps per policy step (the decimation)."""
         return max(1, int(round(1.0 / (self.policy_hz * self.dt))))
 
-    def bind(self, spec: Any, num_envs: int) -> None:
-        """Called once the instances exist, with the server's Spec."""
+    def bind(self, spec: Any, num_envs: int, positions_at: PositionsAt | None = None) -> None:
+        """Called once the instances exist, with the server's Spec and the
+        servers' kinematics at given configurations."""
         self.spec = spec
         self.num_envs = num_envs
+        self.positions_at = positions_at
         self.action_size = spec.action.size
         self.action_labels = list(spec.action.labels)
         self.target_lower = np.array(spec.action_lower, dtype=np.float64)
@@ -202,8 +212,8 @@ class LeggedTask(Task):
     def model_source(self) -> Any:
         return model_source(self.model)
 
-    def bind(self, spec: Any, num_envs: int) -> None:
-        super().bind(spec, num_envs)
+    def bind(self, spec: Any, num_envs: int, positions_at: PositionsAt | None = None) -> None:
+        super().bind(spec, num_envs, positions_at)
         if not spec.model.floating_base:
             raise ValueError(f"task '{self.name}' needs a floating-base model")
         if self.stand_pose.shape != (self.action_size,):
@@ -311,8 +321,8 @@ class WalkTask(LeggedTask):
         low, high = (command, command) if np.isscalar(command) else command
         self.command_range = (float(low), float(high))
 
-    def bind(self, spec: Any, num_envs: int) -> None:
-        super().bind(spec, num_envs)
+    def bind(self, spec: Any, num_envs: int, positions_at: PositionsAt | None = None) -> None:
+        super().bind(spec, num_envs, positions_at)
         self.command = np.full(num_envs, np.mean(self.command_range))
 
     @property
@@ -365,13 +375,16 @@ def default_ur10_urdf() -> Path:
 class ReachTask(Task):
     """``reach``: bring the UR10's end effector to a target point.
 
-    Each episode draws a reachable target: the end-effector position (client
-    forward kinematics of the URDF) at a random configuration within ±0.8 ·
-    action_scale of the home pose.
+    Each episode draws a reachable target: the end-effector position at a
+    random configuration within ±0.8 · action_scale of the home pose, which
+    the server computes (Query at that configuration). The end effector's
+    position comes with every observation: the task has the server observe
+    ``ee_link`` (``Settings.observed_links``).
 
     Observation (float32): joint positions minus the home pose (6); joint
     velocities (6); end-effector position (3); target (3); target − end
-    effector (3); previous action (6). Positions in the base frame (m).
+    effector (3); previous action (6). Positions in the world frame, where
+    the fixed base sits at the origin (m).
     Action: ``pose = home``, ``action_scale`` 1 rad.
     Reward per step: −d + 0.5 · [d < 0.05 m] − 0.01 · |a − a_prev|², d the
     end-effector distance to the target. No termination but divergence
@@ -394,41 +407,55 @@ class ReachTask(Task):
 
     def __init__(self, *, urdf_path: str | Path | None = None, ee_link: str = "ee_link",
                  home: Any = HOME, max_episode_steps: int = 250, action_scale: float = 1.0,
-                 **options: Any) -> None:
+                 settings: Mapping[str, Any] | None = None, **options: Any) -> None:
+        settings = dict(settings or {})
+        observed = list(settings.get("observed_links") or [])
+        if ee_link not in observed:
+            observed.append(ee_link)
+        settings["observed_links"] = observed
         super().__init__(max_episode_steps=max_episode_steps, action_scale=action_scale,
-                         **options)
+                         settings=settings, **options)
         self.urdf_path = Path(urdf_path) if urdf_path is not None else default_ur10_urdf()
         if not self.urdf_path.is_file():
             raise FileNotFoundError(
                 f"reach: no UR10 URDF at {self.urdf_path} (set urdf_path= or "
                 "$MOREAU_UR10_URDF)")
         self.urdf = self.urdf_path.read_text()
-        self.chain = SerialChain(self.urdf, ee_link)
+        self.ee_link = ee_link
+        # The end effector's columns of ObservationBatch.link_positions.
+        k = observed.index(ee_link)
+        self.ee_columns = slice(3 * k, 3 * k + 3)
         self.home = np.asarray(home, dtype=np.float64)
 
     def model_source(self) -> Any:
         return model_source(urdf=self.urdf, base="fixed")
 
-    def bind(self, spec: Any, num_envs: int) -> None:
-        super().bind(spec, num_envs)
+    def bind(self, spec: Any, num_envs: int, positions_at: PositionsAt | None = None) -> None:
+        super().bind(spec, num_envs, positions_at)
+        if positions_at is None:
+            raise ValueError("reach draws its targets with the servers' kinematics: "
+                             "bind(..., positions_at=) (VectorEnv provides it)")
         if self.home.shape != (self.action_size,):
             raise ValueError(f"home has {self.home.size} entries, the model has "
                              f"{self.action_size} actuators")
         self.pose = self.home
         joint_by_name = {j.name: j for j in spec.model.joints}
-        self.chain_q = np.array([joint_by_name[name].q_index for name in self.chain.moving])
-        self.target = np.tile(self.end_effector_at(self.home[None, :]), (num_envs, 1))
+        actuated = {a.name: joint_by_name[a.joint].q_index for a in spec.model.actuators}
+        self.actuator_q = np.array([actuated[label] for label in self.action_labels])
+        self.q_default = np.array(spec.model.q_default, dtype=np.float64)
+        home = self.end_effector_at(np.zeros(1, dtype=np.int64), self.home[None, :])
+        self.target = np.tile(home, (num_envs, 1))
 
-    def end_effector_at(self, joint_positions: np.ndarray) -> np.ndarray:
-        """End-effector positions (n, 3) for actuator-ordered positions (n, nu)."""
-        q = np.zeros((len(joint_positions), self.spec.model.nq))
-        for a, label in enumerate(self.action_labels):
-            q[:, self._q_index(label)] = joint_positions[:, a]
-        return self.chain.forward(q[:, self.chain_q])[0]
+    def end_effector_at(self, rows: np.ndarray, joint_positions: np.ndarray) -> np.ndarray:
+        """End-effector positions (n, 3) of envs ``rows`` (n,) for
+        actuator-ordered joint positions (n, nu), from their servers."""
+        q = np.tile(self.q_default, (len(joint_positions), 1))
+        q[:, self.actuator_q] = joint_positions
+        return self.positions_at(rows, q)[:, self.ee_columns]
 
-    def _q_index(self, actuator: str) -> int:
-        joint = next(a.joint for a in self.spec.model.actuators if a.name == actuator)
-        return next(j.q_index for j in self.spec.model.joints if j.name == joint)
+    def end_effector(self, obs: ObservationBatch) -> np.ndarray:
+        """The end-effector positions (n, 3) the servers observed."""
+        return obs.link_positions[:, self.ee_columns]
 
     @property
     def observation_labels(self) -> list[str]:
@@ -440,19 +467,21 @@ class ReachTask(Task):
                 [f"last_action/{a}" for a in self.action_labels])
 
     def begin_episodes(self, rows: np.ndarray, rngs: list[np.random.Generator]) -> None:
-        for i in rows:
-            q = self.home + 0.8 * self.action_scale * rngs[i].uniform(-1.0, 1.0, self.action_size)
-            self.target[i] = self.end_effector_at(q[None, :])[0]
+        if len(rows) == 0:
+            return
+        q = np.stack([self.home + 0.8 * self.action_scale *
+                      rngs[i].uniform(-1.0, 1.0, self.action_size) for i in rows])
+        self.target[rows] = self.end_effector_at(rows, q)
 
     def observe(self, obs: ObservationBatch, last_actions: np.ndarray) -> np.ndarray:
-        ee = self.chain.forward(obs.q[:, self.chain_q])[0]
+        ee = self.end_effector(obs)
         return np.concatenate(
             [obs.joint_positions - self.pose, obs.joint_velocities, ee, self.target,
              self.target - ee, last_actions], axis=1).astype(np.float32)
 
     def evaluate(self, obs: ObservationBatch, actions: np.ndarray,
                  last_actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-        ee = self.chain.forward(obs.q[:, self.chain_q])[0]
+        ee = self.end_effector(obs)
         distance = np.linalg.norm(self.target - ee, axis=1)
         success = distance < 0.05
         rate = np.sum((actions - last_actions) ** 2, axis=1)

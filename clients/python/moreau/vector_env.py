@@ -148,7 +148,7 @@ class VectorEnv:
             shard.ids = list(response.instance_ids)
         spec = responses[0].spec
         self.spec = spec
-        task.bind(spec, self.num_envs)
+        task.bind(spec, self.num_envs, self._positions_at)
         self._obs = ObservationBatch.from_protos(
             [o for r in responses for o in r.observations])
         nu = task.action_size
@@ -189,6 +189,18 @@ class VectorEnv:
             if shard.start <= i < shard.stop:
                 return shard, shard.ids[i - shard.start]
         raise IndexError(f"env {i} out of range [0, {self.num_envs})")
+
+    def _positions_at(self, rows: np.ndarray, q: np.ndarray) -> np.ndarray:
+        """The world positions (n, 3·links) of the observed links in envs
+        ``rows`` at the configurations ``q`` (n, nq), at rest: one Query at q
+        per env, all at once (the tasks' :data:`moreau.tasks.PositionsAt`)."""
+        pending = []
+        for k, i in enumerate(rows):
+            shard, instance_id = self._locate(int(i))
+            request = Client.query_request(instance_id, q=q[k], link_positions=True)
+            pending.append(shard.client.call_async("Query", request))
+        return np.array([call.result().link_positions for call in pending],
+                        dtype=np.float64).reshape(len(pending), -1)
 
     # -------------------------------------------------------------- reset --
 

@@ -399,6 +399,8 @@ TEST(UrdfLoader, FixedChildIsMergedIntoItsParent) {
   ASSERT_NE(m, nullptr);
   ASSERT_EQ(m->nbodies, 2);
   EXPECT_EQ(m->merged_links[1], std::vector<std::string>{"tool"});
+  ASSERT_EQ(m->merged_link_origins[1].size(), 1u);
+  EXPECT_EQ(m->merged_link_origins[1][0], Vec3(1, 0, 0));
   // Tool frame: rotated 90° about z, at (1, 0, 0); its COM (0, 0.5, 0) is at
   // (0.5, 0, 0) in the base frame, its tensor becomes diag(0.02, 0.01, 0.03),
   // and the parallel-axis term m (|c|² 1 − c cᵀ) adds diag(0, 0.25, 0.25).

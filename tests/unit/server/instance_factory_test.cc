@@ -2,7 +2,7 @@
 // back diverged, with its message, and refuses to step until reset; one that
 // was not comes back steppable; a checkpoint under another model is refused.
 // And a file round trip: a diverged simulation's checkpoint, written and read
-// back, restores the flag.
+// back, restores the flag; the observed links come back from the settings.
 #include "server/instance_factory.h"
 
 #include <gtest/gtest.h>
@@ -96,6 +96,25 @@ TEST_F(InstanceFactoryTest, DivergedFlagSurvivesTheFileFormat) {
   absl::MutexLock lock(&(*restored)->mu);
   EXPECT_TRUE((*restored)->sim->diverged());
   EXPECT_EQ((*restored)->sim->diverged_message(), record.diverged_message);
+}
+
+// The settings' observed links come back with the instance (its checkpoint
+// keeps the settings), in order; a body the model lacks refuses the restore.
+TEST_F(InstanceFactoryTest, ObservedLinksComeBackFromTheSettings) {
+  CheckpointRecord record = PendulumRecord();
+  record.settings.add_observed_links("pendulum");
+  auto decoded = DecodeCheckpoint(EncodeCheckpoint(record));
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  auto instance = factory_.FromCheckpoint(*decoded);
+  ASSERT_TRUE(instance.ok()) << instance.status();
+  {
+    absl::MutexLock lock(&(*instance)->mu);
+    ASSERT_EQ((*instance)->observed.size(), 1);
+    EXPECT_EQ((*instance)->observed.names()[0], "pendulum");
+    EXPECT_EQ((*instance)->observed.links()[0].body, 1);
+  }
+  record.settings.add_observed_links("world");  // fixed: not observable
+  EXPECT_EQ(factory_.FromCheckpoint(record).status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace

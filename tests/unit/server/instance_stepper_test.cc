@@ -34,8 +34,9 @@ class InstanceStepperTest : public ::testing::Test {
     EXPECT_TRUE(sim.ok()) << sim.status();
     auto instance = factory_.Wrap(Registry::NewId(), "", std::move(*sim),
                                   std::make_shared<const v1::ModelSource>(source), {});
-    EXPECT_TRUE(registry_.AddAll({instance}).ok());
-    return instance;
+    EXPECT_TRUE(instance.ok()) << instance.status();
+    EXPECT_TRUE(registry_.AddAll({*instance}).ok());
+    return *instance;
   }
 
   static v1::StepRequest Request(const Instance& instance, double torque, int substeps) {
