@@ -92,9 +92,11 @@ void MacroContactSolve(const Model& model, const MicroMacroParams& params, doubl
       // the contact frame, 0 below ε.
       w.qp_kind[a] = kKinetic;
       const double slip = ct.gamma_T.norm();
-      Vec3 dir(1.0, 0.0, 0.0);
-      if (slip > params.slip_velocity) dir.tail<2>() = -params.mu_kinetic * ct.gamma_T / slip;
-      w.qp_dir.col(m) = dir;
+      w.qp_dir(0, m) = 1.0;
+      for (int t = 0; t < 2; ++t) {
+        w.qp_dir(1 + t, m) =
+            slip > params.slip_velocity ? -params.mu_kinetic * ct.gamma_T[t] / slip : 0.0;
+      }
       w.qp_x[m] = impulses[3 * k];
       m += 1;
     }
