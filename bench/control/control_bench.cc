@@ -31,8 +31,9 @@
 //
 // Every step the action is the joint targets at the end of the step,
 // q_ref(t + Δt), held for one step (Simulation::StepAction, one sub-step). The
-// trot's targets come from its controller: Compute(t, Δt) advances the gait,
-// Compute(t + Δt, 0) then gives LastTargets() at t + Δt.
+// trot runs inside the simulation (sim::Settings::controller, "pd-trot" or
+// under id-constraint "velocity-trot"): a zero action, its targets for
+// t + Δt (State::controller_command) are the reference.
 //
 // Largest stable Δt (002 §IV): start at --dt_start, double until unstable or
 // --dt_max (then try --dt_max itself), then --bisections bisections between
@@ -262,10 +263,18 @@ absl::StatusOr<RunResult> Run(const Scenario& scenario, sim::ControlMode mode, d
   if (mode == sim::ControlMode::kIdConstraint) {
     settings.control.id_time_constant = scenario.id_constraint_time_constant;
   }
-  // The velocity trot passes q̇_d as targets q + Δt q̇_d: T = 0 gives v_des = q̇_d.
+  // The trot runs inside the simulation (Settings::controller); under
+  // id-constraint the velocity trot (--trot_id_constraint_controller).
   const bool velocity_trot =
       scenario.trot && scenario.velocity_trot && mode == sim::ControlMode::kIdConstraint;
-  if (velocity_trot) settings.control.id_time_constant = 0.0;
+  if (scenario.trot) {
+    settings.controller.kind =
+        velocity_trot ? sim::ControllerKind::kVelocityTrot : sim::ControllerKind::kPdTrot;
+    settings.controller.options = scenario.trot_options;
+    // The id mode's lagging joints would read as leg sag (ControllerOptions).
+    if (mode == sim::ControlMode::kId) settings.controller.options.swing_clearance = false;
+    settings.controller.velocity_trot = scenario.velocity_options;
+  }
   absl::StatusOr<std::unique_ptr<sim::Simulation>> created =
       sim::Simulation::Create(scenario.model, settings);
   if (!created.ok()) return created.status();
@@ -273,23 +282,6 @@ absl::StatusOr<RunResult> Run(const Scenario& scenario, sim::ControlMode mode, d
   const Model& model = simulation.model();
   const Eigen::Index nu = model.nu();
   const int64_t steps = std::max<int64_t>(1, std::llround(duration / dt));
-
-  std::unique_ptr<Controller> controller;
-  ControllerState controller_state;
-  Eigen::VectorXd tau_scratch = Eigen::VectorXd::Zero(model.nv);
-  std::optional<VelocityTrot> velocity;
-  if (velocity_trot) {
-    absl::StatusOr<VelocityTrot> made = VelocityTrot::Create(model, scenario.velocity_options);
-    if (!made.ok()) return made.status();
-    velocity = std::move(*made);
-  } else if (scenario.trot) {
-    ControllerOptions options = scenario.trot_options;
-    // The id mode's lagging joints would read as leg sag (ControllerOptions).
-    if (mode == sim::ControlMode::kId) options.swing_clearance = false;
-    absl::StatusOr<std::unique_ptr<Controller>> made = MakeController("trot", model, options);
-    if (!made.ok()) return made.status();
-    controller = std::move(*made);
-  }
 
   Eigen::VectorXd target(nu);
   Eigen::VectorXd positions(nu);
@@ -318,11 +310,12 @@ absl::StatusOr<RunResult> Run(const Scenario& scenario, sim::ControlMode mode, d
   // The gait whose stance phases the slip measure follows.
   GaitParams gait_phases;
   double start_delay_s = scenario.trot_options.start_delay_s;
-  if (velocity) {
-    gait_phases.duty_factor = velocity->options().duty_factor;
-    start_delay_s = velocity->options().start_delay_s;
+  if (velocity_trot) {
+    gait_phases.duty_factor = scenario.velocity_options.duty_factor;
+    start_delay_s = scenario.velocity_options.start_delay_s;
   }
-  std::vector<bool> contact_closed(ncontacts, false);
+  // The trot's action: none (the controller alone drives the joints).
+  const Eigen::VectorXd no_action = Eigen::VectorXd::Zero(nu);
   std::vector<StanceTracker> trackers(ncontacts);
   StanceStats stats;
   // --trot_log (the first trot run): per foot, its leg's actuators.
@@ -356,35 +349,21 @@ absl::StatusOr<RunResult> Run(const Scenario& scenario, sim::ControlMode mode, d
     const double t = simulation.state().time;
     const double t_next = t + dt;
     if (log.is_open()) q_before = simulation.state().q;
-    if (velocity) {
-      // q̇_d for [t, t + Δt] from the state at t and the last step's contacts.
-      const std::vector<contact::Contact>& contacts = simulation.contacts().contacts;
-      for (size_t c = 0; c < ncontacts; ++c) {
-        contact_closed[c] =
-            c < contacts.size() && contacts[c].active && contacts[c].NormalForce() > 0.0;
-      }
-      velocity->Compute(model, dt, simulation.state().q, simulation.state().v, contact_closed,
-                        target);
-    } else if (scenario.trot) {
-      // Advance the gait over [t, t + Δt], then read its targets at t + Δt.
-      controller->Compute(model, t, dt, simulation.state().q, simulation.state().v,
-                          controller_state, tau_scratch);
-      controller->Compute(model, t_next, 0.0, simulation.state().q, simulation.state().v,
-                          controller_state, tau_scratch);
-      target = controller->LastTargets();
-    } else {
+    if (!scenario.trot) {
       const double w = 2.0 * std::numbers::pi * scenario.frequency;
       for (Eigen::Index j = 0; j < nu; ++j) {
         target[j] =
             scenario.center[j] + scenario.amplitude * std::sin(w * t_next + scenario.phase[j]);
       }
     }
-    const absl::Status status = simulation.StepAction(target, 1);
+    const absl::Status status = simulation.StepAction(scenario.trot ? no_action : target, 1);
     if (!status.ok()) {
       result.stable = false;
       result.reason = std::string(status.message());
       break;
     }
+    // The trot's targets of this step: the controller's command.
+    if (scenario.trot) target = simulation.state().controller_command.head(nu);
     ActuatorPositions(model, simulation.state().q, positions);
     error_sum += (positions - target).cwiseAbs().mean();
 
@@ -399,9 +378,7 @@ absl::StatusOr<RunResult> Run(const Scenario& scenario, sim::ControlMode mode, d
         // The gait has the leg in stance, after the trot's start delay (the
         // drop from the default pose has landed); a swing foot that brushes
         // the ground is not in stance.
-        const double psi =
-            velocity ? WrapPhase(velocity->phase() + velocity->PhaseOffset(static_cast<int>(c)))
-                     : WrapPhase(controller_state.phase + phase_offset[c]);
+        const double psi = WrapPhase(state.controller.phase + phase_offset[c]);
         const bool stance_phase = state.time > start_delay_s && InStance(gait_phases, psi);
         const bool closed = contact.active && contact.NormalForce() > 0.0;
         TrackStance(stance_phase, closed, contact.position.head<2>(), trackers[c], stats);
@@ -683,7 +660,7 @@ void WriteScenario(JsonWriter& json, const Scenario& s) {
     if (s.velocity_trot) {
       const VelocityTrotOptions& vo = s.velocity_options;
       json.Key("id_constraint_controller")
-          .String("velocity trot (engine/control/velocity_trot.h), targets q + dt qd_d, T = 0");
+          .String("velocity trot (engine/control/velocity_trot.h), targets q + max(dt, T) qd_d");
       json.Key("velocity_trot").BeginObject();
       json.Key("frequency_hz").Number(vo.frequency_hz);
       json.Key("duty_factor").Number(vo.duty_factor);

@@ -200,10 +200,13 @@ constexpr FlagSpec kDurationFlagSpec = Bind<&FlagValues::sim, &SimFlags::duratio
 });
 constexpr FlagSpec kControllerFlagSpec = Bind<&FlagValues::sim, &SimFlags::controller>({
     .name = "controller",
-    .value = "stand|trot|zero",
-    .help = "Joint controller, run at the simulation rate: stand (PD to a standing pose), trot "
-            "(a trotting gait, four legs) or zero (no torque). A model without 3-joint legs "
-            "(sphere, box, arms) falls back from stand to zero with a warning.",
+    .value = "stand|trot|pd-trot|velocity-trot|zero",
+    .help = "Joint controller, run by the simulation inside its step at the simulation rate: "
+            "stand (PD to a standing pose), trot (a trotting gait, four legs: velocity-trot under "
+            "--control id-constraint, pd-trot otherwise), pd-trot (paper 001's trot for PD-held "
+            "legs), velocity-trot (a trot for velocity-level joints; a --control mode other than "
+            "torque) or zero (no torque). A model without 3-joint legs (sphere, box, arms) falls "
+            "back from stand to zero with a warning.",
 });
 constexpr FlagSpec kWeightFeedforwardFlagSpec =
     Bind<&FlagValues::sim, &SimFlags::weight_feedforward>({

@@ -25,6 +25,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
 #include "clients/cli/action_replay.h"
 #include "clients/cli/command_status.h"
 #include "clients/cli/flag_specs.h"
@@ -352,27 +353,24 @@ class Progress {
   size_t width_ = 0;  // longest line so far, to blank its tail
 };
 
-// The controller the run uses: --controller, except that "stand" on a model
-// without 3-joint legs falls back to "zero" (with a warning).
-absl::StatusOr<std::unique_ptr<Controller>> ChooseController(const std::string& name,
-                                                             const Model& model,
-                                                             bool weight_feedforward,
-                                                             std::vector<std::string>* warnings) {
-  ControllerOptions controller_options;
-  controller_options.weight_feedforward = weight_feedforward;
-  absl::StatusOr<std::unique_ptr<Controller>> controller =
-      MakeController(name, model, controller_options);
-  if (controller.ok()) return controller;
-  if (name == "stand") {
+// The controller kind the run uses: --controller, except that "stand" on a
+// model without 3-joint legs falls back to "zero" (with a warning).
+absl::StatusOr<sim::ControllerKind> ChooseController(const std::string& name, const Model& model,
+                                                     std::vector<std::string>* warnings) {
+  absl::StatusOr<sim::ControllerKind> kind = sim::ParseControllerKind(name);
+  if (!kind.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--controller ", name, ": ", kind.status().message()));
+  }
+  if (*kind == sim::ControllerKind::kStand) {
     const absl::StatusOr<LegLayout> legs = FindLegs(model);
     if (!legs.ok()) {
       warnings->push_back(absl::StrCat("--controller stand: ", legs.status().message(),
                                        "; falling back to --controller zero"));
-      return MakeController("zero", model);
+      return sim::ControllerKind::kZero;
     }
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("--controller ", name, ": ", controller.status().message()));
+  return *kind;
 }
 
 // What the report shows.
@@ -490,8 +488,29 @@ absl::Status RunSim(const Invocation& invocation) {
       SimOptionsFromFlags(flags.sim, flags.settings, invocation.flags_given, &warnings));
   MOREAU_ASSIGN_OR_RETURN(const StateInput initial, StateFromFlags(*model, flags.state, &warnings));
 
-  MOREAU_ASSIGN_OR_RETURN(std::unique_ptr<sim::Simulation> simulation,
-                          sim::Simulation::Create(model, options.settings));
+  // The controller runs inside the simulation's step (Settings::controller);
+  // --actions replays actions without one.
+  sim::Settings settings = options.settings;
+  if (options.actions.empty()) {
+    MOREAU_ASSIGN_OR_RETURN(settings.controller.kind,
+                            ChooseController(options.controller, *model, &warnings));
+    settings.controller.options.weight_feedforward = options.weight_feedforward;
+  }
+  absl::StatusOr<std::unique_ptr<sim::Simulation>> created =
+      sim::Simulation::Create(model, settings);
+  if (!created.ok()) {
+    // "controller 'trot': …" (the model cannot run it) names the flag.
+    absl::string_view message = created.status().message();
+    const std::string prefix =
+        absl::StrCat("controller '", sim::ControllerKindName(settings.controller.kind), "': ");
+    if (settings.controller.kind != sim::ControllerKind::kNone &&
+        absl::ConsumePrefix(&message, prefix)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--controller ", options.controller, ": ", message));
+    }
+    return created.status();
+  }
+  std::unique_ptr<sim::Simulation> simulation = *std::move(created);
   sim::State start = simulation->state();
   start.q = initial.q;
   start.v = initial.v;
@@ -503,9 +522,6 @@ absl::Status RunSim(const Invocation& invocation) {
                                     "touches the ground"));
   }
 
-  MOREAU_ASSIGN_OR_RETURN(
-      std::unique_ptr<Controller> controller,
-      ChooseController(options.controller, m, options.weight_feedforward, &warnings));
   std::vector<Eigen::VectorXd> actions;
   int64_t steps = options.steps;
   if (!options.actions.empty()) {
@@ -518,8 +534,8 @@ absl::Status RunSim(const Invocation& invocation) {
   }
 
   const double dt = options.settings.dt;
-  Eigen::VectorXd tau = Eigen::VectorXd::Zero(m.nv);
-  ControllerState controller_state;
+  // Without --actions the controller alone drives the joints: a zero action.
+  const Eigen::VectorXd no_action = Eigen::VectorXd::Zero(m.nu());
   std::vector<Force> f_ext(static_cast<size_t>(m.nbodies), Force::Zero());
   RunMetrics metrics(m, simulation->state().q);
   Progress progress(options.progress, !flags.common.json && isatty(STDERR_FILENO) == 1, steps,
@@ -530,36 +546,17 @@ absl::Status RunSim(const Invocation& invocation) {
   const Clock::time_point start_time = Clock::now();
   int64_t done = 0;
   while (done < steps) {
-    const sim::State& state = simulation->state();
-    const double t = state.time;
-    if (!actions.empty()) {
-      // The server's Step path: the action held, τ recomputed every step.
-      step_status = simulation->StepAction(actions[done / options.action_substeps], 1);
-      if (!step_status.ok()) break;
-      ++done;
-      metrics.AfterStep(*simulation);
-      if (csv != nullptr && done % options.csv_every == 0) {
-        csv->Row(*simulation, simulation->applied_torques());
-      }
-      progress.Update(done, simulation->state().time);
-      continue;
-    }
-    controller->Compute(m, t, dt, state.q, state.v, controller_state, tau);
+    const double t = simulation->state().time;
     const std::vector<Force>* external = nullptr;
     if (options.push.has_value() && options.push->Active(t)) {
       std::fill(f_ext.begin(), f_ext.end(), Force::Zero());
       ApplyPush(*options.push, t, m, f_ext, simulation->data());
       external = &f_ext;
     }
-    if (options.control_targets) {
-      // --control-mode: the controller's joint targets for the end of the step
-      // (Compute with dt = 0 evaluates without advancing the gait) drive the
-      // joints through the control mode.
-      controller->Compute(m, t + dt, 0.0, state.q, state.v, controller_state, tau);
-      step_status = simulation->StepAction(controller->LastTargets(), 1, external);
-    } else {
-      step_status = simulation->Step(tau, 1, external);
-    }
+    // The server's Step path: the action held, τ recomputed every step.
+    const Eigen::VectorXd& action =
+        actions.empty() ? no_action : actions[done / options.action_substeps];
+    step_status = simulation->StepAction(action, 1, external);
     if (!step_status.ok()) break;
     ++done;
     metrics.AfterStep(*simulation);
@@ -576,12 +573,13 @@ absl::Status RunSim(const Invocation& invocation) {
   if (!step_status.ok() && !absl::IsFailedPrecondition(step_status)) return step_status;
   SimResult result;
   result.model = m.name;
-  result.controller =
-      !actions.empty() ? absl::StrCat("actions (", options.actions, ")")
-      : options.control_targets
-          ? absl::StrCat(std::string(controller->Name()), " (targets through --control ",
-                         sim::ControlModeName(options.settings.control.mode), ")")
-          : std::string(controller->Name());
+  const std::string controller_name =
+      simulation->controller() != nullptr ? std::string(simulation->controller()->Name()) : "";
+  result.controller = !actions.empty() ? absl::StrCat("actions (", options.actions, ")")
+                      : options.control_targets
+                          ? absl::StrCat(controller_name, " (targets through --control ",
+                                         sim::ControlModeName(options.settings.control.mode), ")")
+                          : controller_name;
   result.steps = done;
   result.time = simulation->state().time;
   result.wall_s = wall_s;

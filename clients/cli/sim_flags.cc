@@ -43,8 +43,11 @@ std::string_view StdView(absl::string_view text) { return {text.data(), text.siz
 }  // namespace
 
 bool AbslParseFlag(absl::string_view text, ControllerFlag* flag, std::string* error) {
+  // sim::ControllerKinds() but "none" (--controller zero drives nothing).
   std::vector<std::string> names;
-  for (const std::string_view name : ControllerNames()) names.emplace_back(name);
+  for (const auto& entry : sim::ControllerKinds().entries()) {
+    if (entry.value != sim::ControllerKind::kNone) names.emplace_back(entry.name);
+  }
   if (std::find(names.begin(), names.end(), StdView(text)) == names.end()) {
     *error = absl::StrCat("unknown controller ", JsonQuote(text), " (expected ",
                           absl::StrJoin(names, ", "), ")");

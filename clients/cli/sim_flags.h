@@ -28,7 +28,7 @@ namespace moreau::cli {
 // (flag_specs.cc) through AbslParseFlag / AbslUnparseFlag: a value outside
 // the flag's vocabulary or grammar is a malformed command line.
 
-// One of ControllerNames().
+// One of sim::ControllerKinds() but "none".
 struct ControllerFlag {
   std::string name = "stand";
 };

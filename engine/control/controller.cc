@@ -123,7 +123,7 @@ constexpr double kYawGain = 0.5;  // 1/s: yaw rate per rad of heading error (2 o
 constexpr double kYawIntegralS = 1.0;  // T_ψ (s): ≈ one gait cycle (0.8 s at 1.25 Hz)
 constexpr double kMaxLineSpeed = 0.1;  // m/s: the line hold's sideways command
 constexpr double kMaxYawRate = 0.5;    // rad/s
-constexpr int kMaxLegs = 4;            // a trot has four legs (CheckTrotLayout)
+constexpr int kMaxLegs = kMaxControllerLegs;  // a trot has four legs (CheckTrotLayout)
 
 double Smooth(double x) {
   x = std::clamp(x, 0.0, 1.0);
@@ -154,6 +154,7 @@ class TrotController final : public Controller {
         placement_gain_(std::sqrt(stand_height / kGravity)),
         layout_(std::move(layout)) {
     q_des_ = q_stand;  // the initial targets: standing, what the ramp starts from
+    q_stand_ = q_stand;
     for (const Leg& leg : layout_.legs) {
       nominal_.push_back(NominalFoot(leg, stand_height));
       offset_.push_back(TrotPhaseOffset(leg));
@@ -278,8 +279,10 @@ class TrotController final : public Controller {
       for (int j = 0; j < 3; ++j) {
         q_des_[leg.actuator[j]] = angles[j];
         qd_des_[leg.actuator[j]] = rates[j];
+        state.leg_targets[3 * i + j] = angles[j];
       }
     }
+    state.leg_targets_set = true;
     StableJointPd(pd_joints_, q, v, q_des_, qd_des_, gains_, inertia_, dt, tau);  // 001 eq. 44
     if (weight_feedforward_) AddWeightFeedforward(model, q, support, tau);
     // The oscillator, dφ/dt = f, runs once the delay is over.
@@ -290,8 +293,9 @@ class TrotController final : public Controller {
 
  private:
   // 4. The stance legs' mean compression (m, ≥ 0): how far their feet sit
-  // above the targets of the last Compute, z in the hip frames (forward
-  // kinematics of the measured and the target joint angles).
+  // above the targets of the last Compute (ControllerState::leg_targets; the
+  // stand pose before the first), z in the hip frames (forward kinematics of
+  // the measured and the target joint angles).
   double StanceCompression(const GaitParams& gait, const Eigen::VectorXd& q,
                            const ControllerState& state) const {
     double sum = 0.0;
@@ -302,7 +306,8 @@ class TrotController final : public Controller {
       Vec3 measured, target;
       for (int j = 0; j < 3; ++j) {
         measured[j] = q[leg.q_index[j]];
-        target[j] = q_des_[leg.actuator[j]];
+        target[j] =
+            state.leg_targets_set ? state.leg_targets[3 * i + j] : q_stand_[leg.actuator[j]];
       }
       sum += LegForwardKinematics(leg, measured).z() - LegForwardKinematics(leg, target).z();
       ++count;
@@ -375,6 +380,7 @@ class TrotController final : public Controller {
   Vec3 weight_force_;          // −m g (world, N): the support the stance legs share
   double placement_gain_;      // √(h/g), s
   LegLayout layout_;
+  Eigen::VectorXd q_stand_;             // actuators: the stand pose
   std::vector<Vec3> nominal_;           // per leg: standing foot in the hip frame
   std::vector<double> offset_;          // per leg: phase offset (0 or ½)
   std::vector<Eigen::Vector2d> lever_;  // per leg: standing foot (x, y) from the base origin
@@ -456,6 +462,15 @@ absl::Status CheckTrotReach(const LegLayout& layout, const GaitParams& gait, dou
 }
 
 }  // namespace
+
+void Controller::ComputeTargets(const Model& model, double t, double dt, const Eigen::VectorXd& q,
+                                const Eigen::VectorXd& v,
+                                std::span<const double> /*contact_impulses*/,
+                                ControllerState& state, Eigen::Ref<Eigen::VectorXd> targets) {
+  Compute(model, t, dt, q, v, state, tau_scratch_);        // advance over the step
+  Compute(model, t + dt, 0.0, q, v, state, tau_scratch_);  // evaluate at its end
+  targets = q_des_;
+}
 
 std::vector<std::string_view> ControllerNames() { return {"zero", "stand", "trot"}; }
 

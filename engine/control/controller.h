@@ -14,11 +14,15 @@
 //            (proportional–integral) by the stance feet's sweep, and swing
 //            feet lifted by the stance legs' sag.
 // "stand" and "trot" discretize the PD for the step (StableJointPd, pd.h).
+// The velocity trot (velocity_trot.h) is the trot for velocity-level joints
+// (id-constraint control): a Controller that drives the joints by targets
+// only.
 //
 // A Controller object holds constant tables and scratch (the last targets);
 // everything that evolves in time lives in ControllerState, which the
-// simulation stores in its State and snapshots. Make one Controller per
-// simulation instance; Compute never allocates.
+// simulation (Settings::controller, engine/sim) stores in its State and
+// snapshots. Make one Controller per simulation instance; Compute and
+// ComputeTargets never allocate.
 #ifndef MOREAU_ENGINE_CONTROL_CONTROLLER_H_
 #define MOREAU_ENGINE_CONTROL_CONTROLLER_H_
 
@@ -26,6 +30,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -36,8 +41,12 @@
 
 namespace moreau {
 
-// The time-varying part of a controller: trivially copyable, so a snapshot
-// copies it as bytes. A default-constructed state is the start of a run.
+// Legs a controller's state has room for: a trot has four (CheckTrotLayout).
+inline constexpr int kMaxControllerLegs = 4;
+
+// The time-varying part of a controller: trivially copyable, fixed size (the
+// state serializer writes it field by field, engine/sim/state.cc). A
+// default-constructed state is the start of a run.
 struct ControllerState {
   double phase = 0.0;           // gait oscillator phase φ ∈ [0, 1) (001 §6.2 CPG)
   double elapsed_s = 0.0;       // Σ dt over Compute calls: drives the trot start delay and ramp
@@ -58,6 +67,20 @@ struct ControllerState {
   // The base's (x, y) at the first Compute: a point of the line the trot
   // holds with ControllerOptions::line_gain > 0.
   std::array<double, 2> line_origin = {0.0, 0.0};
+  // Trot: the leg joints' targets of the last Compute, 3 per leg (the leg's
+  // actuators in Leg::actuator order), which the swing clearance reads;
+  // before the first Compute (leg_targets_set false) the stand pose's.
+  std::array<double, 3 * kMaxControllerLegs> leg_targets = {};
+  bool leg_targets_set = false;
+  // Velocity trot (velocity_trot.h), per leg: in swing at the last Compute,
+  // touched down since the swing's second half, foothold frozen for the
+  // landing; the foot centre at lift-off and the swing's foothold (world,
+  // x y z per leg, m).
+  std::array<bool, kMaxControllerLegs> was_swing = {};
+  std::array<bool, kMaxControllerLegs> touched = {};
+  std::array<bool, kMaxControllerLegs> foothold_frozen = {};
+  std::array<double, 3 * kMaxControllerLegs> lift_off = {};
+  std::array<double, 3 * kMaxControllerLegs> foothold = {};
 };
 static_assert(std::is_trivially_copyable_v<ControllerState>);
 
@@ -109,9 +132,8 @@ struct ControllerOptions {
   // Balance feedback 1 and 2 (controller.cc): the attitude gain k_att, its
   // damping time T_att (s) and the low-pass time of the base velocity that
   // foot placement reads (s). The defaults damp the A1's slow roll–yaw
-  // wobble; 1, 0.05 and 0.2 were the first values. Stiff attitude feedback
-  // suits PD-held legs; under deadbeat joint rows (id-constraint at 10 ms)
-  // k_att = 1.5 diverges where 1 holds.
+  // wobble. Stiff attitude feedback suits PD-held legs; under deadbeat joint
+  // rows (id-constraint at 10 ms) k_att = 1.5 diverges where 1 holds.
   double attitude_gain = 1.5;
   double attitude_damping_s = 0.1;
   double velocity_filter_s = 0.1;
@@ -140,7 +162,7 @@ class Controller {
  public:
   virtual ~Controller() = default;
 
-  // "zero", "stand" or "trot".
+  // "zero", "stand", "trot" or "velocity-trot".
   virtual std::string_view Name() const = 0;
 
   // τ (nv) for time t (s) at state (q: nq, v: nv) of the Model the controller
@@ -149,6 +171,18 @@ class Controller {
   virtual void Compute(const Model& model, double t, double dt, const Eigen::VectorXd& q,
                        const Eigen::VectorXd& v, ControllerState& state,
                        Eigen::Ref<Eigen::VectorXd> tau) = 0;
+
+  // The joint targets (actuator-shaped) for the end of the step [t, t + dt],
+  // for a control mode that tracks targets (pd, id, id-constraint), after
+  // advancing `state` over the step. `contact_impulses` are the last step's
+  // contact impulses (sim::State::impulses: 3 per contact point, the normal
+  // one first; a contact is closed when it is > 0); empty: all open. The
+  // default: Compute over [t, t + dt], then Compute at t + dt with dt = 0
+  // (evaluate only), then LastTargets(); the contacts are not read. No
+  // allocation.
+  virtual void ComputeTargets(const Model& model, double t, double dt, const Eigen::VectorXd& q,
+                              const Eigen::VectorXd& v, std::span<const double> contact_impulses,
+                              ControllerState& state, Eigen::Ref<Eigen::VectorXd> targets);
 
   // The joint targets of the last Compute, actuator-shaped (Model::actuators
   // order), for logging: position q_d (rad or m) and rate q̇_d. Before the
@@ -159,10 +193,13 @@ class Controller {
 
  protected:
   explicit Controller(const Model& model)
-      : q_des_(Eigen::VectorXd::Zero(model.nu())), qd_des_(Eigen::VectorXd::Zero(model.nu())) {}
+      : q_des_(Eigen::VectorXd::Zero(model.nu())),
+        qd_des_(Eigen::VectorXd::Zero(model.nu())),
+        tau_scratch_(Eigen::VectorXd::Zero(model.nv)) {}
 
-  Eigen::VectorXd q_des_;   // actuators
-  Eigen::VectorXd qd_des_;  // actuators
+  Eigen::VectorXd q_des_;        // actuators
+  Eigen::VectorXd qd_des_;       // actuators
+  Eigen::VectorXd tau_scratch_;  // nv: ComputeTargets' τ, not used
 };
 
 // The names MakeController accepts.

@@ -99,13 +99,16 @@ absl::Status ValidateOptions(const VelocityTrotOptions& o) {
   if (!finite_pos(o.max_joint_velocity)) {
     return bad("max_joint_velocity", o.max_joint_velocity, "finite, > 0");
   }
+  if (!finite_nonneg(o.id_time_constant_s)) {
+    return bad("id_time_constant_s", o.id_time_constant_s, "finite, ≥ 0");
+  }
   return absl::OkStatus();
 }
 
 }  // namespace
 
-absl::StatusOr<VelocityTrot> VelocityTrot::Create(const Model& model,
-                                                  const VelocityTrotOptions& options) {
+absl::StatusOr<std::unique_ptr<VelocityTrot>> VelocityTrot::Create(
+    const Model& model, const VelocityTrotOptions& options) {
   if (absl::Status status = ValidateOptions(options); !status.ok()) return status;
   if (!model.floating_base) {
     return absl::InvalidArgumentError(
@@ -132,12 +135,14 @@ absl::StatusOr<VelocityTrot> VelocityTrot::Create(const Model& model,
     }
     for (int j = 0; j < 3; ++j) q_stand[leg.actuator[j]] = angles[j];
   }
-  return VelocityTrot(options, *std::move(layout), stand_height, std::move(q_stand));
+  return std::unique_ptr<VelocityTrot>(
+      new VelocityTrot(model, options, *std::move(layout), stand_height, std::move(q_stand)));
 }
 
-VelocityTrot::VelocityTrot(const VelocityTrotOptions& options, LegLayout layout,
+VelocityTrot::VelocityTrot(const Model& model, const VelocityTrotOptions& options, LegLayout layout,
                            double stand_height, Eigen::VectorXd q_stand)
-    : options_(options),
+    : Controller(model),
+      options_(options),
       layout_(std::move(layout)),
       stand_height_(stand_height),
       q_stand_(std::move(q_stand)) {
@@ -156,9 +161,17 @@ double VelocityTrot::PhaseOffset(int contact_point) const {
   return 0.0;
 }
 
-void VelocityTrot::Compute(const Model& /*model*/, double dt, const Eigen::VectorXd& q,
-                           const Eigen::VectorXd& v, const std::vector<bool>& contact_closed,
-                           Eigen::Ref<Eigen::VectorXd> targets) {
+void VelocityTrot::Compute(const Model& model, double t, double dt, const Eigen::VectorXd& q,
+                           const Eigen::VectorXd& v, ControllerState& state,
+                           Eigen::Ref<Eigen::VectorXd> tau) {
+  ComputeTargets(model, t, dt, q, v, {}, state, q_des_);
+  tau.setZero();
+}
+
+void VelocityTrot::ComputeTargets(const Model& /*model*/, double /*t*/, double dt,
+                                  const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                  std::span<const double> contact_impulses, ControllerState& state,
+                                  Eigen::Ref<Eigen::VectorXd> targets) {
   const VelocityTrotOptions& o = options_;
   // The midpoint configuration q_M = q_S + ½Δt v_S (000 eq. 6), where the
   // step evaluates its contact and joint rows.
@@ -174,9 +187,9 @@ void VelocityTrot::Compute(const Model& /*model*/, double dt, const Eigen::Vecto
   const Vec3 v_base = v.head<3>();
   const Vec3 omega = R * omega_body;  // world
   const double yaw = std::atan2(R(1, 0), R(0, 0));
-  if (!heading_set_) {
-    heading_ = yaw;
-    heading_set_ = true;
+  if (!state.heading_set) {
+    state.heading = yaw;
+    state.heading_set = true;
   }
   const Vec3 forward(std::cos(yaw), std::sin(yaw), 0.0);
 
@@ -185,7 +198,7 @@ void VelocityTrot::Compute(const Model& /*model*/, double dt, const Eigen::Vecto
   const double beta = o.duty_factor;
   const double stance_s = beta / f;
   const double swing_s = (1.0 - beta) / f;
-  const double run_s = elapsed_ - o.start_delay_s;
+  const double run_s = state.elapsed_s - o.start_delay_s;
   const bool running = run_s >= 0.0;
   const double ramp = !running               ? 0.0
                       : o.start_ramp_s > 0.0 ? std::min(run_s / o.start_ramp_s, 1.0)
@@ -196,13 +209,15 @@ void VelocityTrot::Compute(const Model& /*model*/, double dt, const Eigen::Vecto
   // yaw corrected with time constants (not deadbeat).
   Vec3 u_linear = speed * forward;
   u_linear.z() = (stand_height_ - p_base.z()) / o.height_time_constant_s;
-  const Eigen::AngleAxisd error(Eigen::AngleAxisd(heading_, Vec3::UnitZ()).toRotationMatrix() *
+  const Eigen::AngleAxisd error(Eigen::AngleAxisd(state.heading, Vec3::UnitZ()).toRotationMatrix() *
                                 R.transpose());
   const Vec3 e = error.angle() * error.axis();
   Vec3 u_angular(e.x() / o.attitude_time_constant_s, e.y() / o.attitude_time_constant_s,
                  e.z() / o.yaw_time_constant_s);
   const Vec3 up_base = R.transpose() * Vec3::UnitZ();  // ground normal, base frame
   const double feedback_s = std::max(o.swing_time_constant_s, 2.0 * dt);
+  // The targets' horizon h = max(Δt, T): (q_A + h q̇_d − q_A) / h = q̇_d.
+  const double horizon = std::max(dt, o.id_time_constant_s);
 
   // Each leg's mode and foot centre (world) at the midpoint.
   std::array<Mode, kLegs> modes{};
@@ -214,37 +229,39 @@ void VelocityTrot::Compute(const Model& /*model*/, double dt, const Eigen::Vecto
   int supports = 0;
   for (int i = 0; i < kLegs; ++i) {
     const Leg& leg = layout_.legs[i];
-    LegState& st = legs_[i];
+    Eigen::Map<Vec3> lift_off(state.lift_off.data() + 3 * i);
     const Vec3 theta(q[leg.q_index[0]], q[leg.q_index[1]], q[leg.q_index[2]]);
     const Vec3 theta_dot(v[leg.v_index[0]], v[leg.v_index[1]], v[leg.v_index[2]]);
     thetas[i] = theta;
     thetas_mid[i] = theta + 0.5 * dt * theta_dot;
     const Vec3 centre = p_base + R * (leg.hip_position + LegForwardKinematics(leg, thetas_mid[i]));
-    const bool closed = leg.foot >= 0 && static_cast<size_t>(leg.foot) < contact_closed.size() &&
-                        contact_closed[static_cast<size_t>(leg.foot)];
+    // Closed: a compressive normal impulse in the last step.
+    const size_t normal = 3 * static_cast<size_t>(leg.foot);
+    const bool closed =
+        leg.foot >= 0 && normal < contact_impulses.size() && contact_impulses[normal] > 0.0;
     closed_feet[i] = closed;
-    const double psi = WrapPhase(phase_ + offset_[i]);
+    const double psi = WrapPhase(state.phase + offset_[i]);
     Mode mode = Mode::kSupport;
     double s = 0.0;  // swing progress
-    if (elapsed_ < o.settle_s) {
+    if (state.elapsed_s < o.settle_s) {
       mode = Mode::kSettle;
     } else if (!running) {
       mode = Mode::kSupport;
-      st.touched = true;
+      state.touched[i] = true;
     } else if (psi < beta) {
-      st.was_swing = false;
-      if (closed) st.touched = true;
-      mode = st.touched ? Mode::kSupport : Mode::kDescend;
+      state.was_swing[i] = false;
+      if (closed) state.touched[i] = true;
+      mode = state.touched[i] ? Mode::kSupport : Mode::kDescend;
     } else {
       s = (psi - beta) / (1.0 - beta);
-      if (!st.was_swing) {
-        st.was_swing = true;
-        st.touched = false;
-        st.lift_off = centre;
-        st.foothold_frozen = false;
+      if (!state.was_swing[i]) {
+        state.was_swing[i] = true;
+        state.touched[i] = false;
+        lift_off = centre;
+        state.foothold_frozen[i] = false;
       }
-      if (closed && s > 0.5) st.touched = true;
-      mode = st.touched ? Mode::kSupport : Mode::kSwing;
+      if (closed && s > 0.5) state.touched[i] = true;
+      mode = state.touched[i] ? Mode::kSupport : Mode::kSwing;
     }
     modes[i] = mode;
     centres[i] = centre;
@@ -282,7 +299,8 @@ void VelocityTrot::Compute(const Model& /*model*/, double dt, const Eigen::Vecto
 
   for (int i = 0; i < kLegs; ++i) {
     const Leg& leg = layout_.legs[i];
-    LegState& st = legs_[i];
+    const Eigen::Map<const Vec3> lift_off(state.lift_off.data() + 3 * i);
+    Eigen::Map<Vec3> foothold(state.foothold.data() + 3 * i);
     const Vec3& theta = thetas[i];
     const Vec3& theta_mid = thetas_mid[i];
     const Vec3& centre = centres[i];
@@ -323,23 +341,23 @@ void VelocityTrot::Compute(const Model& /*model*/, double dt, const Eigen::Vecto
           -std::max(o.touchdown_speed, (centre.z() - ground_z) / o.approach_time_constant_s);
       if (mode == Mode::kSwing) {
         const double s_mid = s + 0.5 * dt / swing_s;
-        if (!st.foothold_frozen) {
+        if (!state.foothold_frozen[i]) {
           // Half a stride ahead of where the hip will be at touchdown.
           const double to_touchdown = std::max(0.0, 1.0 - s_mid) * swing_s;
           const Eigen::Vector2d lever(
               std::cos(yaw) * lever_[i].x() - std::sin(yaw) * lever_[i].y(),
               std::sin(yaw) * lever_[i].x() + std::cos(yaw) * lever_[i].y());
-          st.foothold.head<2>() = p_base.head<2>() + lever +
-                                  speed * (to_touchdown + 0.5 * stance_s) * forward.head<2>();
-          st.foothold.z() = ground_z;
-          if (s_mid * swing_s >= t_land) st.foothold_frozen = true;
+          foothold.head<2>() = p_base.head<2>() + lever +
+                               speed * (to_touchdown + 0.5 * stance_s) * forward.head<2>();
+          foothold.z() = ground_z;
+          if (s_mid * swing_s >= t_land) state.foothold_frozen[i] = true;
         }
         const double u = s_mid * swing_s / t_land;
-        const Vec3 span = st.foothold - st.lift_off;
+        const Vec3 span = foothold - lift_off;
         if (u < 1.0) {
           const double sigma = MinJerk(u);
           const double sigma_rate = MinJerkRate(u) / t_land;
-          desired.head<2>() = st.lift_off.head<2>() + sigma * span.head<2>();
+          desired.head<2>() = lift_off.head<2>() + sigma * span.head<2>();
           desired_rate.head<2>() = sigma_rate * span.head<2>();
           // z: up to the apex h above the ground by u = kApexAt, then
           // down to the approach height, each a min-jerk segment (the
@@ -349,20 +367,20 @@ void VelocityTrot::Compute(const Model& /*model*/, double dt, const Eigen::Vecto
           const double apex_z = ground_z + o.step_height;
           if (u < kApexAt) {
             const double a = u / kApexAt;
-            desired.z() = st.lift_off.z() + (apex_z - st.lift_off.z()) * MinJerk(a);
-            desired_rate.z() = (apex_z - st.lift_off.z()) * MinJerkRate(a) / (kApexAt * t_land);
+            desired.z() = lift_off.z() + (apex_z - lift_off.z()) * MinJerk(a);
+            desired_rate.z() = (apex_z - lift_off.z()) * MinJerkRate(a) / (kApexAt * t_land);
           } else {
             const double a = (u - kApexAt) / (1.0 - kApexAt);
             desired.z() = apex_z + (approach_z - apex_z) * MinJerk(a);
             desired_rate.z() = (approach_z - apex_z) * MinJerkRate(a) / ((1.0 - kApexAt) * t_land);
           }
         } else {
-          desired.head<2>() = st.foothold.head<2>();
+          desired.head<2>() = foothold.head<2>();
           desired.z() = centre.z();
           desired_rate.z() = approach_rate;
         }
       } else {  // kDescend: hold the foothold, keep approaching the ground
-        desired.head<2>() = (st.foothold_frozen ? st.foothold : centre).head<2>();
+        desired.head<2>() = (state.foothold_frozen[i] ? Vec3(foothold) : centre).head<2>();
         desired.z() = centre.z();
         desired_rate.z() = approach_rate;
       }
@@ -373,14 +391,16 @@ void VelocityTrot::Compute(const Model& /*model*/, double dt, const Eigen::Vecto
     }
     for (int j = 0; j < 3; ++j) {
       const double r = std::isfinite(rate[j]) ? rate[j] : 0.0;
-      targets[leg.actuator[j]] =
-          theta[j] + dt * std::clamp(r, -o.max_joint_velocity, o.max_joint_velocity);
+      const double rate_clamped = std::clamp(r, -o.max_joint_velocity, o.max_joint_velocity);
+      q_des_[leg.actuator[j]] = theta[j] + horizon * rate_clamped;
+      qd_des_[leg.actuator[j]] = rate_clamped;
     }
   }
+  targets = q_des_;
   // The oscillator, dφ/dt = f, runs once the delay is over.
-  const double run_dt = std::max(0.0, std::min(dt, elapsed_ + dt - o.start_delay_s));
-  phase_ = WrapPhase(phase_ + f * run_dt);
-  elapsed_ += dt;
+  const double run_dt = std::max(0.0, std::min(dt, state.elapsed_s + dt - o.start_delay_s));
+  state.phase = WrapPhase(state.phase + f * run_dt);
+  state.elapsed_s += dt;
 }
 
 }  // namespace moreau

@@ -49,18 +49,25 @@
 // (joint-space approach to the standing pose, then support), then trots from
 // start_delay_s with the speed ramped over start_ramp_s.
 //
-// Output: joint targets q_A + Δt q̇_d (actuator-shaped), which `id-constraint`
-// with time constant 0 turns back into v_des = q̇_d exactly. A VelocityTrot
-// holds its gait state (not snapshotted); make one per run. Compute never
-// allocates.
+// Output: joint targets q_A + h q̇_d (actuator-shaped), h = max(Δt, T) with
+// T = VelocityTrotOptions::id_time_constant_s, which `id-constraint` with
+// that time constant turns back into v_des = q̇_d. A Controller ("velocity-
+// trot") that drives the joints by targets only (ComputeTargets); its gait
+// state lives in ControllerState (snapshotted with the simulation's State).
+// The simulation runs it for Settings::controller "trot" under id-constraint
+// control. Compute and ComputeTargets never allocate.
 #ifndef MOREAU_ENGINE_CONTROL_VELOCITY_TROT_H_
 #define MOREAU_ENGINE_CONTROL_VELOCITY_TROT_H_
 
 #include <Eigen/Core>
 #include <array>
+#include <memory>
+#include <span>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "engine/control/controller.h"
 #include "engine/control/legs.h"
 #include "engine/model/model.h"
 
@@ -93,45 +100,49 @@ struct VelocityTrotOptions {
   double approach_time_constant_s = 0.02;
   double touchdown_speed = 0.05;
   double max_joint_velocity = 40.0;  // |q̇_d| clamp (rad/s)
+  // The id-constraint time constant T (s, ≥ 0) the targets are for: targets
+  // q_A + max(Δt, T) q̇_d give v_des = q̇_d (actuation.h).
+  double id_time_constant_s = 0.0;
 };
 
-class VelocityTrot {
+class VelocityTrot final : public Controller {
  public:
   // InvalidArgument naming the field for bad options; the model must have
   // four 3-joint legs at the corners of a floating base (as "trot").
-  static absl::StatusOr<VelocityTrot> Create(const Model& model,
-                                             const VelocityTrotOptions& options = {});
+  static absl::StatusOr<std::unique_ptr<VelocityTrot>> Create(
+      const Model& model, const VelocityTrotOptions& options = {});
 
-  // Desired joint velocities for the step [t, t + dt] from the state (q, v) at
-  // t and, per contact point (Model::contact_points order), whether its
-  // contact was closed in the last step (closed: active with a compressive
-  // normal force); writes `targets` = q_A + dt q̇_d (actuators) and advances
-  // the gait by dt. dt > 0. No allocation.
-  void Compute(const Model& model, double dt, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-               const std::vector<bool>& contact_closed, Eigen::Ref<Eigen::VectorXd> targets);
+  std::string_view Name() const override { return "velocity-trot"; }
 
-  // The oscillator phase φ ∈ [0, 1) (after the last Compute) and a contact
-  // point's leg phase offset (0 or ½; 0 for a contact point that is no leg's).
-  double phase() const { return phase_; }
+  // τ = 0 (the trot drives the joints by targets only); the targets of
+  // ComputeTargets with every contact taken as open go to LastTargets().
+  void Compute(const Model& model, double t, double dt, const Eigen::VectorXd& q,
+               const Eigen::VectorXd& v, ControllerState& state,
+               Eigen::Ref<Eigen::VectorXd> tau) override;
+
+  // Desired joint velocities for the step [t, t + dt] from the state (q, v)
+  // at t and the last step's contact impulses (a contact point is closed
+  // when its normal impulse is > 0; Model::contact_points order); writes
+  // `targets` = q_A + max(dt, T) q̇_d (actuators; also LastTargets(), with
+  // q̇_d as LastTargetVelocities()) and advances the gait in `state` by dt.
+  // dt > 0. No allocation.
+  void ComputeTargets(const Model& model, double t, double dt, const Eigen::VectorXd& q,
+                      const Eigen::VectorXd& v, std::span<const double> contact_impulses,
+                      ControllerState& state, Eigen::Ref<Eigen::VectorXd> targets) override;
+
+  // A contact point's leg phase offset (0 or ½; 0 for a contact point that is
+  // no leg's): the leg's phase is ControllerState::phase + offset.
   double PhaseOffset(int contact_point) const;
   const VelocityTrotOptions& options() const { return options_; }
   double stand_height() const { return stand_height_; }
-  // True while the gait runs (after start_delay_s).
-  bool running() const { return elapsed_ > options_.start_delay_s; }
 
  private:
   static constexpr int kLegs = 4;
+  static_assert(kLegs <= kMaxControllerLegs);
   enum class Mode { kSettle, kSupport, kSwing, kDescend };
-  struct LegState {
-    bool was_swing = false;
-    bool touched = false;          // contact closed since the swing's second half
-    Vec3 lift_off = Vec3::Zero();  // foot centre at lift-off (world)
-    Vec3 foothold = Vec3::Zero();  // the swing's target (world), frozen at landing
-    bool foothold_frozen = false;
-  };
 
-  VelocityTrot(const VelocityTrotOptions& options, LegLayout layout, double stand_height,
-               Eigen::VectorXd q_stand);
+  VelocityTrot(const Model& model, const VelocityTrotOptions& options, LegLayout layout,
+               double stand_height, Eigen::VectorXd q_stand);
 
   VelocityTrotOptions options_;
   LegLayout layout_;
@@ -139,11 +150,6 @@ class VelocityTrot {
   Eigen::VectorXd q_stand_;                     // actuators
   std::array<Eigen::Vector2d, kLegs> lever_{};  // nominal foot (x, y) in the base frame
   std::array<double, kLegs> offset_{};          // leg phase offsets
-  std::array<LegState, kLegs> legs_{};
-  double phase_ = 0.0;
-  double elapsed_ = 0.0;
-  double heading_ = 0.0;
-  bool heading_set_ = false;
 };
 
 }  // namespace moreau

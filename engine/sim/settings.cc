@@ -1,6 +1,7 @@
 #include "engine/sim/settings.h"
 
 #include <cmath>
+#include <string_view>
 
 #include "absl/strings/str_cat.h"
 #include "engine/util/status_macros.h"
@@ -73,6 +74,31 @@ absl::StatusOr<step::LoopSolver> ParseLoopSolver(std::string_view name) {
   return LoopSolvers().Parse(name);
 }
 
+const EnumTable<ControllerKind>& ControllerKinds() {
+  static const EnumTable<ControllerKind>* const table = new EnumTable<ControllerKind>(
+      "controller",
+      {{ControllerKind::kNone, "none", "no controller: the actions alone drive the joints"},
+       {ControllerKind::kZero, "zero", "zero torque; under a target mode, the measured pose"},
+       {ControllerKind::kStand, "stand",
+        "joint PD (001 eq. 44) to a standing pose, feet under the hips"},
+       {ControllerKind::kTrot, "trot",
+        "a trotting gait on four legs: velocity-trot under --control id-constraint, pd-trot "
+        "otherwise"},
+       {ControllerKind::kPdTrot, "pd-trot",
+        "001 section 6.2's trot for PD-held legs (oscillator, Bezier foot paths, leg IK, joint "
+        "PD) with balance feedback"},
+       {ControllerKind::kVelocityTrot, "velocity-trot",
+        "a trot for velocity-level joints: stance legs from one base twist with the feet "
+        "still, contact-triggered touchdown (joint targets only: not under torque control)"}});
+  return *table;
+}
+
+const char* ControllerKindName(ControllerKind kind) { return ControllerKinds().Name(kind); }
+
+absl::StatusOr<ControllerKind> ParseControllerKind(std::string_view name) {
+  return ControllerKinds().Parse(name);
+}
+
 absl::Status Validate(const Settings& s) {
   if (!(std::isfinite(s.dt) && s.dt > 0.0 && s.dt <= 1.0)) {
     return absl::InvalidArgumentError(absl::StrCat("dt must be in (0, 1] s, got ", s.dt));
@@ -96,6 +122,15 @@ absl::Status Validate(const Settings& s) {
     return absl::InvalidArgumentError(absl::StrCat(
         "transmission rotor_inertia must be finite and ≥ 0 kg m² (0: the model's), got ",
         s.transmission.rotor_inertia));
+  }
+  if (ControllerKinds().Name(s.controller.kind) == std::string_view("unknown")) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("controller kind ", static_cast<int>(s.controller.kind), " is not one of ",
+                     ControllerKinds().NameList()));
+  }
+  if (s.controller.period_steps < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("controller period_steps must be ≥ 1, got ", s.controller.period_steps));
   }
   if (s.loop_solver != step::LoopSolver::kProx && s.loop_solver != step::LoopSolver::kDirect) {
     return absl::InvalidArgumentError(

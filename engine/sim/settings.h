@@ -1,5 +1,6 @@
 // Settings of one simulation: time step, contact model and its parameters,
-// integrator, solver parameters, terrain, gravity.
+// integrator, solver parameters, terrain, gravity, and the controller the
+// simulation runs.
 #ifndef MOREAU_ENGINE_SIM_SETTINGS_H_
 #define MOREAU_ENGINE_SIM_SETTINGS_H_
 
@@ -10,6 +11,8 @@
 #include "engine/contact/contact_forces.h"
 #include "engine/contact/prox_solver.h"
 #include "engine/contact/terrain.h"
+#include "engine/control/controller.h"
+#include "engine/control/velocity_trot.h"
 #include "engine/sim/actuation.h"
 #include "engine/spatial/motion.h"
 #include "engine/step/explicit_step.h"
@@ -75,6 +78,33 @@ const EnumTable<step::LoopSolver>& LoopSolvers();
 const char* LoopSolverName(step::LoopSolver solver);
 absl::StatusOr<step::LoopSolver> ParseLoopSolver(std::string_view name);
 
+// The controller the simulation runs inside its step (engine/control,
+// controller.h): "none" (actions alone drive the joints), "zero", "stand",
+// "trot" (the trot suited to the control mode: the velocity trot under
+// id-constraint, 001's otherwise), "pd-trot" (001's trot in every mode) or
+// "velocity-trot" (velocity_trot.h; a mode that tracks targets).
+enum class ControllerKind { kNone, kZero, kStand, kTrot, kPdTrot, kVelocityTrot };
+const EnumTable<ControllerKind>& ControllerKinds();
+const char* ControllerKindName(ControllerKind kind);
+absl::StatusOr<ControllerKind> ParseControllerKind(std::string_view name);
+
+// How the controller runs (Simulation::StepAction): every `period_steps`-th
+// step (State::steps a multiple of it) it computes its command from the
+// state, over the control period Δt_c = period_steps Δt; the command is held
+// in State::controller_command until the next. Under torque control the
+// command is its τ (Controller::Compute) and the action is added to it
+// (τ = τ_controller + torques of the action); under pd, id and id-constraint
+// it is its joint targets for the end of the control period
+// (Controller::ComputeTargets) and the action is added to them as an offset.
+// A zero action leaves the controller alone in charge.
+struct ControllerSettings {
+  ControllerKind kind = ControllerKind::kNone;
+  ControllerOptions options;          // zero, stand, 001's trot
+  VelocityTrotOptions velocity_trot;  // the velocity trot; its id_time_constant_s
+                                      // is Settings::control's
+  int period_steps = 1;               // ≥ 1
+};
+
 // The largest |q_i| (m or rad) of a state that is not diverged: MuJoCo's
 // mjMAXVAL bound on qpos.
 inline constexpr double kMaxCoordinate = 1e10;
@@ -89,6 +119,7 @@ struct Settings {
   contact::Terrain terrain;               // default: the ground plane z = 0
   spatial::Vec3 gravity = spatial::Vec3(0.0, 0.0, -9.81);
   ControlSettings control;            // how Simulation::StepAction maps actions to τ
+  ControllerSettings controller;      // the controller StepAction runs (default none)
   TransmissionSettings transmission;  // override of every actuator's N, I_rotor
   // Closed kinematic chains (Model::loop_closures, hard contact only): the
   // cut joints solved in the prox iteration or directly through G_LL⁻¹.

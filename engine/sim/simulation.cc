@@ -4,7 +4,9 @@
 #include <cmath>
 #include <random>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "engine/control/velocity_trot.h"
 #include "engine/model/loop_closures.h"
 #include "engine/step/explicit_step.h"
 #include "engine/step/least_constraint_step.h"
@@ -25,6 +27,38 @@ contact::ContactForceLaw ForceLawOf(ContactModel model) {
     default:
       return contact::ContactForceLaw::kSpringDamper;
   }
+}
+
+// Settings::controller for `model` (the simulation's own copy); nullptr for
+// "none".
+absl::StatusOr<std::unique_ptr<Controller>> MakeSimulationController(const Model& model,
+                                                                     const Settings& s) {
+  const ControllerSettings& c = s.controller;
+  absl::StatusOr<std::unique_ptr<Controller>> made;
+  if (c.kind == ControllerKind::kNone) return std::unique_ptr<Controller>();
+  // "trot": deadbeat joint rows (id-constraint) get the velocity trot.
+  const bool velocity =
+      c.kind == ControllerKind::kVelocityTrot ||
+      (c.kind == ControllerKind::kTrot && s.control.mode == ControlMode::kIdConstraint);
+  if (velocity && s.control.mode == ControlMode::kTorque) {
+    made = absl::InvalidArgumentError(
+        "it drives the joints by targets only: needs a control mode other than torque");
+  } else if (velocity) {
+    // Its targets for the mode's time constant.
+    VelocityTrotOptions options = c.velocity_trot;
+    options.id_time_constant_s = s.control.id_time_constant;
+    absl::StatusOr<std::unique_ptr<VelocityTrot>> trot = VelocityTrot::Create(model, options);
+    if (trot.ok()) return std::unique_ptr<Controller>(*std::move(trot));
+    made = trot.status();
+  } else {
+    const bool trot = c.kind == ControllerKind::kTrot || c.kind == ControllerKind::kPdTrot;
+    made = MakeController(trot ? "trot" : ControllerKindName(c.kind), model, c.options);
+    if (made.ok()) return made;
+  }
+  // MakeController's own "controller 'NAME': …" messages are kept as they are.
+  const std::string prefix = absl::StrCat("controller '", ControllerKindName(c.kind), "': ");
+  if (absl::StartsWith(made.status().message(), prefix)) return made.status();
+  return absl::InvalidArgumentError(absl::StrCat(prefix, made.status().message()));
 }
 
 }  // namespace
@@ -66,17 +100,22 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(std::shared_ptr<c
     }
     model = std::move(copy);
   }
-  return std::unique_ptr<Simulation>(new Simulation(std::move(model), s));
+  MOREAU_ASSIGN_OR_RETURN(std::unique_ptr<Controller> controller,
+                          MakeSimulationController(*model, s));
+  return std::unique_ptr<Simulation>(new Simulation(std::move(model), s, std::move(controller)));
 }
 
-Simulation::Simulation(std::shared_ptr<const Model> model, const Settings& settings)
+Simulation::Simulation(std::shared_ptr<const Model> model, const Settings& settings,
+                       std::unique_ptr<Controller> controller)
     : model_(std::move(model)),
       settings_(settings),
       state_(DefaultState(*model_)),
       last_good_(state_),
       workspace_(step::MakeStepWorkspace(*model_)),
       tau_(Eigen::VectorXd::Zero(model_->nv)),
-      actuation_(MakeActuationScratch(*model_, settings.dt)) {}
+      actuation_(MakeActuationScratch(*model_, settings.dt)),
+      controller_(std::move(controller)),
+      controlled_action_(Eigen::VectorXd::Zero(model_->nu())) {}
 
 void Simulation::Reset() {
   state_ = DefaultState(*model_);
@@ -119,6 +158,9 @@ absl::Status Simulation::SetState(const State& s) {
   }
   if (next.bilateral_impulses.size() != static_cast<size_t>(BilateralRowCount(m))) {
     next.bilateral_impulses.assign(static_cast<size_t>(BilateralRowCount(m)), 0.0);
+  }
+  if (next.controller_command.size() != m.nv || !next.controller_command.allFinite()) {
+    next.controller_command = Eigen::VectorXd::Zero(m.nv);
   }
   state_ = std::move(next);
   diverged_ = false;
@@ -263,6 +305,26 @@ absl::Status Simulation::Step(const Eigen::VectorXd& tau, int substeps,
       substeps, absl::InfiniteFuture(), f_ext, [&](const State&) { tau_ = tau; }, {}, [] {});
 }
 
+void Simulation::RunController() {
+  if (controller_ == nullptr) return;
+  const int period = settings_.controller.period_steps;
+  if (state_.steps % static_cast<uint64_t>(period) != 0) return;
+  const double dt = period * settings_.dt;  // the control period Δt_c
+  if (settings_.control.mode == ControlMode::kTorque) {
+    controller_->Compute(*model_, state_.time, dt, state_.q, state_.v, state_.controller,
+                         state_.controller_command);
+  } else {
+    controller_->ComputeTargets(*model_, state_.time, dt, state_.q, state_.v, state_.impulses,
+                                state_.controller, state_.controller_command.head(model_->nu()));
+  }
+}
+
+const Eigen::VectorXd& Simulation::TargetAction(const Eigen::VectorXd& action) {
+  if (controller_ == nullptr) return action;
+  controlled_action_ = state_.controller_command.head(model_->nu()) + action;
+  return controlled_action_;
+}
+
 absl::Status Simulation::StepAction(const Eigen::VectorXd& action, int substeps,
                                     const std::vector<Force>* f_ext) {
   return StepActionUntil(action, substeps, absl::InfiniteFuture(), f_ext);
@@ -277,8 +339,9 @@ absl::Status Simulation::StepActionUntil(const Eigen::VectorXd& action, int subs
     return StepLoop(
         substeps, stop_at, f_ext,
         [&](const State& s) {
-          InverseDynamicsTorques(*model_, control, action, s.q, s.v, workspace_.contacts,
-                                 workspace_.data, actuation_, tau_);
+          RunController();
+          InverseDynamicsTorques(*model_, control, TargetAction(action), s.q, s.v,
+                                 workspace_.contacts, workspace_.data, actuation_, tau_);
         },
         {}, [] {});
   }
@@ -295,7 +358,8 @@ absl::Status Simulation::StepActionUntil(const Eigen::VectorXd& action, int subs
     return StepLoop(
         substeps, stop_at, f_ext,
         [&](const State& s) {
-          DesiredJointVelocities(*model_, control, action, s.q, actuation_);
+          RunController();
+          DesiredJointVelocities(*model_, control, TargetAction(action), s.q, actuation_);
           tau_.setZero();
         },
         rows,
@@ -305,9 +369,23 @@ absl::Status Simulation::StepActionUntil(const Eigen::VectorXd& action, int subs
           }
         });
   }
+  if (control.mode == ControlMode::kTorque) {
+    // τ = the controller's τ + the action's torques.
+    return StepLoop(
+        substeps, stop_at, f_ext,
+        [&](const State& s) {
+          RunController();
+          ActionTorques(*model_, control, action, s.q, s.v, actuation_, tau_);
+          if (controller_ != nullptr) tau_ += state_.controller_command;
+        },
+        {}, [] {});
+  }
   return StepLoop(
       substeps, stop_at, f_ext,
-      [&](const State& s) { ActionTorques(*model_, control, action, s.q, s.v, actuation_, tau_); },
+      [&](const State& s) {
+        RunController();
+        ActionTorques(*model_, control, TargetAction(action), s.q, s.v, actuation_, tau_);
+      },
       {}, [] {});
 }
 

@@ -1,6 +1,6 @@
 // Simulation = shared Model + State + Data (in the step workspace) + Settings
-// (docs/architecture.md). One instance is stepped by one thread at a time; many
-// instances share one Model.
+// + the controller Settings::controller names (docs/architecture.md). One
+// instance is stepped by one thread at a time; many instances share one Model.
 #ifndef MOREAU_ENGINE_SIM_SIMULATION_H_
 #define MOREAU_ENGINE_SIM_SIMULATION_H_
 
@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "engine/control/controller.h"
 #include "engine/model/model.h"
 #include "engine/sim/settings.h"
 #include "engine/sim/state.h"
@@ -34,8 +35,10 @@ struct StepReport {
 class Simulation {
  public:
   // Validates the settings against the model; allocates everything the steps
-  // will use. InvalidArgument for id-constraint control or a model with loop
-  // closures under a force-law (non-hard) contact model, naming both.
+  // will use and makes the controller. InvalidArgument for id-constraint
+  // control or a model with loop closures under a force-law (non-hard)
+  // contact model, naming both, and for a controller the model cannot run
+  // (MakeController's errors, prefixed "controller '<name>': ").
   static absl::StatusOr<std::unique_ptr<Simulation>> Create(std::shared_ptr<const Model> model,
                                                             const Settings& settings);
 
@@ -55,15 +58,18 @@ class Simulation {
   // wrenches (per body, body coordinates). On divergence (non-finite or
   // exploding state) returns FailedPrecondition, keeps the last good state
   // and marks the simulation diverged (see diverged()). FailedPrecondition,
-  // stepping nothing, while the simulation is diverged.
+  // stepping nothing, while the simulation is diverged. τ is applied as
+  // given: Settings::controller does not run (it is StepAction's).
   absl::Status Step(const Eigen::VectorXd& tau, int substeps,
                     const std::vector<Force>* f_ext = nullptr);
 
   // Advances `substeps` steps holding an actuator-shaped action (actuation.h):
   // torques or PD targets per Settings::control, turned into τ at every step,
-  // with the optional external wrenches as in Step. InvalidArgument for an
-  // action of the wrong size or with a non-finite entry (ValidateAction);
-  // divergence handled as in Step.
+  // with the optional external wrenches as in Step. With Settings::controller
+  // the controller runs first, at its period, and the action is added to its
+  // command (ControllerSettings; a zero action runs the controller alone).
+  // InvalidArgument for an action of the wrong size or with a non-finite
+  // entry (ValidateAction); divergence handled as in Step.
   absl::Status StepAction(const Eigen::VectorXd& action, int substeps,
                           const std::vector<Force>* f_ext = nullptr);
   // StepAction that starts no sub-step at or after `stop_at` (absl::Now()):
@@ -98,6 +104,9 @@ class Simulation {
   const Model& model() const { return *model_; }
   std::shared_ptr<const Model> shared_model() const { return model_; }
   const Settings& settings() const { return settings_; }
+  // The controller Settings::controller names; nullptr for "none". Its
+  // time-varying state is State::controller.
+  const Controller* controller() const { return controller_.get(); }
   const StepReport& last_report() const { return report_; }
   // Contact set of the last step (positions, gaps, forces).
   const contact::ContactSet& contacts() const { return workspace_.contacts; }
@@ -105,7 +114,14 @@ class Simulation {
   const Data& data() const { return workspace_.data; }
 
  private:
-  Simulation(std::shared_ptr<const Model> model, const Settings& settings);
+  Simulation(std::shared_ptr<const Model> model, const Settings& settings,
+             std::unique_ptr<Controller> controller);
+  // Settings::controller: when its period is due (State::steps a multiple of
+  // it), computes its command into State::controller_command.
+  void RunController();
+  // The action a target mode tracks: `action` plus the controller's targets
+  // (controlled_action_), or `action` itself without a controller.
+  const Eigen::VectorXd& TargetAction(const Eigen::VectorXd& action);
   absl::Status StepOnce(const Eigen::VectorXd& tau, const std::vector<Force>* f_ext,
                         const step::JointVelocityRows& joint_rows = {});
   // Any q or v not finite, |v|∞ > max_speed or |q|∞ > kMaxCoordinate.
@@ -130,6 +146,8 @@ class Simulation {
   StepReport report_;
   Eigen::VectorXd tau_;         // nv: τ of the current step
   ActuationScratch actuation_;  // what StepAction's pd mode needs
+  std::unique_ptr<Controller> controller_;  // Settings::controller; nullptr: none
+  Eigen::VectorXd controlled_action_;       // nu: TargetAction's
   bool diverged_ = false;
   std::string diverged_message_;  // the failed step's, while diverged_
 };

@@ -16,6 +16,88 @@ constexpr uint32_t kVersion = kStateFormatVersion;
 // How far from 1 a restored base quaternion's norm may be.
 constexpr double kQuaternionNormTolerance = 1e-6;
 
+void WriteFlags(ByteWriter& w, const std::array<bool, kMaxControllerLegs>& flags) {
+  uint32_t bits = 0;
+  for (size_t i = 0; i < flags.size(); ++i) bits |= (flags[i] ? 1u : 0u) << i;
+  w.U32(bits);
+}
+
+bool ReadFlags(ByteReader& r, std::array<bool, kMaxControllerLegs>& flags) {
+  uint32_t bits = 0;
+  if (!r.U32(bits)) return false;
+  for (size_t i = 0; i < flags.size(); ++i) flags[i] = (bits >> i) & 1u;
+  return true;
+}
+
+template <size_t N>
+void WriteArray(ByteWriter& w, const std::array<double, N>& values) {
+  for (double x : values) w.F64(x);
+}
+
+template <size_t N>
+bool ReadArray(ByteReader& r, std::array<double, N>& values) {
+  bool ok = true;
+  for (double& x : values) ok = ok && r.F64(x);
+  return ok;
+}
+
+// Version 3: ControllerState field by field, in declaration order.
+void WriteControllerState(ByteWriter& w, const ControllerState& c) {
+  w.F64(c.phase);
+  w.F64(c.elapsed_s);
+  w.U64(static_cast<uint64_t>(c.ik_clamped));
+  WriteArray(w, c.velocity);
+  WriteArray(w, c.stance_offset);
+  WriteArray(w, c.swing_offset);
+  w.F64(c.heading);
+  w.U32(c.heading_set ? 1u : 0u);
+  w.F64(c.heading_integral);
+  WriteArray(w, c.line_origin);
+  WriteArray(w, c.leg_targets);
+  w.U32(c.leg_targets_set ? 1u : 0u);
+  WriteFlags(w, c.was_swing);
+  WriteFlags(w, c.touched);
+  WriteFlags(w, c.foothold_frozen);
+  WriteArray(w, c.lift_off);
+  WriteArray(w, c.foothold);
+}
+
+bool ReadControllerState(ByteReader& r, ControllerState& c) {
+  uint64_t ik_clamped = 0;
+  uint32_t heading_set = 0, leg_targets_set = 0;
+  const bool ok =
+      r.F64(c.phase) && r.F64(c.elapsed_s) && r.U64(ik_clamped) && ReadArray(r, c.velocity) &&
+      ReadArray(r, c.stance_offset) && ReadArray(r, c.swing_offset) && r.F64(c.heading) &&
+      r.U32(heading_set) && r.F64(c.heading_integral) && ReadArray(r, c.line_origin) &&
+      ReadArray(r, c.leg_targets) && r.U32(leg_targets_set) && ReadFlags(r, c.was_swing) &&
+      ReadFlags(r, c.touched) && ReadFlags(r, c.foothold_frozen) && ReadArray(r, c.lift_off) &&
+      ReadArray(r, c.foothold);
+  c.ik_clamped = static_cast<int64_t>(ik_clamped);
+  c.heading_set = heading_set != 0;
+  c.leg_targets_set = leg_targets_set != 0;
+  return ok;
+}
+
+// The controller section: ControllerState, the command's size and entries.
+std::string ControllerSection(const ControllerState& controller, const Eigen::VectorXd& command) {
+  ByteWriter w;
+  WriteControllerState(w, controller);
+  w.U32(static_cast<uint32_t>(command.size()));
+  for (double x : command) w.F64(x);
+  return w.Take();
+}
+
+// Every double of a controller state is finite.
+bool Finite(const ControllerState& c) {
+  const auto finite = [](double x) { return std::isfinite(x); };
+  const auto all = [&](const auto& values) {
+    return std::all_of(values.begin(), values.end(), finite);
+  };
+  return finite(c.phase) && finite(c.elapsed_s) && all(c.velocity) && all(c.stance_offset) &&
+         all(c.swing_offset) && finite(c.heading) && finite(c.heading_integral) &&
+         all(c.line_origin) && all(c.leg_targets) && all(c.lift_off) && all(c.foothold);
+}
+
 }  // namespace
 
 State DefaultState(const Model& model) {
@@ -25,6 +107,7 @@ State DefaultState(const Model& model) {
   s.contact_states.assign(model.contact_points.size(), contact::ContactState{});
   s.impulses.assign(3 * model.contact_points.size(), 0.0);
   s.bilateral_impulses.assign(static_cast<size_t>(BilateralRowCount(model)), 0.0);
+  s.controller_command = Eigen::VectorXd::Zero(model.nv);
   return s;
 }
 
@@ -50,6 +133,12 @@ std::string SerializeState(const State& s) {
   for (double x : s.impulses) w.F64(x);
   w.U32(static_cast<uint32_t>(s.bilateral_impulses.size()));  // version 2
   for (double x : s.bilateral_impulses) w.F64(x);
+  // The optional controller section, when not at the start of a run.
+  const std::string section = ControllerSection(s.controller, s.controller_command);
+  if (section != ControllerSection(ControllerState{},
+                                   Eigen::VectorXd::Zero(s.controller_command.size()))) {
+    w.Bytes(section.data(), section.size());
+  }
   return w.Take();
 }
 
@@ -97,6 +186,21 @@ absl::StatusOr<State> DeserializeState(const Model& model, std::string_view byte
     }
     for (double& x : s.bilateral_impulses) ok = ok && r.F64(x);
   }
+  // The optional controller section: present when the rest of the blob is
+  // exactly its size.
+  const size_t section_size =
+      ControllerSection(ControllerState{}, s.controller_command).size();
+  if (ok && version >= 2 && r.Remaining() == section_size) {
+    ok = ReadControllerState(r, s.controller);
+    uint32_t ncmd = 0;
+    ok = ok && r.U32(ncmd);
+    if (ok && ncmd != static_cast<uint32_t>(model.nv)) {
+      return absl::InvalidArgumentError(absl::StrCat("state blob: controller command of size ",
+                                                     ncmd, " does not match model '", model.name,
+                                                     "' (nv=", model.nv, ")"));
+    }
+    for (int i = 0; ok && i < model.nv; ++i) ok = r.F64(s.controller_command[i]);
+  }
   if (!ok) return absl::InvalidArgumentError("state blob: truncated body");
   if (!r.AtEnd()) return absl::InvalidArgumentError("state blob: trailing bytes");
   if (!s.q.allFinite() || !s.v.allFinite() || !std::isfinite(s.time)) {
@@ -120,6 +224,9 @@ absl::StatusOr<State> DeserializeState(const Model& model, std::string_view byte
   if (!anchors_finite || !std::all_of(s.impulses.begin(), s.impulses.end(), finite) ||
       !std::all_of(s.bilateral_impulses.begin(), s.bilateral_impulses.end(), finite)) {
     return absl::InvalidArgumentError("state blob: non-finite contact anchor or impulse");
+  }
+  if (!Finite(s.controller) || !s.controller_command.allFinite()) {
+    return absl::InvalidArgumentError("state blob: non-finite controller state or command");
   }
   return s;
 }

@@ -1,6 +1,7 @@
 // State: everything a snapshot holds and determinism is defined on
 // (docs/architecture.md): q, v, time, contact memory (stick anchors, previous
-// impulses for the warm start) and the step count.
+// impulses for the warm start), the step count and the controller's state and
+// held command (Settings::controller).
 #ifndef MOREAU_ENGINE_SIM_STATE_H_
 #define MOREAU_ENGINE_SIM_STATE_H_
 
@@ -12,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "engine/contact/contact_state.h"
+#include "engine/control/controller.h"
 #include "engine/model/model.h"
 
 namespace moreau::sim {
@@ -26,6 +28,11 @@ struct State {
   // Hard contact: the bilateral rows' impulses of the last step (warm start),
   // one per actuator (id-constraint joint rows) then 5 per loop closure.
   std::vector<double> bilateral_impulses;
+  // Settings::controller: its time-varying state, and the command of its
+  // last run, held until the next (nv: τ under torque control; under the
+  // target modes the first nu entries are the joint targets).
+  ControllerState controller;
+  Eigen::VectorXd controller_command;
 };
 
 // Bilateral rows of a hard-contact step for `model`: actuators + 5 per loop closure.
@@ -34,7 +41,11 @@ int BilateralRowCount(const Model& model);
 // A state at rest in the model's default configuration.
 State DefaultState(const Model& model);
 
-// The version SerializeState writes; DeserializeState reads it and version 1.
+// The version SerializeState writes; DeserializeState reads it and version 1
+// (no bilateral impulses). A version-2 blob ends with an optional controller
+// section (State::controller and controller_command), written when they
+// differ from the start of a run (DefaultState); without it they restore at
+// the start.
 inline constexpr uint32_t kStateFormatVersion = 2;
 
 // Versioned, portable byte blob (little-endian IEEE-754): a state restored

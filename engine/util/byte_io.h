@@ -62,6 +62,7 @@ class ByteReader {
     return true;
   }
   bool AtEnd() const { return pos_ == in_.size(); }
+  size_t Remaining() const { return in_.size() - pos_; }
 
  private:
   std::string_view in_;

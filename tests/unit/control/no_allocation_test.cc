@@ -47,14 +47,19 @@ TEST(NoAllocation, VelocityTrotCompute) {
     auto trot = VelocityTrot::Create(*model);
     ASSERT_TRUE(trot.ok()) << trot.status();
     Eigen::VectorXd q = model->q_default;
-    q[2] = trot->stand_height();
+    q[2] = (*trot)->stand_height();
     const Eigen::VectorXd v = Eigen::VectorXd::Constant(model->nv, 0.2);
     Eigen::VectorXd targets(model->nu());
-    std::vector<bool> closed(model->contact_points.size(), false);
+    // The last step's contact impulses, 3 per point: a closed contact's
+    // normal one > 0.
+    std::vector<double> impulses(3 * model->contact_points.size(), 0.0);
+    ControllerState state;
     const long before = ::moreau::testing::HeapAllocationCount();
     for (int k = 0; k < 300; ++k) {  // settle, stand, then the gait with every mode
-      for (size_t c = 0; c < closed.size(); ++c) closed[c] = (k + static_cast<int>(c)) % 7 < 4;
-      trot->Compute(*model, 1e-2, q, v, closed, targets);
+      for (size_t c = 0; c < model->contact_points.size(); ++c) {
+        impulses[3 * c] = (k + static_cast<int>(c)) % 7 < 4 ? 1.0 : 0.0;
+      }
+      (*trot)->ComputeTargets(*model, k * 1e-2, 1e-2, q, v, impulses, state, targets);
     }
     volatile double sink = targets.sum();
     (void)sink;

@@ -130,6 +130,12 @@ RunResult Simulate(const std::string& robot, const std::string& controller_name,
   settings.dt = c.dt;
   settings.integrator = c.integrator;
   settings.force_law.hertz.implicit_friction = c.hertz_implicit_friction;
+  // The controller runs inside the step (torque control: its τ).
+  auto kind = ParseControllerKind(controller_name);
+  EXPECT_TRUE(kind.ok()) << kind.status();
+  if (!kind.ok()) return r;
+  settings.controller.kind = *kind;
+  settings.controller.options = options;
   if (c.micro_for_robot_mass) {
     auto micro = contact::MicroParamsForMass(model->TotalMass());
     EXPECT_TRUE(micro.ok()) << micro.status();
@@ -141,11 +147,7 @@ RunResult Simulate(const std::string& robot, const std::string& controller_name,
   if (!sim.ok()) return r;
   Simulation& s = **sim;
   const Model& m = s.model();
-  auto controller = MakeController(controller_name, m, options);
-  EXPECT_TRUE(controller.ok()) << controller.status();
-  if (!controller.ok()) return r;
-  ControllerState cs;
-  Eigen::VectorXd tau = Eigen::VectorXd::Zero(m.nv);
+  const Eigen::VectorXd no_action = Eigen::VectorXd::Zero(m.nu());
   std::vector<Force> f_ext(static_cast<size_t>(m.nbodies), Force::Zero());
   const int nc = static_cast<int>(m.contact_points.size());
   std::vector<Vec3> touchdown(nc);
@@ -160,14 +162,13 @@ RunResult Simulate(const std::string& robot, const std::string& controller_name,
   };
   for (long k = 0; k < steps; ++k) {
     const double t = s.state().time;
-    (*controller)->Compute(m, t, c.dt, s.state().q, s.state().v, cs, tau);
     const std::vector<Force>* external = nullptr;
     if (push.has_value() && push->Active(t)) {
       std::fill(f_ext.begin(), f_ext.end(), Force::Zero());
       ApplyPush(*push, t, m, f_ext, s.data());
       external = &f_ext;
     }
-    if (!s.Step(tau, 1, external).ok()) return r;
+    if (!s.StepAction(no_action, 1, external).ok()) return r;
     const Eigen::VectorXd& q = s.state().q;
     if (!q.allFinite() || !s.state().v.allFinite()) return r;
     const double time = s.state().time;
