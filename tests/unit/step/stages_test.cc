@@ -99,23 +99,32 @@ TEST(StagesTest, IntegrateTakesTheEndVelocityAndNormalizes) {
   EXPECT_NEAR(q.segment<4>(3).norm(), 1.0, 1e-15);
 }
 
-// Each step equals its stages called in order, bit for bit.
-TEST(StagesTest, MoreauStepIsItsStagesInOrder) {
-  const auto model = MiniCheetah();
+// Each step equals its stages called in order, bit for bit: one run through
+// the step function, one through its stages, from the same pressed start.
+class StepIsItsStagesTest : public ::testing::Test {
+ protected:
+  struct Run {
+    StepWorkspace w;
+    Eigen::VectorXd q, v;
+    std::vector<double> impulses;
+  };
+  Run Fresh(double impulse) const {
+    return Run{MakeStepWorkspace(*model), s.q, s.v, std::vector<double>(3 * nc, impulse)};
+  }
+
+  const std::shared_ptr<const Model> model = MiniCheetah();
   const contact::Terrain terrain;
   const double dt = 1e-3;
   const Start s = Pressed(*model, 0.02);
   const StepInputs inputs{&s.tau, &s.f_ext};
   const int nc = static_cast<int>(model->contact_points.size());
+};
 
-  StepWorkspace w1 = MakeStepWorkspace(*model);
-  Eigen::VectorXd q1 = s.q, v1 = s.v;
-  std::vector<double> impulses1(3 * nc, 0.01);
+TEST_F(StepIsItsStagesTest, MoreauStepIsItsStagesInOrder) {
+  auto [w1, q1, v1, impulses1] = Fresh(0.01);
   ASSERT_TRUE(MoreauStep(*model, terrain, {}, {}, dt, inputs, q1, v1, impulses1, w1).ok());
 
-  StepWorkspace w2 = MakeStepWorkspace(*model);
-  Eigen::VectorXd q2 = s.q, v2 = s.v;
-  std::vector<double> impulses2(3 * nc, 0.01);
+  auto [w2, q2, v2, impulses2] = Fresh(0.01);
   IntegrateConfiguration(*model, q2, v2, 0.5 * dt);
   ForwardKinematics(*model, w2.data, q2, v2);
   ASSERT_TRUE(SmoothDynamics(*model, w2.data).ok());
@@ -133,23 +142,13 @@ TEST(StagesTest, MoreauStepIsItsStagesInOrder) {
   EXPECT_EQ(impulses1, impulses2);
 }
 
-TEST(StagesTest, LeastConstraintStepIsItsStagesInOrder) {
-  const auto model = MiniCheetah();
-  const contact::Terrain terrain;
-  const double dt = 1e-3;
-  const Start s = Pressed(*model, 0.02);
-  const StepInputs inputs{&s.tau, &s.f_ext};
-  const int nc = static_cast<int>(model->contact_points.size());
+TEST_F(StepIsItsStagesTest, LeastConstraintStepIsItsStagesInOrder) {
   const LeastConstraintParams params;
 
-  StepWorkspace w1 = MakeStepWorkspace(*model);
-  Eigen::VectorXd q1 = s.q, v1 = s.v;
-  std::vector<double> impulses1(3 * nc, 0.0);
+  auto [w1, q1, v1, impulses1] = Fresh(0.0);
   ASSERT_TRUE(LeastConstraintStep(*model, terrain, params, dt, inputs, q1, v1, impulses1, w1).ok());
 
-  StepWorkspace w2 = MakeStepWorkspace(*model);
-  Eigen::VectorXd q2 = s.q, v2 = s.v;
-  std::vector<double> impulses2(3 * nc, 0.0);
+  auto [w2, q2, v2, impulses2] = Fresh(0.0);
   ContactJdotV(*model, w2.data, q2, v2);
   ASSERT_TRUE(SmoothDynamics(*model, w2.data).ok());
   Actuation(*model, inputs, w2);
@@ -167,25 +166,15 @@ TEST(StagesTest, LeastConstraintStepIsItsStagesInOrder) {
   EXPECT_EQ(w1.last_qp.iterations, w2.last_qp.iterations);
 }
 
-TEST(StagesTest, MicroMacroStepIsItsStagesInOrder) {
-  const auto model = MiniCheetah();
-  const contact::Terrain terrain;
-  const double dt = 1e-3;
-  const Start s = Pressed(*model, 0.02);
-  const StepInputs inputs{&s.tau, &s.f_ext};
-  const int nc = static_cast<int>(model->contact_points.size());
+TEST_F(StepIsItsStagesTest, MicroMacroStepIsItsStagesInOrder) {
   const MicroMacroParams params;
 
-  StepWorkspace w1 = MakeStepWorkspace(*model);
-  Eigen::VectorXd q1 = s.q, v1 = s.v;
-  std::vector<double> impulses1(3 * nc, 0.0);
+  auto [w1, q1, v1, impulses1] = Fresh(0.0);
   std::vector<contact::ContactState> states1 = contact::MakeContactStates(*model);
   ASSERT_TRUE(
       MicroMacroStep(*model, terrain, params, dt, inputs, q1, v1, states1, impulses1, w1).ok());
 
-  StepWorkspace w2 = MakeStepWorkspace(*model);
-  Eigen::VectorXd q2 = s.q, v2 = s.v;
-  std::vector<double> impulses2(3 * nc, 0.0);
+  auto [w2, q2, v2, impulses2] = Fresh(0.0);
   std::vector<contact::ContactState> states2 = contact::MakeContactStates(*model);
   ForwardKinematics(*model, w2.data, q2, v2);
   ASSERT_TRUE(SmoothDynamics(*model, w2.data).ok());
