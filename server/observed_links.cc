@@ -12,14 +12,15 @@ namespace {
 // The body of link `name` and the link frame's origin in the body frame
 // (zero for a body's own link); body −1 when the model has no such link.
 LinkPoint FindLink(const Model& model, const std::string& name) {
-  for (int i = 0; i < model.nbodies; ++i) {
-    if (model.body_names[static_cast<size_t>(i)] == name) return {i, Vec3::Zero()};
-  }
-  for (size_t i = 0; i < model.merged_links.size() && i < model.merged_link_origins.size(); ++i) {
-    const std::vector<std::string>& links = model.merged_links[i];
-    for (size_t k = 0; k < links.size() && k < model.merged_link_origins[i].size(); ++k) {
-      if (links[k] == name) return {static_cast<int>(i), model.merged_link_origins[i][k]};
-    }
+  const int body = model.BodyIndex(name);
+  if (body < 0 || model.body_names[static_cast<size_t>(body)] == name) return {body, Vec3::Zero()};
+  // A link merged into `body` by a fixed joint: its frame's origin there.
+  const auto i = static_cast<size_t>(body);
+  if (i >= model.merged_link_origins.size()) return {-1, Vec3::Zero()};
+  const std::vector<std::string>& links = model.merged_links[i];
+  const auto& origins = model.merged_link_origins[i];
+  for (size_t k = 0; k < links.size() && k < origins.size(); ++k) {
+    if (links[k] == name) return {body, origins[k]};
   }
   return {-1, Vec3::Zero()};
 }
