@@ -47,8 +47,7 @@ class StandController final : public Controller {
  public:
   StandController(const Model& model, const ControllerOptions& options,
                   const Eigen::VectorXd& q_stand, Eigen::VectorXd inertia)
-      : Controller(model),
-        gains_(options.gains),
+      : Controller(model, options.gains),
         inertia_(std::move(inertia)),
         pd_joints_(MakePdJoints(model)) {
     q_des_ = q_stand;
@@ -63,7 +62,6 @@ class StandController final : public Controller {
   }
 
  private:
-  PdGains gains_;
   Eigen::VectorXd inertia_;  // StableJointPd's I_j; empty: JointPd
   PdJoints pd_joints_;       // the model's actuators, for StableJointPd
 };
@@ -120,9 +118,9 @@ class StandController final : public Controller {
 constexpr double kGravity = 9.81;            // m/s², for the pendulum time √(h/g)
 constexpr double kMaxFootholdOffset = 0.08;  // m: about ⅕ of the leg length
 constexpr double kYawGain = 0.5;  // 1/s: yaw rate per rad of heading error (2 oscillates ±15°)
-constexpr double kYawIntegralS = 1.0;  // T_ψ (s): ≈ one gait cycle (0.8 s at 1.25 Hz)
-constexpr double kMaxLineSpeed = 0.1;  // m/s: the line hold's sideways command
-constexpr double kMaxYawRate = 0.5;    // rad/s
+constexpr double kYawIntegralS = 1.0;         // T_ψ (s): ≈ one gait cycle (0.8 s at 1.25 Hz)
+constexpr double kMaxLineSpeed = 0.1;         // m/s: the line hold's sideways command
+constexpr double kMaxYawRate = 0.5;           // rad/s
 constexpr int kMaxLegs = kMaxControllerLegs;  // a trot has four legs (CheckTrotLayout)
 
 double Smooth(double x) {
@@ -135,8 +133,7 @@ class TrotController final : public Controller {
   TrotController(const Model& model, const ControllerOptions& options, LegLayout layout,
                  const GaitParams& gait, double stand_height, const Eigen::VectorXd& q_stand,
                  Eigen::VectorXd inertia)
-      : Controller(model),
-        gains_(options.gains),
+      : Controller(model, options.gains),
         inertia_(std::move(inertia)),
         pd_joints_(MakePdJoints(model)),
         gait_(gait),
@@ -363,7 +360,6 @@ class TrotController final : public Controller {
            Vec3(step.x() * d.x() + offset.x(), step.y() * d.x() + offset.y(), d.y() + lift);
   }
 
-  PdGains gains_;
   Eigen::VectorXd inertia_;  // StableJointPd's I_j; empty: JointPd
   PdJoints pd_joints_;       // the model's actuators, for StableJointPd
   GaitParams gait_;          // at full amplitude
@@ -470,6 +466,23 @@ void Controller::ComputeTargets(const Model& model, double t, double dt, const E
   Compute(model, t, dt, q, v, state, tau_scratch_);        // advance over the step
   Compute(model, t + dt, 0.0, q, v, state, tau_scratch_);  // evaluate at its end
   targets = q_des_;
+}
+
+void Controller::ComputeReachTargets(const Model& model, double t, double dt, double horizon,
+                                     const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                     std::span<const double> contact_impulses,
+                                     ControllerState& state, Eigen::Ref<Eigen::VectorXd> targets) {
+  ComputeTargets(model, t, dt, q, v, contact_impulses, state, targets);  // (q_d, q̇_d)
+  // The approach time: the horizon, or the PD's time constant k_d/k_p when
+  // that is longer (001 eq. 44's torque vanishes at q̇ = q̇_d + (k_p/k_d)(q_d − q)).
+  const double pd_time_constant = gains_.kp > 0.0 ? gains_.kd / gains_.kp : 0.0;
+  const double approach_s = std::max(horizon, pd_time_constant);
+  for (int a = 0; a < model.nu(); ++a) {
+    const auto i = static_cast<Eigen::Index>(a);
+    const double q_a = q[model.joints[model.actuators[a].joint].q_index];
+    const double v = qd_des_[i] + (targets[i] - q_a) / approach_s;
+    targets[i] = q_a + horizon * v;
+  }
 }
 
 std::vector<std::string_view> ControllerNames() { return {"zero", "stand", "trot"}; }

@@ -184,6 +184,20 @@ class Controller {
                               const Eigen::VectorXd& v, std::span<const double> contact_impulses,
                               ControllerState& state, Eigen::Ref<Eigen::VectorXd> targets);
 
+  // The joint targets for a mode that brings the joints to its targets at the
+  // end of a horizon h (id, id-constraint: v_des = (target − q_A)/h,
+  // actuation.h), after advancing `state` over [t, t + dt]: q_A + h v, with
+  // v = q̇_d + (q_d − q_A)/max(h, k_d/k_p) for the set point (q_d, q̇_d) of
+  // ComputeTargets. The joints approach the set point no faster than the PD
+  // law of 001 eq. 44, k_p(q_d − q) + k_d(q̇_d − q̇), whose torque vanishes at
+  // q̇ = q̇_d + (k_p/k_d)(q_d − q); for h ≥ k_d/k_p the target is q_d + h q̇_d.
+  // Targets that already are of this kind (the velocity trot's) are returned
+  // as they are. h > 0. No allocation.
+  virtual void ComputeReachTargets(const Model& model, double t, double dt, double horizon,
+                                   const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                   std::span<const double> contact_impulses, ControllerState& state,
+                                   Eigen::Ref<Eigen::VectorXd> targets);
+
   // The joint targets of the last Compute, actuator-shaped (Model::actuators
   // order), for logging: position q_d (rad or m) and rate q̇_d. Before the
   // first Compute: the controller's initial targets. "zero" reports the
@@ -192,11 +206,13 @@ class Controller {
   const Eigen::VectorXd& LastTargetVelocities() const { return qd_des_; }
 
  protected:
-  explicit Controller(const Model& model)
-      : q_des_(Eigen::VectorXd::Zero(model.nu())),
+  explicit Controller(const Model& model, const PdGains& gains = {})
+      : gains_(gains),
+        q_des_(Eigen::VectorXd::Zero(model.nu())),
         qd_des_(Eigen::VectorXd::Zero(model.nu())),
         tau_scratch_(Eigen::VectorXd::Zero(model.nv)) {}
 
+  PdGains gains_;                // the joint PD's (001 eq. 44)
   Eigen::VectorXd q_des_;        // actuators
   Eigen::VectorXd qd_des_;       // actuators
   Eigen::VectorXd tau_scratch_;  // nv: ComputeTargets' τ, not used

@@ -130,6 +130,15 @@ class VelocityTrot final : public Controller {
                       const Eigen::VectorXd& v, std::span<const double> contact_impulses,
                       ControllerState& state, Eigen::Ref<Eigen::VectorXd> targets) override;
 
+  // ComputeTargets: its targets already bring the joints to q̇_d over its own
+  // horizon max(dt, T).
+  void ComputeReachTargets(const Model& model, double t, double dt, double /*horizon*/,
+                           const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                           std::span<const double> contact_impulses, ControllerState& state,
+                           Eigen::Ref<Eigen::VectorXd> targets) override {
+    ComputeTargets(model, t, dt, q, v, contact_impulses, state, targets);
+  }
+
   // A contact point's leg phase offset (0 or ½; 0 for a contact point that is
   // no leg's): the leg's phase is ControllerState::phase + offset.
   double PhaseOffset(int contact_point) const;

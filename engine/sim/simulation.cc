@@ -310,12 +310,24 @@ void Simulation::RunController() {
   const int period = settings_.controller.period_steps;
   if (state_.steps % static_cast<uint64_t>(period) != 0) return;
   const double dt = period * settings_.dt;  // the control period Δt_c
-  if (settings_.control.mode == ControlMode::kTorque) {
-    controller_->Compute(*model_, state_.time, dt, state_.q, state_.v, state_.controller,
-                         state_.controller_command);
-  } else {
-    controller_->ComputeTargets(*model_, state_.time, dt, state_.q, state_.v, state_.impulses,
-                                state_.controller, state_.controller_command.head(model_->nu()));
+  switch (settings_.control.mode) {
+    case ControlMode::kTorque:
+      controller_->Compute(*model_, state_.time, dt, state_.q, state_.v, state_.controller,
+                           state_.controller_command);
+      break;
+    case ControlMode::kPd:
+      controller_->ComputeTargets(*model_, state_.time, dt, state_.q, state_.v, state_.impulses,
+                                  state_.controller, state_.controller_command.head(model_->nu()));
+      break;
+    case ControlMode::kId:
+    case ControlMode::kIdConstraint:
+      // Targets for the end of the control period, reached over
+      // h = max(Δt_c, T) as the actuation's v_des = (target − q)/max(Δt, T).
+      controller_->ComputeReachTargets(*model_, state_.time, dt,
+                                       std::max(dt, settings_.control.id_time_constant), state_.q,
+                                       state_.v, state_.impulses, state_.controller,
+                                       state_.controller_command.head(model_->nu()));
+      break;
   }
 }
 

@@ -221,6 +221,37 @@ TEST(SimulationController, ActionAddsToTheCommand) {
   EXPECT_EQ(sim->state().controller.elapsed_s, before.elapsed_s);
 }
 
+// Under id and id-constraint the stand's set point is reached no faster than
+// its PD would (time constant k_d/k_p = 25 ms): at Δt = 1 ms with T = 0 the
+// targets are q_A + Δt (q_d − q_A)/(k_d/k_p), not q_d in one step, and the
+// Mini Cheetah stands up from its initial pose without diverging.
+TEST(SimulationController, StandReachesItsSetPointInTheIdModes) {
+  for (ControlMode mode : {ControlMode::kId, ControlMode::kIdConstraint}) {
+    SCOPED_TRACE(ControlModeName(mode));
+    Settings settings;
+    settings.control.mode = mode;
+    settings.controller.kind = ControllerKind::kStand;
+    auto sim = Make(settings);
+    ASSERT_NE(sim, nullptr);
+    const Model& m = sim->model();
+    const Eigen::VectorXd q0 = sim->state().q;
+    StepZero(*sim, 1);
+    const auto controller = MakeController("stand", m);
+    ASSERT_TRUE(controller.ok()) << controller.status();
+    const Eigen::VectorXd& q_d = (*controller)->LastTargets();
+    const PdGains gains;
+    for (int a = 0; a < m.nu(); ++a) {
+      const double q_a = q0[m.joints[m.actuators[a].joint].q_index];
+      EXPECT_DOUBLE_EQ(sim->state().controller_command[a],
+                       q_a + settings.dt * (q_d[a] - q_a) * gains.kp / gains.kd)
+          << a;
+    }
+    StepZero(*sim, 999);
+    EXPECT_FALSE(sim->diverged());
+    EXPECT_NEAR(sim->state().q[2], 0.287, 0.01);  // the stand height
+  }
+}
+
 TEST(SimulationController, RefusesWhatTheModelOrModeCannotRun) {
   Settings settings;
   settings.controller.kind = ControllerKind::kVelocityTrot;  // torque control
