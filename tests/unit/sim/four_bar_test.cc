@@ -1,6 +1,7 @@
 // Closed kinematic chains (000 eq. 19–20, 004 §3.1): the built-in four_bar
 // (a parallelogram linkage with one revolute cut joint) under gravity, with
-// the cut joint solved by prox iteration and directly (MoreauSettings::loop_solver).
+// the cut joint solved by prox iteration and directly
+// (MoreauSettings::loop_solver).
 #include <gtest/gtest.h>
 
 #include <algorithm>
