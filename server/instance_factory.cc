@@ -56,7 +56,8 @@ absl::StatusOr<std::shared_ptr<Instance>> InstanceFactory::Wrap(
   // The labels: the model's name (a copy made for other gravity or
   // transmissions keeps it) and the contact model's.
   const std::string model_name = simulation->model().name;
-  const std::string contact_name = sim::ContactModelName(simulation->settings().contact);
+  const std::string contact_name =
+      sim::ContactModelName(sim::ModelOf(simulation->settings().contact));
   auto instance = std::make_shared<Instance>(std::move(id), std::move(simulation));
   instance->tenant = std::move(tenant);
   instance->source = std::move(source);

@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 
 #include "absl/strings/str_cat.h"
 #include "engine/contact/terrain_generators.h"
@@ -82,10 +83,15 @@ absl::StatusOr<sim::Settings> SettingsFromProto(const v1::Settings& proto,
   sim::Settings s;
   if (proto.dt() != 0.0) s.dt = proto.dt();
   if (!proto.contact_model().empty()) {
-    MOREAU_ASSIGN_OR_RETURN(s.contact, sim::ParseContactModel(proto.contact_model()));
+    MOREAU_ASSIGN_OR_RETURN(const sim::ContactModel model,
+                            sim::ParseContactModel(proto.contact_model()));
+    s.contact = sim::DefaultContactSettings(model);
   }
   if (!proto.integrator().empty()) {
-    MOREAU_ASSIGN_OR_RETURN(s.integrator, sim::ParseIntegrator(proto.integrator()));
+    MOREAU_ASSIGN_OR_RETURN(const step::Integrator integrator,
+                            sim::ParseIntegrator(proto.integrator()));
+    // The force laws' only; the other models step by their own scheme.
+    if (step::Integrator* own = sim::ForceLawIntegrator(s.contact)) *own = integrator;
   }
   MOREAU_RETURN_IF_ERROR(ApplyContactParameters(proto, s));
   if (!proto.control_mode().empty()) {
@@ -95,7 +101,10 @@ absl::StatusOr<sim::Settings> SettingsFromProto(const v1::Settings& proto,
   if (proto.has_kd()) s.control.gains.kd = proto.kd();
   if (proto.has_id_time_constant()) s.control.id_time_constant = proto.id_time_constant();
   if (!proto.loop_solver().empty()) {
-    MOREAU_ASSIGN_OR_RETURN(s.loop_solver, sim::ParseLoopSolver(proto.loop_solver()));
+    MOREAU_ASSIGN_OR_RETURN(const step::LoopSolver solver,
+                            sim::ParseLoopSolver(proto.loop_solver()));
+    // Hard contact's only: Simulation::Create rejects a closed chain under the others.
+    if (auto* moreau = std::get_if<sim::MoreauSettings>(&s.contact)) moreau->loop_solver = solver;
   }
   s.transmission.gear = proto.gear();
   s.transmission.rotor_inertia = proto.rotor_inertia();

@@ -71,6 +71,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -385,7 +386,7 @@ absl::StatusOr<RunResult> Run(const Scenario& scenario, sim::ControlMode mode, d
         if (!log.is_open()) continue;
         const double fn = contact.NormalForce();
         const double ft = contact.active ? (contact.force - fn * contact.normal).norm() : 0.0;
-        const double mu = settings.hard_contact.mu;
+        const double mu = std::get<sim::MoreauSettings>(settings.contact).law.mu;
         log << t << ',' << c << ',' << psi << ',' << stance_phase << ',' << closed << ','
             << contact.active << ',' << contact.gap << ',' << fn << ',' << ft << ','
             << (fn > 0.0 ? ft / (mu * fn) : 0.0) << ',' << contact.velocity.head<2>().norm() << ','
@@ -556,15 +557,22 @@ Entry Evaluate(const Scenario& scenario, const std::string& mode_name) {
   return entry;
 }
 
+// moreau-sor with the --prox_alpha and --prox_max_iterations flags.
+sim::MoreauSettings ProxSettings() {
+  sim::MoreauSettings moreau;
+  moreau.prox.method = contact::ProxMethod::kSor;
+  moreau.prox.alpha = absl::GetFlag(FLAGS_prox_alpha);
+  moreau.prox.max_iterations = absl::GetFlag(FLAGS_prox_max_iterations);
+  return moreau;
+}
+
 absl::StatusOr<Scenario> MakeUr10(bool geared) {
   Scenario s;
   s.name = geared ? "ur10_geared" : "ur10";
   absl::StatusOr<std::shared_ptr<const Model>> model = LoadUrdfFile(absl::GetFlag(FLAGS_ur10_urdf));
   if (!model.ok()) return model.status();
   s.model = *model;
-  s.settings.contact = sim::ContactModel::kMoreauSor;
-  s.settings.prox.alpha = absl::GetFlag(FLAGS_prox_alpha);
-  s.settings.prox.max_iterations = absl::GetFlag(FLAGS_prox_max_iterations);
+  s.settings.contact = ProxSettings();
   s.settings.control.gains.kp = absl::GetFlag(geared ? FLAGS_geared_kp : FLAGS_ur10_kp);
   s.settings.control.gains.kd = absl::GetFlag(geared ? FLAGS_geared_kd : FLAGS_ur10_kd);
   if (geared) {
@@ -606,9 +614,7 @@ absl::StatusOr<Scenario> MakeTrot() {
     }
     s.model = std::move(limited);
   }
-  s.settings.contact = sim::ContactModel::kMoreauSor;
-  s.settings.prox.alpha = absl::GetFlag(FLAGS_prox_alpha);
-  s.settings.prox.max_iterations = absl::GetFlag(FLAGS_prox_max_iterations);
+  s.settings.contact = ProxSettings();
   s.id_time_constant = absl::GetFlag(FLAGS_trot_id_time_constant);
   s.id_constraint_time_constant = absl::GetFlag(FLAGS_trot_id_constraint_time_constant);
   s.settings.control.gains.kp = absl::GetFlag(FLAGS_trot_kp);
@@ -642,13 +648,14 @@ absl::StatusOr<Scenario> MakeTrot() {
 void WriteScenario(JsonWriter& json, const Scenario& s) {
   json.Key(s.name).BeginObject();
   json.Key("model").String(s.model->name);
-  json.Key("contact").String(sim::ContactModelName(s.settings.contact));
+  json.Key("contact").String(sim::ContactModelName(sim::ModelOf(s.settings.contact)));
   json.Key("kp").Number(s.settings.control.gains.kp);
   json.Key("kd").Number(s.settings.control.gains.kd);
   json.Key("id_time_constant_s").Number(s.id_time_constant);
   json.Key("id_constraint_time_constant_s").Number(s.id_constraint_time_constant);
-  json.Key("prox_alpha").Number(s.settings.prox.alpha);
-  json.Key("prox_max_iterations").Int(s.settings.prox.max_iterations);
+  const contact::ProxParams& prox = std::get<sim::MoreauSettings>(s.settings.contact).prox;
+  json.Key("prox_alpha").Number(prox.alpha);
+  json.Key("prox_max_iterations").Int(prox.max_iterations);
   std::vector<double> effort_limits;
   for (const Actuator& a : s.model->actuators) effort_limits.push_back(a.effort_limit);
   json.Key("effort_limits").Numbers(effort_limits);

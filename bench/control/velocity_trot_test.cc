@@ -46,11 +46,12 @@ TrotRun RunVelocityTrot(double dt, double duration) {
   }
   sim::Settings settings;
   settings.dt = dt;
-  settings.contact = sim::ContactModel::kMoreauSor;
+  sim::MoreauSettings moreau;  // moreau-sor
+  moreau.prox.alpha = 1.0;
+  moreau.prox.max_iterations = 1000;
+  settings.contact = moreau;
   settings.control.mode = sim::ControlMode::kIdConstraint;
   settings.control.id_time_constant = 0.0;
-  settings.prox.alpha = 1.0;
-  settings.prox.max_iterations = 1000;
   // "trot" under id-constraint: the simulation runs the velocity trot.
   settings.controller.kind = sim::ControllerKind::kTrot;
   auto created = sim::Simulation::Create(limited, settings);

@@ -347,7 +347,7 @@ int RunInProcess() {
   moreau::sim::Settings settings;
   auto contact = moreau::sim::ParseContactModel(absl::GetFlag(FLAGS_contact));
   if (!contact.ok()) return Fail(contact.status().ToString());
-  settings.contact = *contact;
+  settings.contact = moreau::sim::DefaultContactSettings(*contact);
   settings.control.mode = moreau::sim::ControlMode::kPd;
   const int n = absl::GetFlag(FLAGS_instances);
   std::vector<std::unique_ptr<moreau::sim::Simulation>> sims;

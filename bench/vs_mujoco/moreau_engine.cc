@@ -1,6 +1,7 @@
 #include "bench/vs_mujoco/moreau_engine.h"
 
 #include <utility>
+#include <variant>
 
 #include "absl/strings/str_cat.h"
 #include "engine/contact/contact_set.h"
@@ -10,13 +11,17 @@ namespace moreau::vs_mujoco {
 
 absl::StatusOr<sim::Settings> MoreauSettings(std::string_view contact, double dt, double mu) {
   sim::Settings settings;
-  MOREAU_ASSIGN_OR_RETURN(settings.contact, sim::ParseContactModel(contact));
+  MOREAU_ASSIGN_OR_RETURN(const sim::ContactModel model, sim::ParseContactModel(contact));
+  settings.contact = sim::DefaultContactSettings(model);
   settings.dt = dt;
-  settings.hard_contact.mu = mu;
-  settings.force_law.spring_damper.mu = mu;
-  settings.force_law.hertz.mu_static = mu;
-  settings.force_law.hertz.mu_dynamic = mu;
-  settings.force_law.micro.mu = mu;
+  // μ of the impulse law and of the force laws (hertz: static and dynamic).
+  if (auto* s = std::get_if<sim::MoreauSettings>(&settings.contact)) s->law.mu = mu;
+  if (auto* s = std::get_if<sim::SpringDamperSettings>(&settings.contact)) s->law.mu = mu;
+  if (auto* s = std::get_if<sim::HertzSettings>(&settings.contact)) {
+    s->law.mu_static = mu;
+    s->law.mu_dynamic = mu;
+  }
+  if (auto* s = std::get_if<sim::MicroSettings>(&settings.contact)) s->law.mu = mu;
   MOREAU_RETURN_IF_ERROR(sim::Validate(settings));
   return settings;
 }
@@ -32,7 +37,7 @@ MoreauEngine::MoreauEngine(std::unique_ptr<sim::Simulation> simulation)
     : simulation_(std::move(simulation)), tau_(Eigen::VectorXd::Zero(simulation_->model().nv)) {}
 
 std::string MoreauEngine::ContactName() const {
-  return sim::ContactModelName(simulation_->settings().contact);
+  return sim::ContactModelName(sim::ModelOf(simulation_->settings().contact));
 }
 
 absl::Status MoreauEngine::Reset(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {

@@ -18,6 +18,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -389,20 +390,33 @@ struct SimResult {
 
 double PerSecond(double count, double wall_s) { return count / std::max(wall_s, 1e-9); }
 
+// The force law's integrator; semi-implicit Euler under the other models,
+// which step by their own scheme.
+step::Integrator IntegratorOf(const sim::ContactSettings& contact) {
+  const step::Integrator* integrator = sim::ForceLawIntegrator(contact);
+  return integrator != nullptr ? *integrator : step::Integrator::kSemiImplicitEuler;
+}
+
+// Hard contact's loop solver; prox (the default) under the other models.
+step::LoopSolver LoopSolverOf(const sim::ContactSettings& contact) {
+  const auto* moreau = std::get_if<sim::MoreauSettings>(&contact);
+  return moreau != nullptr ? moreau->loop_solver : step::LoopSolver::kProx;
+}
+
 void WriteJson(const SimOptions& options, const SimResult& result, const RunMetrics& metrics,
                std::ostream& out) {
   JsonWriter json(out);
   json.BeginObject();
   json.Key("model").String(result.model);
-  json.Key("contact").String(sim::ContactModelName(options.settings.contact));
-  json.Key("integrator").String(sim::IntegratorName(options.settings.integrator));
+  json.Key("contact").String(sim::ContactModelName(sim::ModelOf(options.settings.contact)));
+  json.Key("integrator").String(sim::IntegratorName(IntegratorOf(options.settings.contact)));
   json.Key("dt").Number(options.settings.dt);
   json.Key("gear").Number(options.settings.transmission.gear);
   json.Key("rotor_inertia").Number(options.settings.transmission.rotor_inertia);
   // "torque" when the controller's own PD torques drive the joints.
   json.Key("control").String(sim::ControlModeName(options.settings.control.mode));
   json.Key("id_time_constant").Number(options.settings.control.id_time_constant);
-  json.Key("loop_solver").String(sim::LoopSolverName(options.settings.loop_solver));
+  json.Key("loop_solver").String(sim::LoopSolverName(LoopSolverOf(options.settings.contact)));
   json.Key("weight_feedforward").Bool(options.weight_feedforward);
   json.Key("duration").Number(options.duration);
   json.Key("steps").Int(result.steps);
@@ -424,9 +438,10 @@ std::string Millimetres(double metres) { return absl::StrCat(FormatNumber(1e3 * 
 void WriteText(const SimOptions& options, const SimResult& result, const RunMetrics& metrics,
                std::ostream& out) {
   const sim::Settings& settings = options.settings;
-  const bool hard = sim::IsHardContact(settings.contact);
-  out << "model: " << result.model << "  contact: " << sim::ContactModelName(settings.contact);
-  if (!hard) out << "  integrator: " << sim::IntegratorName(settings.integrator);
+  const sim::ContactModel contact = sim::ModelOf(settings.contact);
+  const bool hard = sim::IsHardContact(contact);
+  out << "model: " << result.model << "  contact: " << sim::ContactModelName(contact);
+  if (!hard) out << "  integrator: " << sim::IntegratorName(IntegratorOf(settings.contact));
   out << "  dt: " << FormatNumber(settings.dt) << " s\n";
   if (settings.transmission.active()) {
     out << "transmission: gear " << FormatNumber(settings.transmission.gear) << "  rotor inertia "

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -39,6 +40,38 @@ namespace {
 
 // absl::string_view is not std::string_view in this Abseil build.
 std::string_view StdView(absl::string_view text) { return {text.data(), text.size()}; }
+
+// The --settings file's contact settings under --contact-model's model: the
+// same when the model is; what two models share carries over (moreau-jor and
+// moreau-sor differ only in the prox method, the force laws share the
+// integrator); the rest is the model's defaults.
+sim::ContactSettings WithContactModel(const sim::ContactSettings& from, sim::ContactModel model) {
+  if (sim::ModelOf(from) == model) return from;
+  const auto* moreau = std::get_if<sim::MoreauSettings>(&from);
+  if (moreau != nullptr && sim::IsHardContact(model)) {
+    sim::MoreauSettings other = *moreau;
+    other.prox.method = model == sim::ContactModel::kMoreauJor ? contact::ProxMethod::kJor
+                                                               : contact::ProxMethod::kSor;
+    return other;
+  }
+  sim::ContactSettings to = sim::DefaultContactSettings(model);
+  const step::Integrator* integrator = sim::ForceLawIntegrator(from);
+  step::Integrator* own = sim::ForceLawIntegrator(to);
+  if (integrator != nullptr && own != nullptr) *own = *integrator;
+  return to;
+}
+
+// --mu: the Coulomb μ of the impulse law and of the force laws (hertz's
+// static and dynamic).
+void SetFriction(sim::ContactSettings& contact, double mu) {
+  if (auto* s = std::get_if<sim::MoreauSettings>(&contact)) s->law.mu = mu;
+  if (auto* s = std::get_if<sim::SpringDamperSettings>(&contact)) s->law.mu = mu;
+  if (auto* s = std::get_if<sim::HertzSettings>(&contact)) {
+    s->law.mu_static = mu;
+    s->law.mu_dynamic = mu;
+  }
+  if (auto* s = std::get_if<sim::MicroSettings>(&contact)) s->law.mu = mu;
+}
 
 }  // namespace
 
@@ -245,25 +278,26 @@ absl::StatusOr<SimOptions> SimOptionsFromFlags(const SimFlags& flags,
   options.duration = duration;
   options.steps = std::max<int64_t>(1, static_cast<int64_t>(steps));
 
-  if (given("contact_model")) settings.contact = settings_flags.contact_model.model;
-  if (given("integrator")) settings.integrator = settings_flags.integrator.integrator;
-  if (sim::IsHardContact(settings.contact) &&
-      settings.integrator != step::Integrator::kSemiImplicitEuler) {
-    warnings->push_back(absl::StrCat("--integrator ", sim::IntegratorName(settings.integrator),
-                                     " has no effect with --contact-model ",
-                                     sim::ContactModelName(settings.contact),
-                                     " (Moreau time-stepping)"));
+  if (given("contact_model")) {
+    settings.contact = WithContactModel(settings.contact, settings_flags.contact_model.model);
+  }
+  if (given("integrator")) {
+    const step::Integrator integrator = settings_flags.integrator.integrator;
+    const sim::ContactModel model = sim::ModelOf(settings.contact);
+    if (step::Integrator* own = sim::ForceLawIntegrator(settings.contact)) {
+      *own = integrator;
+    } else if (sim::IsHardContact(model) && integrator != step::Integrator::kSemiImplicitEuler) {
+      warnings->push_back(absl::StrCat("--integrator ", sim::IntegratorName(integrator),
+                                       " has no effect with --contact-model ",
+                                       sim::ContactModelName(model), " (Moreau time-stepping)"));
+    }
   }
 
   if (const std::optional<double> mu = flags.mu; mu.has_value()) {
     if (!(std::isfinite(*mu) && *mu >= 0.0)) {
       return Invalid("--mu", *mu, "the friction coefficient must be finite and >= 0");
     }
-    settings.hard_contact.mu = *mu;
-    settings.force_law.spring_damper.mu = *mu;
-    settings.force_law.hertz.mu_static = *mu;
-    settings.force_law.hertz.mu_dynamic = *mu;
-    settings.force_law.micro.mu = *mu;
+    SetFriction(settings.contact, *mu);
   }
   if (given("contact_parameters")) {
     for (const std::string& entry : settings_flags.contact_parameters) {
@@ -329,7 +363,10 @@ absl::StatusOr<SimOptions> SimOptionsFromFlags(const SimFlags& flags,
     if (!parsed.ok()) {
       return absl::InvalidArgumentError(absl::StrCat("--loop-solver: ", parsed.status().message()));
     }
-    settings.loop_solver = *parsed;
+    // Hard contact's only: Simulation::Create rejects a closed chain under the others.
+    if (auto* moreau = std::get_if<sim::MoreauSettings>(&settings.contact)) {
+      moreau->loop_solver = *parsed;
+    }
   }
 
   if (given("gear")) {

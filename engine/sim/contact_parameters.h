@@ -13,15 +13,15 @@
 
 namespace moreau::sim {
 
-// The names SetContactParameter accepts for settings.contact, in a fixed order.
+// The names SetContactParameter accepts for the model, in a fixed order.
 std::vector<std::string> ContactParameterNames(ContactModel model);
 
-// Sets the named parameter of settings.contact's model. InvalidArgument when
-// the value is not finite, the name is not one of ContactParameterNames (the
-// message lists them), an integer parameter (max_iterations) gets a
+// Sets the named parameter of settings.contact, its model's. InvalidArgument
+// when the value is not finite, the name is not one of ContactParameterNames
+// (the message lists them), an integer parameter (max_iterations) gets a
 // non-integer or out-of-range value, or a flag (hertz's implicit_friction)
-// gets anything but 0 or 1. Range checks of the values themselves
-// are Validate(Settings)'s.
+// gets anything but 0 or 1. Range checks of the values themselves are
+// Validate(Settings)'s.
 absl::Status SetContactParameter(Settings& settings, absl::string_view name, double value);
 
 }  // namespace moreau::sim

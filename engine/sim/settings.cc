@@ -8,43 +8,6 @@
 
 namespace moreau::sim {
 
-const EnumTable<ContactModel>& ContactModels() {
-  static const EnumTable<ContactModel>* const table = new EnumTable<ContactModel>(
-      "contact model",
-      {{ContactModel::kSpringDamper, "spring-damper",
-        "linear spring-damper force law, stick-slip friction, explicit integration (000 Alg. 1)"},
-       {ContactModel::kHertz, "hertz",
-        "Hertz force law with Hunt-Crossley damping and Stribeck friction, explicit integration "
-        "(001 eq. 34-38)"},
-       {ContactModel::kMicro, "micro",
-        "micro (membrane) contact force law, explicit integration (003 eq. 14-15)"},
-       {ContactModel::kMoreauJor, "moreau-jor",
-        "hard contact, Moreau time-stepping, Jacobi (JOR) prox iteration (000 eq. 6-19)"},
-       {ContactModel::kMoreauSor, "moreau-sor",
-        "hard contact, Moreau time-stepping, Gauss-Seidel (SOR) prox iteration (000 eq. 6-19)"},
-       {ContactModel::kLeastConstraint, "least-constraint",
-        "Gauss's principle of least constraint as a QP per step, inelastic impacts (004 eq. "
-        "3-24)"},
-       {ContactModel::kMicroMacro, "micro-macro",
-        "membrane (micro) plus a regularised least-squares QP (macro) per step (003 eq. "
-        "14-36)"}});
-  return *table;
-}
-
-const char* ContactModelName(ContactModel model) { return ContactModels().Name(model); }
-
-absl::StatusOr<ContactModel> ParseContactModel(std::string_view name) {
-  return ContactModels().Parse(name);
-}
-
-bool IsHardContact(ContactModel model) {
-  return model == ContactModel::kMoreauJor || model == ContactModel::kMoreauSor;
-}
-
-bool IsQpContact(ContactModel model) {
-  return model == ContactModel::kLeastConstraint || model == ContactModel::kMicroMacro;
-}
-
 const EnumTable<step::Integrator>& Integrators() {
   static const EnumTable<step::Integrator>* const table = new EnumTable<step::Integrator>(
       "integrator", {{step::Integrator::kSemiImplicitEuler, "euler", "semi-implicit Euler"},
@@ -108,11 +71,7 @@ absl::Status Validate(const Settings& s) {
     return absl::InvalidArgumentError(
         absl::StrCat("max_speed must be positive, got ", s.max_speed));
   }
-  MOREAU_RETURN_IF_ERROR(contact::Validate(s.force_law));
-  MOREAU_RETURN_IF_ERROR(contact::Validate(s.prox));
-  MOREAU_RETURN_IF_ERROR(contact::Validate(s.hard_contact));
-  MOREAU_RETURN_IF_ERROR(step::Validate(s.least_constraint));
-  MOREAU_RETURN_IF_ERROR(step::Validate(s.micro_macro));
+  MOREAU_RETURN_IF_ERROR(Validate(s.contact));
   MOREAU_RETURN_IF_ERROR(Validate(s.control));
   if (!(std::isfinite(s.transmission.gear) && s.transmission.gear >= 0.0)) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -131,10 +90,6 @@ absl::Status Validate(const Settings& s) {
   if (s.controller.period_steps < 1) {
     return absl::InvalidArgumentError(
         absl::StrCat("controller period_steps must be ≥ 1, got ", s.controller.period_steps));
-  }
-  if (s.loop_solver != step::LoopSolver::kProx && s.loop_solver != step::LoopSolver::kDirect) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("loop_solver must be prox or direct, got ", static_cast<int>(s.loop_solver)));
   }
   return absl::OkStatus();
 }

@@ -1,5 +1,5 @@
-// Settings of one simulation: time step, contact model and its parameters,
-// integrator, solver parameters, terrain, gravity, and the controller the
+// Settings of one simulation: time step, contact model and its parameters
+// (its law, solver and integrator), terrain, gravity, and the controller the
 // simulation runs.
 #ifndef MOREAU_ENGINE_SIM_SETTINGS_H_
 #define MOREAU_ENGINE_SIM_SETTINGS_H_
@@ -8,54 +8,17 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "engine/contact/contact_forces.h"
-#include "engine/contact/prox_solver.h"
 #include "engine/contact/terrain.h"
 #include "engine/control/controller.h"
 #include "engine/control/velocity_trot.h"
 #include "engine/sim/actuation.h"
+#include "engine/sim/contact_settings.h"
 #include "engine/spatial/motion.h"
 #include "engine/step/explicit_step.h"
-#include "engine/step/least_constraint_step.h"
-#include "engine/step/micro_macro_step.h"
 #include "engine/step/moreau_step.h"
 #include "engine/util/enum_table.h"
 
 namespace moreau::sim {
-
-// The contact models, each with the paper and equations it implements:
-//   000  Gehring et al., "An evaluation of Moreau's time-stepping scheme for
-//        the simulation of a legged robot" (DETC 2014);
-//   001  de Paula et al., "Dynamic modeling and simulation of a
-//        torque-controlled spatial quadruped robot" (Robotica 2024);
-//   003  Sugihara and Nakamura, "Balanced micro/macro contact model for
-//        forward dynamics of rigid multibody";
-//   004  Guedelha et al., "A flexible MATLAB/Simulink simulator for robotic
-//        floating-base systems in contact with the ground" (2024).
-enum class ContactModel {
-  kSpringDamper,  // 000 Alg. 1, explicit integration
-  kHertz,         // 001 eq. 34–38, explicit integration
-  kMicro,         // 003 eq. 14–15, explicit integration
-  kMoreauJor,     // 000 eq. 6–19, hard contact, JOR prox iteration
-  kMoreauSor,     // 000 eq. 6–19, hard contact, SOR prox iteration
-
-  // 004 eq. 3–24: Gauss's principle of least constraint as a QP, inelastic
-  // impact projection.
-  kLeastConstraint,
-  // 003 eq. 14–36: membrane (micro) + regularised least-squares QP (macro).
-  kMicroMacro,
-};
-
-// The contact models' names ("spring-damper", "hertz", "micro", "moreau-jor",
-// "moreau-sor", "least-constraint", "micro-macro") and help.
-const EnumTable<ContactModel>& ContactModels();
-const char* ContactModelName(ContactModel model);
-absl::StatusOr<ContactModel> ParseContactModel(std::string_view name);
-// The Moreau prox models (moreau-jor, moreau-sor).
-bool IsHardContact(ContactModel model);
-// The QP models (least-constraint, micro-macro): solved per step by
-// contact::QpSolver, StepReport's solver fields are its iterations.
-bool IsQpContact(ContactModel model);
 
 // "euler" (semi-implicit), "heun", "rk4".
 const EnumTable<step::Integrator>& Integrators();
@@ -111,27 +74,16 @@ inline constexpr double kMaxCoordinate = 1e10;
 
 struct Settings {
   double dt = 1e-3;  // s
-  ContactModel contact = ContactModel::kMoreauSor;
-  step::Integrator integrator = step::Integrator::kSemiImplicitEuler;  // force laws only
-  contact::ContactForceParams force_law;  // the law itself is set from `contact`
-  contact::ProxParams prox;               // the method is set from `contact`
-  contact::ContactLaw hard_contact;       // μ, ε_N, ε_T of the impulse laws
-  contact::Terrain terrain;               // default: the ground plane z = 0
+  // The contact model and its parameters (contact_settings.h).
+  ContactSettings contact = DefaultContactSettings(ContactModel::kMoreauSor);
+  contact::Terrain terrain;  // default: the ground plane z = 0
   spatial::Vec3 gravity = spatial::Vec3(0.0, 0.0, -9.81);
   ControlSettings control;            // how Simulation::StepAction maps actions to τ
   ControllerSettings controller;      // the controller StepAction runs (default none)
   TransmissionSettings transmission;  // override of every actuator's N, I_rotor
-  // Closed kinematic chains (Model::loop_closures, hard contact only): the
-  // cut joints solved in the prox iteration or directly through G_LL⁻¹.
-  step::LoopSolver loop_solver = step::LoopSolver::kProx;
   // A state is diverged when any q or v is not finite, |v|∞ exceeds this or
   // |q|∞ exceeds kMaxCoordinate.
   double max_speed = 1e3;
-
-  // Parameters of "least-constraint" (004; μ, friction coupling, QP) and of
-  // "micro-macro" (003; membrane, λ, μ_S, μ_K, QP), defaults in their headers.
-  step::LeastConstraintParams least_constraint;
-  step::MicroMacroParams micro_macro;
 };
 
 // Checks every field; the message names the first bad one and its value.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <variant>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -18,15 +19,22 @@
 namespace moreau::sim {
 namespace {
 
-contact::ContactForceLaw ForceLawOf(ContactModel model) {
-  switch (model) {
-    case ContactModel::kHertz:
-      return contact::ContactForceLaw::kHertz;
-    case ContactModel::kMicro:
-      return contact::ContactForceLaw::kMicro;
-    default:
-      return contact::ContactForceLaw::kSpringDamper;
+// The law and parameters step::ExplicitStep evaluates for a force-law model
+// (spring-damper, hertz, micro); the spring-damper defaults, unused, for the
+// others.
+contact::ContactForceParams ForceLawParams(const ContactSettings& contact) {
+  contact::ContactForceParams params;
+  if (const auto* s = std::get_if<SpringDamperSettings>(&contact)) {
+    params.law = contact::ContactForceLaw::kSpringDamper;
+    params.spring_damper = s->law;
+  } else if (const auto* s = std::get_if<HertzSettings>(&contact)) {
+    params.law = contact::ContactForceLaw::kHertz;
+    params.hertz = s->law;
+  } else if (const auto* s = std::get_if<MicroSettings>(&contact)) {
+    params.law = contact::ContactForceLaw::kMicro;
+    params.micro = s->law;
   }
+  return params;
 }
 
 // Settings::controller for `model` (the simulation's own copy); nullptr for
@@ -66,23 +74,21 @@ absl::StatusOr<std::unique_ptr<Controller>> MakeSimulationController(const Model
 absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(std::shared_ptr<const Model> model,
                                                                const Settings& settings) {
   if (model == nullptr) return absl::InvalidArgumentError("no model");
-  Settings s = settings;
-  s.force_law.law = ForceLawOf(s.contact);
-  s.prox.method =
-      s.contact == ContactModel::kMoreauJor ? contact::ProxMethod::kJor : contact::ProxMethod::kSor;
+  const Settings& s = settings;
   MOREAU_RETURN_IF_ERROR(Validate(s));
   MOREAU_RETURN_IF_ERROR(ValidateLoopClosures(*model));
-  if (s.control.mode == ControlMode::kIdConstraint && !IsHardContact(s.contact)) {
+  const ContactModel contact_model = ModelOf(s.contact);
+  if (s.control.mode == ControlMode::kIdConstraint && !IsHardContact(contact_model)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "control mode '", ControlModeName(s.control.mode), "' needs a hard-contact model ",
-        "(moreau-jor or moreau-sor), got contact model '", ContactModelName(s.contact), "'"));
+        "(moreau-jor or moreau-sor), got contact model '", ContactModelName(contact_model), "'"));
   }
-  if (!model->loop_closures.empty() && !IsHardContact(s.contact)) {
+  if (!model->loop_closures.empty() && !IsHardContact(contact_model)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "model '", model->name, "' has ", model->loop_closures.size(),
         " loop closure(s) (cut joints), which need a hard-contact model (moreau-jor or "
         "moreau-sor), got contact model '",
-        ContactModelName(s.contact), "'"));
+        ContactModelName(contact_model), "'"));
   }
   if (s.gravity != model->gravity || s.transmission.active()) {
     // The model is shared and immutable: a different gravity or transmission
@@ -109,6 +115,10 @@ Simulation::Simulation(std::shared_ptr<const Model> model, const Settings& setti
                        std::unique_ptr<Controller> controller)
     : model_(std::move(model)),
       settings_(settings),
+      force_law_(ForceLawParams(settings.contact)),
+      integrator_(ForceLawIntegrator(settings.contact) != nullptr
+                      ? *ForceLawIntegrator(settings.contact)
+                      : step::Integrator::kSemiImplicitEuler),
       state_(DefaultState(*model_)),
       last_good_(state_),
       workspace_(step::MakeStepWorkspace(*model_)),
@@ -197,40 +207,40 @@ absl::Status Simulation::StepOnce(const Eigen::VectorXd& tau, const std::vector<
                                   const step::JointVelocityRows& joint_rows) {
   const step::StepInputs inputs{&tau, f_ext};
   const double dt = settings_.dt;
-  if (IsHardContact(settings_.contact)) {
+  if (const auto* moreau = std::get_if<MoreauSettings>(&settings_.contact)) {
     // The bilateral rows' warm start is part of the State (snapshots restore it).
-    const step::BilateralInputs bilateral{joint_rows, settings_.loop_solver,
+    const step::BilateralInputs bilateral{joint_rows, moreau->loop_solver,
                                           state_.bilateral_impulses};
-    MOREAU_RETURN_IF_ERROR(step::MoreauStep(*model_, settings_.terrain, settings_.prox,
-                                            settings_.hard_contact, dt, inputs, state_.q, state_.v,
-                                            state_.impulses, workspace_, bilateral));
+    MOREAU_RETURN_IF_ERROR(step::MoreauStep(*model_, settings_.terrain, moreau->prox, moreau->law,
+                                            dt, inputs, state_.q, state_.v, state_.impulses,
+                                            workspace_, bilateral));
     report_.solver_iterations = workspace_.last_prox.iterations;
     report_.solver_converged = workspace_.last_prox.converged;
-  } else if (settings_.contact == ContactModel::kLeastConstraint) {
-    MOREAU_RETURN_IF_ERROR(
-        step::LeastConstraintStep(*model_, settings_.terrain, settings_.least_constraint, dt,
-                                  inputs, state_.q, state_.v, state_.impulses, workspace_));
+  } else if (const auto* least = std::get_if<LeastConstraintSettings>(&settings_.contact)) {
+    MOREAU_RETURN_IF_ERROR(step::LeastConstraintStep(*model_, settings_.terrain, least->params, dt,
+                                                     inputs, state_.q, state_.v, state_.impulses,
+                                                     workspace_));
     report_.solver_iterations = workspace_.last_qp.iterations;
     report_.solver_converged = workspace_.last_qp.converged;
     report_.impact = workspace_.last_impact;
-  } else if (settings_.contact == ContactModel::kMicroMacro) {
-    MOREAU_RETURN_IF_ERROR(step::MicroMacroStep(
-        *model_, settings_.terrain, settings_.micro_macro, dt, inputs, state_.q, state_.v,
-        state_.contact_states, state_.impulses, workspace_));
+  } else if (const auto* micro_macro = std::get_if<MicroMacroSettings>(&settings_.contact)) {
+    MOREAU_RETURN_IF_ERROR(step::MicroMacroStep(*model_, settings_.terrain, micro_macro->params, dt,
+                                                inputs, state_.q, state_.v, state_.contact_states,
+                                                state_.impulses, workspace_));
     report_.solver_iterations = workspace_.last_qp.iterations;
     report_.solver_converged = workspace_.last_qp.converged;
   } else {
-    step::ExplicitStep(*model_, settings_.terrain, settings_.force_law, settings_.integrator, dt,
-                       inputs, state_.q, state_.v, state_.contact_states, workspace_);
+    step::ExplicitStep(*model_, settings_.terrain, force_law_, integrator_, dt, inputs, state_.q,
+                       state_.v, state_.contact_states, workspace_);
     // Hertz friction stepped implicitly reports its Newton solve; the other
     // force laws solve nothing.
     const bool implicit =
-        settings_.contact == ContactModel::kHertz && settings_.force_law.hertz.implicit_friction;
+        force_law_.law == contact::ContactForceLaw::kHertz && force_law_.hertz.implicit_friction;
     report_.solver_iterations = implicit ? workspace_.last_friction_iterations : 0;
     report_.solver_converged = !implicit || workspace_.last_friction_converged;
   }
   report_.active_contacts = workspace_.contacts.num_active;
-  if (settings_.contact != ContactModel::kLeastConstraint) report_.impact = false;
+  if (!std::holds_alternative<LeastConstraintSettings>(settings_.contact)) report_.impact = false;
   state_.time += dt;
   ++state_.steps;
   return absl::OkStatus();

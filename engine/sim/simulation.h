@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "engine/contact/contact_forces.h"
 #include "engine/control/controller.h"
 #include "engine/model/model.h"
 #include "engine/sim/settings.h"
@@ -140,6 +141,10 @@ class Simulation {
 
   std::shared_ptr<const Model> model_;
   Settings settings_;
+  // A force law's parameters and integrator (Settings::contact), resolved once
+  // for step::ExplicitStep.
+  contact::ContactForceParams force_law_;
+  step::Integrator integrator_;
   State state_;
   State last_good_;
   step::StepWorkspace workspace_;

@@ -57,6 +57,26 @@ def test_flags_win_over_the_file(moreau, tmp_path):
     assert report["steps"] == 100
 
 
+def test_a_flag_switching_the_files_model_keeps_what_the_models_share(moreau, tmp_path):
+    # moreau-jor and moreau-sor share the prox parameters and the loop solver;
+    # the force laws share the integrator.
+    settings = tmp_path / "run.textproto"
+    settings.write_text('contact_model: "moreau-sor"\nloop_solver: "direct"\n'
+                        'contact_parameters { key: "alpha" value: 0.9 }\n')
+    from_file = moreau.json("sim", "four_bar", "--duration", "0.2", "--settings", settings,
+                            "--contact-model", "moreau-jor")
+    from_flags = moreau.json("sim", "four_bar", "--duration", "0.2", "--contact-model",
+                             "moreau-jor", "--loop-solver", "direct", "--contact-parameters",
+                             "alpha=0.9")
+    assert from_file["contact"] == "moreau-jor" and from_file["loop_solver"] == "direct"
+    assert outcome(from_file) == outcome(from_flags)
+    settings.write_text('contact_model: "hertz"\nintegrator: "rk4"\n'
+                        'contact_parameters { key: "stiffness" value: 20000 }\n')
+    micro = moreau.json("sim", "mini_cheetah", "--duration", "0.1", "--settings", settings,
+                        "--contact-model", "micro")
+    assert micro["contact"] == "micro" and micro["integrator"] == "rk4"
+
+
 @pytest.mark.parametrize("text,words", [
     ("dt: fast\n", ["line 1, column 5", "not a text-format moreau.v1.Settings"]),
     ("contact_model: \"hertz\"\nfriction: 1\n", ["line 2", "friction"]),

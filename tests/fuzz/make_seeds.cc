@@ -89,7 +89,8 @@ void StateSeeds(const fs::path& dir) {
   for (size_t m = 0; m < cases.size(); ++m) {
     for (size_t c = 0; c < 2; ++c) {
       moreau::sim::Settings settings;
-      settings.contact = *moreau::sim::ParseContactModel(moreau::fuzz::kContactModels[c]);
+      settings.contact = moreau::sim::DefaultContactSettings(
+          *moreau::sim::ParseContactModel(moreau::fuzz::kContactModels[c]));
       auto sim = moreau::sim::Simulation::Create(cases[m].model, settings);
       if (!sim.ok()) continue;
       const Eigen::VectorXd zero = Eigen::VectorXd::Zero(cases[m].model->nu());

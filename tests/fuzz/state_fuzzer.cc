@@ -29,7 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const auto contact = moreau::sim::ParseContactModel(
       moreau::fuzz::kContactModels[data[1] % moreau::fuzz::kContactModels.size()]);
   if (!contact.ok()) std::abort();
-  settings.contact = *contact;
+  settings.contact = moreau::sim::DefaultContactSettings(*contact);
   auto sim = moreau::sim::Simulation::Create(c.model, settings);
   if (!sim.ok()) return 0;
   const std::string_view blob(reinterpret_cast<const char*>(data) + 2, size - 2);

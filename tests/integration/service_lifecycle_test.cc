@@ -115,7 +115,7 @@ TEST(ServiceLifecycle, ServiceAndInProcessEngineGiveBitIdenticalStates) {
     ASSERT_TRUE(created.ok()) << created.status();
     auto model = LoadBuiltin("mini_cheetah");
     sim::Settings local_settings;
-    local_settings.contact = *sim::ParseContactModel(contact);
+    local_settings.contact = sim::DefaultContactSettings(*sim::ParseContactModel(contact));
     local_settings.control.mode = sim::ControlMode::kPd;
     local_settings.dt = settings.dt();
     auto local = sim::Simulation::Create(*model, local_settings);

@@ -59,7 +59,7 @@ Measured DropAndStand(ContactModel cm) {
   if (!model.ok()) return r;
   const Model& m = **model;
   Settings settings;
-  settings.contact = cm;
+  settings.contact = DefaultContactSettings(cm);
   settings.dt = 1e-3;
   settings.control.mode = ControlMode::kPd;
   auto sim = Simulation::Create(*model, settings);

@@ -36,21 +36,27 @@ std::string CaseName(const FrictionCase& c) {
 // Every contact model with a friction coefficient μ, set to `mu`.
 Settings FrictionSettings(const FrictionCase& c, double mu, double dt) {
   Settings s;
-  s.contact = c.model;
-  s.integrator = c.integrator;
-  s.force_law.hertz.implicit_friction = true;
+  s.contact = DefaultContactSettings(c.model);
+  if (step::Integrator* integrator = ForceLawIntegrator(s.contact)) *integrator = c.integrator;
   s.dt = dt;
-  s.hard_contact.mu = mu;
-  s.force_law.spring_damper.mu = mu;
-  s.force_law.micro.mu = mu;
-  s.force_law.hertz.mu_static = mu;
-  s.force_law.hertz.mu_dynamic = mu;
-  s.least_constraint.mu = mu;
-  // 003's membrane and rigid floor with one coefficient for static and
-  // kinetic friction, as the other laws.
-  s.micro_macro.membrane.mu = mu;
-  s.micro_macro.mu_static = mu;
-  s.micro_macro.mu_kinetic = mu;
+  if (auto* moreau = std::get_if<MoreauSettings>(&s.contact)) moreau->law.mu = mu;
+  if (auto* spring_damper = std::get_if<SpringDamperSettings>(&s.contact)) {
+    spring_damper->law.mu = mu;
+  }
+  if (auto* micro = std::get_if<MicroSettings>(&s.contact)) micro->law.mu = mu;
+  if (auto* hertz = std::get_if<HertzSettings>(&s.contact)) {
+    hertz->law.implicit_friction = true;
+    hertz->law.mu_static = mu;
+    hertz->law.mu_dynamic = mu;
+  }
+  if (auto* least = std::get_if<LeastConstraintSettings>(&s.contact)) least->params.mu = mu;
+  if (auto* micro_macro = std::get_if<MicroMacroSettings>(&s.contact)) {
+    // 003's membrane and rigid floor with one coefficient for static and
+    // kinetic friction, as the other laws.
+    micro_macro->params.membrane.mu = mu;
+    micro_macro->params.mu_static = mu;
+    micro_macro->params.mu_kinetic = mu;
+  }
   return s;
 }
 
@@ -170,7 +176,7 @@ TEST(BoxFriction, LeastConstraintConeCouplingLiftsASlidingBoxStaggeredDoesNot) {
        {step::FrictionCoupling::kStaggered, step::FrictionCoupling::kCone}) {
     SCOPED_TRACE(step::FrictionCouplingName(coupling));
     Settings settings = FrictionSettings({ContactModel::kLeastConstraint}, 0.5, 1e-3);
-    settings.least_constraint.friction = coupling;
+    std::get<LeastConstraintSettings>(settings.contact).params.friction = coupling;
     BoxOnPlane box = MakeBox(settings, 0.0, 2.0);
     const Eigen::VectorXd tau = Eigen::VectorXd::Zero(6);
     const double z0 = box.sim->state().q[2];

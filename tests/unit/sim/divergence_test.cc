@@ -26,7 +26,7 @@ std::unique_ptr<Simulation> MakeSim(double max_speed = 1e3) {
   auto model = LoadBuiltin("mini_cheetah");
   EXPECT_TRUE(model.ok()) << model.status();
   Settings settings;
-  settings.contact = ContactModel::kSpringDamper;
+  settings.contact = DefaultContactSettings(ContactModel::kSpringDamper);
   settings.dt = 1e-3;
   settings.max_speed = max_speed;
   auto sim = Simulation::Create(*model, settings);

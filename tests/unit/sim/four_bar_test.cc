@@ -1,6 +1,7 @@
 // Closed kinematic chains (000 eq. 19–20, 004 §3.1): the built-in four_bar
 // (a parallelogram linkage with one revolute cut joint) under gravity, with
-// the cut joint solved by prox iteration and directly (Settings::loop_solver).
+// the cut joint solved by prox iteration and directly
+// (MoreauSettings::loop_solver).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -111,7 +112,7 @@ TEST(FourBar, ForceLawContactModelIsRefusedNamingBoth) {
   auto model = FourBar();
   ASSERT_NE(model, nullptr);
   Settings settings;
-  settings.contact = ContactModel::kHertz;
+  settings.contact = DefaultContactSettings(ContactModel::kHertz);
   const auto sim = Simulation::Create(model, settings);
   ASSERT_FALSE(sim.ok());
   EXPECT_EQ(sim.status().code(), absl::StatusCode::kInvalidArgument);
@@ -143,12 +144,14 @@ SwingResult Swing(step::LoopSolver solver, double dt, double duration, bool tigh
   if (model == nullptr) return r;
   Settings settings;
   settings.dt = dt;
-  settings.loop_solver = solver;
+  MoreauSettings moreau;  // moreau-sor
+  moreau.loop_solver = solver;
   if (tight) {
-    settings.prox.max_iterations = 1000;
-    settings.prox.alpha = 1.0;
-    settings.prox.T_abs = settings.prox.T_rel = 1e-10;
+    moreau.prox.max_iterations = 1000;
+    moreau.prox.alpha = 1.0;
+    moreau.prox.T_abs = moreau.prox.T_rel = 1e-10;
   }
+  settings.contact = moreau;
   auto sim = Simulation::Create(model, settings);
   EXPECT_TRUE(sim.ok()) << sim.status();
   if (!sim.ok()) return r;

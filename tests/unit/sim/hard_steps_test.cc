@@ -29,7 +29,7 @@ TEST_P(HardStepTest, LeastConstraintStepStaysWithinTheQpBudget) {
   auto model = LoadBuiltin("biped");
   ASSERT_TRUE(model.ok());
   Settings settings;
-  settings.contact = ContactModel::kLeastConstraint;
+  settings.contact = DefaultContactSettings(ContactModel::kLeastConstraint);
   auto sim = Simulation::Create(*model, settings);
   ASSERT_TRUE(sim.ok());
   const std::string blob = StateBlob(GetParam());
@@ -39,7 +39,8 @@ TEST_P(HardStepTest, LeastConstraintStepStaysWithinTheQpBudget) {
   const StepReport& report = (*sim)->last_report();
   EXPECT_TRUE(status.ok()) << status;
   EXPECT_GT(report.solver_iterations, 0);
-  EXPECT_LE(report.solver_iterations, settings.least_constraint.max_step_qp_iterations);
+  EXPECT_LE(report.solver_iterations,
+            std::get<LeastConstraintSettings>(settings.contact).params.max_step_qp_iterations);
   EXPECT_TRUE((*sim)->state().q.allFinite());
   EXPECT_TRUE((*sim)->state().v.allFinite());
   std::printf("[ measured ] %s: %d QP iterations, converged %d, %d active contacts, %s\n",

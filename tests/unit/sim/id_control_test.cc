@@ -49,9 +49,11 @@ Tracking Track(std::shared_ptr<const Model> model, ControlMode mode, ContactMode
   Tracking r;
   Settings settings;
   settings.dt = dt;
-  settings.contact = contact;
+  settings.contact = DefaultContactSettings(contact);
   settings.control.mode = mode;
-  settings.prox.max_iterations = 1000;
+  if (auto* moreau = std::get_if<MoreauSettings>(&settings.contact)) {
+    moreau->prox.max_iterations = 1000;
+  }
   auto sim = Simulation::Create(model, settings);
   EXPECT_TRUE(sim.ok()) << sim.status();
   if (!sim.ok()) return r;
@@ -101,7 +103,7 @@ TEST(IdConstraint, NeedsHardContactNamingBoth) {
   ASSERT_TRUE(model.ok());
   Settings settings;
   settings.control.mode = ControlMode::kIdConstraint;
-  settings.contact = ContactModel::kHertz;
+  settings.contact = DefaultContactSettings(ContactModel::kHertz);
   const auto sim = Simulation::Create(*model, settings);
   ASSERT_FALSE(sim.ok());
   EXPECT_EQ(sim.status().code(), absl::StatusCode::kInvalidArgument);
@@ -194,14 +196,16 @@ GaitResult RunGait(const std::string& controller_name, double dt, double duratio
   std::shared_ptr<const Model> model = limited;
   Settings settings;
   settings.dt = dt;
-  settings.contact = contact;
+  settings.contact = DefaultContactSettings(contact);
   settings.control.mode = mode;
   settings.control.id_time_constant = time_constant;
   // The joint rows couple strongly with the stance feet: SOR at α = 1 with
   // room to converge (at 000's α = 0.6 and 200 sweeps many steps stop
   // unconverged, and the unconverged Λ lets feet slide).
-  settings.prox.alpha = 1.0;
-  settings.prox.max_iterations = 1000;
+  if (auto* moreau = std::get_if<MoreauSettings>(&settings.contact)) {
+    moreau->prox.alpha = 1.0;
+    moreau->prox.max_iterations = 1000;
+  }
   // The controller runs inside the step; its joint targets for the end of
   // each step drive the joints. "trot" here is 001's generator in every mode.
   settings.controller.kind =

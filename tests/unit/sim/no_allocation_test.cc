@@ -37,8 +37,8 @@ TEST(SimulationNoAllocation, StepEveryContactModel) {
          {step::Integrator::kSemiImplicitEuler, step::Integrator::kHeun, step::Integrator::kRk4}) {
       SCOPED_TRACE(std::string(ContactModelName(cm)) + " " + IntegratorName(integrator));
       Settings settings;
-      settings.contact = cm;
-      settings.integrator = integrator;
+      settings.contact = DefaultContactSettings(cm);
+      if (step::Integrator* own = ForceLawIntegrator(settings.contact)) *own = integrator;
       settings.dt = 1e-3;
       auto sim = Simulation::Create(*model, settings);
       ASSERT_TRUE(sim.ok()) << sim.status();
@@ -64,9 +64,10 @@ TEST(SimulationNoAllocation, HertzImplicitFrictionOnTheGround) {
        {step::Integrator::kSemiImplicitEuler, step::Integrator::kHeun, step::Integrator::kRk4}) {
     SCOPED_TRACE(IntegratorName(integrator));
     Settings settings;
-    settings.contact = ContactModel::kHertz;
-    settings.force_law.hertz.implicit_friction = true;
-    settings.integrator = integrator;
+    HertzSettings hertz;
+    hertz.law.implicit_friction = true;
+    hertz.integrator = integrator;
+    settings.contact = hertz;
     settings.dt = 1e-3;
     settings.control.mode = ControlMode::kPd;
     auto sim = Simulation::Create(*model, settings);
@@ -99,11 +100,15 @@ TEST(SimulationNoAllocation, QpModelsDropTheBiped) {
         SCOPED_TRACE(std::string(ContactModelName(cm)) + " " + contact::QpMethodName(method) + " " +
                      step::FrictionCouplingName(coupling));
         Settings settings;
-        settings.contact = cm;
+        settings.contact = DefaultContactSettings(cm);
         settings.control.mode = ControlMode::kPd;
-        settings.least_constraint.qp.method = method;
-        settings.least_constraint.friction = coupling;
-        settings.micro_macro.qp.method = method;
+        if (auto* least = std::get_if<LeastConstraintSettings>(&settings.contact)) {
+          least->params.qp.method = method;
+          least->params.friction = coupling;
+        }
+        if (auto* micro_macro = std::get_if<MicroMacroSettings>(&settings.contact)) {
+          micro_macro->params.qp.method = method;
+        }
         auto sim = Simulation::Create(*model, settings);
         ASSERT_TRUE(sim.ok()) << sim.status();
         State s = (*sim)->state();
@@ -152,7 +157,7 @@ TEST(SimulationNoAllocation, StepActionWithTransmission) {
   for (ContactModel cm : {ContactModel::kSpringDamper, ContactModel::kMoreauSor}) {
     SCOPED_TRACE(ContactModelName(cm));
     Settings settings;
-    settings.contact = cm;
+    settings.contact = DefaultContactSettings(cm);
     settings.control.mode = ControlMode::kPd;
     settings.transmission = {6.0, 1e-4};
     auto sim = Simulation::Create(*model, settings);
@@ -172,7 +177,7 @@ TEST(SimulationNoAllocation, StepActionInverseDynamicsModes) {
       SCOPED_TRACE(std::string(ControlModeName(mode)) + " " + ContactModelName(contact));
       Settings settings;
       settings.control.mode = mode;
-      settings.contact = contact;
+      settings.contact = DefaultContactSettings(contact);
       auto sim = Simulation::Create(*model, settings);
       ASSERT_TRUE(sim.ok()) << sim.status();
       ExpectStepActionAllocatesNothing(**sim);
@@ -186,7 +191,9 @@ TEST(SimulationNoAllocation, StepClosedChainBothLoopSolvers) {
   for (step::LoopSolver solver : {step::LoopSolver::kProx, step::LoopSolver::kDirect}) {
     SCOPED_TRACE(LoopSolverName(solver));
     Settings settings;
-    settings.loop_solver = solver;
+    MoreauSettings moreau;  // moreau-sor
+    moreau.loop_solver = solver;
+    settings.contact = moreau;
     auto sim = Simulation::Create(*model, settings);
     ASSERT_TRUE(sim.ok()) << sim.status();
     State start = (*sim)->state();

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <string>
+#include <variant>
 
 #include "engine/sim/settings.h"
 
@@ -29,14 +30,20 @@ TEST(QpSettings, ContactModelNamesRoundTrip) {
 TEST(QpSettings, DefaultsValidateWithThePapersValues) {
   const Settings s;
   EXPECT_TRUE(Validate(s).ok());
+  const ContactSettings micro_macro_settings = DefaultContactSettings(ContactModel::kMicroMacro);
+  const ContactSettings least_settings = DefaultContactSettings(ContactModel::kLeastConstraint);
+  EXPECT_TRUE(Validate(micro_macro_settings).ok());
+  EXPECT_TRUE(Validate(least_settings).ok());
+  const auto& micro_macro = std::get<MicroMacroSettings>(micro_macro_settings).params;
+  const auto& least_constraint = std::get<LeastConstraintSettings>(least_settings).params;
   // 003 §IV-C–E.
-  EXPECT_EQ(s.micro_macro.membrane.stiffness, 5512.0);
-  EXPECT_EQ(s.micro_macro.membrane.damping, 158.0);
-  EXPECT_EQ(s.micro_macro.mu_static, 1.0);
-  EXPECT_EQ(s.micro_macro.mu_kinetic, 0.4);
-  EXPECT_EQ(s.micro_macro.restitution, 0.0);
-  EXPECT_EQ(s.micro_macro.lambda, 1.0);
-  EXPECT_EQ(s.least_constraint.friction, step::FrictionCoupling::kStaggered);
+  EXPECT_EQ(micro_macro.membrane.stiffness, 5512.0);
+  EXPECT_EQ(micro_macro.membrane.damping, 158.0);
+  EXPECT_EQ(micro_macro.mu_static, 1.0);
+  EXPECT_EQ(micro_macro.mu_kinetic, 0.4);
+  EXPECT_EQ(micro_macro.restitution, 0.0);
+  EXPECT_EQ(micro_macro.lambda, 1.0);
+  EXPECT_EQ(least_constraint.friction, step::FrictionCoupling::kStaggered);
 }
 
 void ExpectNamed(const Settings& s, const std::string& field) {
@@ -45,48 +52,54 @@ void ExpectNamed(const Settings& s, const std::string& field) {
   EXPECT_NE(status.message().find(field), std::string::npos) << status.message();
 }
 
+// Settings of the least-constraint (micro-macro) model with `set` applied to
+// its parameters.
+template <typename Set>
+Settings LeastConstraint(Set set) {
+  LeastConstraintSettings least;
+  set(least.params);
+  Settings s;
+  s.contact = least;
+  return s;
+}
+template <typename Set>
+Settings MicroMacro(Set set) {
+  MicroMacroSettings micro_macro;
+  set(micro_macro.params);
+  Settings s;
+  s.contact = micro_macro;
+  return s;
+}
+
 TEST(QpSettings, ValidateNamesTheBadField) {
   Settings s;
-  s.least_constraint.mu = -0.1;
+  s = LeastConstraint([](auto& p) { p.mu = -0.1; });
   ExpectNamed(s, "least_constraint.mu");
-  s = Settings{};
-  s.least_constraint.regularization = NAN;
+  s = LeastConstraint([](auto& p) { p.regularization = NAN; });
   ExpectNamed(s, "least_constraint.regularization");
-  s = Settings{};
-  s.least_constraint.impact_velocity = -1.0;
+  s = LeastConstraint([](auto& p) { p.impact_velocity = -1.0; });
   ExpectNamed(s, "least_constraint.impact_velocity");
-  s = Settings{};
-  s.least_constraint.jdot_passes = 0;
+  s = LeastConstraint([](auto& p) { p.jdot_passes = 0; });
   ExpectNamed(s, "least_constraint.jdot_passes");
-  s = Settings{};
-  s.least_constraint.max_staggered_iterations = 0;
+  s = LeastConstraint([](auto& p) { p.max_staggered_iterations = 0; });
   ExpectNamed(s, "least_constraint.max_staggered_iterations");
-  s = Settings{};
-  s.least_constraint.max_step_qp_iterations = 0;
+  s = LeastConstraint([](auto& p) { p.max_step_qp_iterations = 0; });
   ExpectNamed(s, "least_constraint.max_step_qp_iterations");
-  s = Settings{};
-  s.least_constraint.qp.max_iterations = 0;
+  s = LeastConstraint([](auto& p) { p.qp.max_iterations = 0; });
   ExpectNamed(s, "least_constraint.qp.max_iterations");
-  s = Settings{};
-  s.micro_macro.lambda = 0.0;
+  s = MicroMacro([](auto& p) { p.lambda = 0.0; });
   ExpectNamed(s, "micro_macro.lambda");
-  s = Settings{};
-  s.micro_macro.mu_static = 0.3;  // below μ_K = 0.4
+  s = MicroMacro([](auto& p) { p.mu_static = 0.3; });  // below μ_K = 0.4
   ExpectNamed(s, "micro_macro.mu_static");
-  s = Settings{};
-  s.micro_macro.mu_kinetic = -1.0;
+  s = MicroMacro([](auto& p) { p.mu_kinetic = -1.0; });
   ExpectNamed(s, "micro_macro.mu_kinetic");
-  s = Settings{};
-  s.micro_macro.restitution = 1.5;
+  s = MicroMacro([](auto& p) { p.restitution = 1.5; });
   ExpectNamed(s, "micro_macro.restitution");
-  s = Settings{};
-  s.micro_macro.slip_velocity = 0.0;
+  s = MicroMacro([](auto& p) { p.slip_velocity = 0.0; });
   ExpectNamed(s, "micro_macro.slip_velocity");
-  s = Settings{};
-  s.micro_macro.membrane.stiffness = -1.0;
+  s = MicroMacro([](auto& p) { p.membrane.stiffness = -1.0; });
   ExpectNamed(s, "micro_macro.membrane");
-  s = Settings{};
-  s.micro_macro.qp.abs_tolerance = -1.0;
+  s = MicroMacro([](auto& p) { p.qp.abs_tolerance = -1.0; });
   ExpectNamed(s, "micro_macro.qp.abs_tolerance");
 }
 

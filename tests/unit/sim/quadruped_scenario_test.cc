@@ -126,10 +126,14 @@ RunResult Simulate(const std::string& robot, const std::string& controller_name,
   const std::shared_ptr<const Model> model = Robot(robot);
   if (model == nullptr) return r;
   Settings settings;
-  settings.contact = c.contact;
+  settings.contact = DefaultContactSettings(c.contact);
   settings.dt = c.dt;
-  settings.integrator = c.integrator;
-  settings.force_law.hertz.implicit_friction = c.hertz_implicit_friction;
+  if (step::Integrator* integrator = ForceLawIntegrator(settings.contact)) {
+    *integrator = c.integrator;
+  }
+  if (auto* hertz = std::get_if<HertzSettings>(&settings.contact)) {
+    hertz->law.implicit_friction = c.hertz_implicit_friction;
+  }
   // The controller runs inside the step (torque control: its τ).
   auto kind = ParseControllerKind(controller_name);
   EXPECT_TRUE(kind.ok()) << kind.status();
@@ -140,7 +144,7 @@ RunResult Simulate(const std::string& robot, const std::string& controller_name,
     auto micro = contact::MicroParamsForMass(model->TotalMass());
     EXPECT_TRUE(micro.ok()) << micro.status();
     if (!micro.ok()) return r;
-    settings.force_law.micro = *micro;
+    std::get<MicroSettings>(settings.contact).law = *micro;
   }
   auto sim = Simulation::Create(model, settings);
   EXPECT_TRUE(sim.ok()) << sim.status();

@@ -19,7 +19,7 @@ std::unique_ptr<Simulation> MakeSim(ContactModel cm) {
   auto model = LoadBuiltin("mini_cheetah");
   EXPECT_TRUE(model.ok()) << model.status();
   Settings settings;
-  settings.contact = cm;
+  settings.contact = DefaultContactSettings(cm);
   settings.dt = 1e-3;
   auto sim = Simulation::Create(*model, settings);
   EXPECT_TRUE(sim.ok()) << sim.status();

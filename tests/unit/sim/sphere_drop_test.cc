@@ -46,9 +46,9 @@ TEST(SphereDrop, HardContactInelasticRestsWithoutEnergyGain) {
        {ContactModel::kMoreauJor, ContactModel::kMoreauSor, ContactModel::kLeastConstraint}) {
     SCOPED_TRACE(ContactModelName(cm));
     Settings settings;
-    settings.contact = cm;
+    settings.contact = DefaultContactSettings(cm);
     settings.dt = 1e-3;
-    settings.hard_contact.eps_N = 0.0;
+    if (auto* moreau = std::get_if<MoreauSettings>(&settings.contact)) moreau->law.eps_N = 0.0;
     Drop d = MakeDrop(settings, 1.0);
     Data data = MakeData(d.sim->model());
     const Eigen::VectorXd tau = Eigen::VectorXd::Zero(d.sim->model().nv);
@@ -75,10 +75,10 @@ TEST(SphereDrop, HardContactInelasticRestsWithoutEnergyGain) {
 // 004 has no restitution and 003's e acts only in the macro layer).
 TEST(SphereDrop, MicroMacroLandsWithoutReboundAndRestsOnTheMembrane) {
   Settings settings;
-  settings.contact = ContactModel::kMicroMacro;
+  settings.contact = DefaultContactSettings(ContactModel::kMicroMacro);
   settings.dt = 1e-3;
   Drop d = MakeDrop(settings, 1.0);
-  const double k = settings.micro_macro.membrane.stiffness;
+  const double k = std::get<MicroMacroSettings>(settings.contact).params.membrane.stiffness;
   const Eigen::VectorXd tau = Eigen::VectorXd::Zero(d.sim->model().nv);
   bool landed = false;
   double rebound = 0.0;
@@ -97,9 +97,9 @@ TEST(SphereDrop, MicroMacroLandsWithoutReboundAndRestsOnTheMembrane) {
 
 TEST(SphereDrop, HardContactNewtonRestitutionRebound) {
   Settings settings;
-  settings.contact = ContactModel::kMoreauSor;
+  settings.contact = DefaultContactSettings(ContactModel::kMoreauSor);
   settings.dt = 1e-4;
-  settings.hard_contact.eps_N = 0.5;
+  std::get<MoreauSettings>(settings.contact).law.eps_N = 0.5;
   Drop d = MakeDrop(settings, 1.0);
   const Eigen::VectorXd tau = Eigen::VectorXd::Zero(d.sim->model().nv);
   bool bounced = false;
@@ -119,10 +119,10 @@ TEST(SphereDrop, HardContactNewtonRestitutionRebound) {
 
 TEST(SphereDrop, LinearSpringDamperRestsAtWeightOverStiffness) {
   Settings settings;
-  settings.contact = ContactModel::kSpringDamper;
+  settings.contact = DefaultContactSettings(ContactModel::kSpringDamper);
   settings.dt = 1e-4;
   Drop d = MakeDrop(settings, 0.2);
-  const double k = settings.force_law.spring_damper.normal_stiffness;
+  const double k = std::get<SpringDamperSettings>(settings.contact).law.normal_stiffness;
   const Eigen::VectorXd tau = Eigen::VectorXd::Zero(d.sim->model().nv);
   ASSERT_TRUE(d.sim->Step(tau, 30000).ok());
   const double depth = d.radius - d.sim->state().q[2];

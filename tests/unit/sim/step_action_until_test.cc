@@ -25,7 +25,7 @@ std::unique_ptr<Simulation> MakeSim() {
   auto model = LoadBuiltin("mini_cheetah");
   EXPECT_TRUE(model.ok()) << model.status();
   Settings settings;
-  settings.contact = ContactModel::kSpringDamper;
+  settings.contact = DefaultContactSettings(ContactModel::kSpringDamper);
   settings.dt = 1e-3;
   settings.control.mode = ControlMode::kPd;
   auto sim = Simulation::Create(*model, settings);

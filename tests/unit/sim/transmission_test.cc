@@ -129,8 +129,9 @@ double MeasuredPeriod(const Settings& settings, int steps) {
 
 TEST(TransmissionSettings, GearedPendulumPeriodMatchesTheAddedInertia) {
   Settings s;
-  s.contact = ContactModel::kSpringDamper;  // no contact points: plain ABA + RK4
-  s.integrator = step::Integrator::kRk4;
+  SpringDamperSettings plain;  // no contact points: plain ABA + RK4
+  plain.integrator = step::Integrator::kRk4;
+  s.contact = plain;
   s.dt = 1e-3;
   const double mgl = 9.81;
   const double I_link = 1.0 + 0.001;
@@ -143,7 +144,7 @@ TEST(TransmissionSettings, GearedPendulumPeriodMatchesTheAddedInertia) {
   EXPECT_GT(T_geared / T_plain, 1.4);
 
   // The same with hard contact's Moreau step (M and its factor, not ABA).
-  s.contact = ContactModel::kMoreauSor;
+  s.contact = DefaultContactSettings(ContactModel::kMoreauSor);
   EXPECT_NEAR(MeasuredPeriod(s, 12000), T_geared, 2e-3 * T_geared);
 }
 

@@ -168,8 +168,9 @@ TEST(ImplicitFriction, StepReportsTheNewtonIterations) {
   for (bool implicit : {true, false}) {
     SCOPED_TRACE(implicit);
     sim::Settings settings;
-    settings.contact = sim::ContactModel::kHertz;
-    settings.force_law.hertz.implicit_friction = implicit;
+    sim::HertzSettings hertz;
+    hertz.law.implicit_friction = implicit;
+    settings.contact = hertz;
     settings.dt = 1e-3;
     settings.control.mode = sim::ControlMode::kPd;
     auto simulation = sim::Simulation::Create(*model, settings);
