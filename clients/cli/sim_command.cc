@@ -491,7 +491,8 @@ absl::Status RunSim(const Invocation& invocation) {
 
   // The controller runs inside the simulation's step (Settings::controller):
   // the --settings file's, or --controller's; --actions replays actions
-  // without --controller's (the file's still runs, the actions its offsets).
+  // without --controller's (the file's still runs, the actions added to its
+  // torques or targets as on the service).
   sim::Settings settings = options.settings;
   if (options.actions.empty() && !options.controller_from_file) {
     settings.controller = sim::ControllerSettings();
