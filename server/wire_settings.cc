@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/contact/terrain_generators.h"
 #include "engine/sim/contact_parameters.h"
+#include "engine/sim/controller_parameters.h"
 #include "engine/util/status_macros.h"
 
 namespace moreau::server {
@@ -78,6 +79,27 @@ absl::StatusOr<contact::Terrain> TerrainFromProto(const v1::Terrain& t,
 
 }  // namespace
 
+absl::StatusOr<sim::ControllerSettings> ControllerFromProto(const v1::ControllerSettings& proto,
+                                                            sim::ControlMode mode) {
+  sim::ControllerSettings c;
+  if (!proto.kind().empty()) {
+    absl::StatusOr<sim::ControllerKind> kind = sim::ParseControllerKind(proto.kind());
+    if (!kind.ok()) return Prefixed(kind.status(), "controller.kind: ");
+    c.kind = *kind;
+  }
+  if (proto.period_steps() < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "controller.period_steps must be ≥ 0 (0 → 1: every step), got ", proto.period_steps()));
+  }
+  if (proto.period_steps() > 0) c.period_steps = proto.period_steps();
+  // By name, so the order of the map does not matter: each name sets its own field.
+  for (const auto& [name, value] : proto.parameters()) {
+    MOREAU_RETURN_IF_ERROR(
+        Prefixed(sim::SetControllerParameter(c, mode, name, value), "controller.parameters: "));
+  }
+  return c;
+}
+
 absl::StatusOr<sim::Settings> SettingsFromProto(const v1::Settings& proto,
                                                 const contact::HeightfieldLimits& limits) {
   sim::Settings s;
@@ -110,6 +132,9 @@ absl::StatusOr<sim::Settings> SettingsFromProto(const v1::Settings& proto,
   s.transmission.rotor_inertia = proto.rotor_inertia();
   if (proto.gravity_size() > 0) {
     MOREAU_ASSIGN_OR_RETURN(s.gravity, Vec3From(proto.gravity(), "gravity"));
+  }
+  if (proto.has_controller()) {
+    MOREAU_ASSIGN_OR_RETURN(s.controller, ControllerFromProto(proto.controller(), s.control.mode));
   }
   auto terrain = TerrainFromProto(proto.terrain(), limits);
   if (!terrain.ok()) return Prefixed(terrain.status(), "terrain: ");

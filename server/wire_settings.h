@@ -13,6 +13,14 @@ namespace moreau::server {
 
 namespace v1 = ::moreau::v1;
 
+// The controller of Settings.controller, its parameters by name for the
+// controller its kind runs under control mode `mode` (SetControllerParameter).
+// InvalidArgument naming the field: an unknown kind (listing the kinds),
+// period_steps < 0, an unknown parameter (listing the names) or a non-finite
+// value.
+absl::StatusOr<sim::ControllerSettings> ControllerFromProto(const v1::ControllerSettings& proto,
+                                                            sim::ControlMode mode);
+
 // Engine settings from the message; unset fields keep sim::Settings'
 // defaults. InvalidArgument names the bad field or the exceeded limit.
 absl::StatusOr<sim::Settings> SettingsFromProto(const v1::Settings& proto,

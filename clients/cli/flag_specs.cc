@@ -206,8 +206,20 @@ constexpr FlagSpec kControllerFlagSpec = Bind<&FlagValues::sim, &SimFlags::contr
             "--control id-constraint, pd-trot otherwise), pd-trot (paper 001's trot for PD-held "
             "legs), velocity-trot (a trot for velocity-level joints; a --control mode other than "
             "torque) or zero (no torque). A model without 3-joint legs (sphere, box, arms) falls "
-            "back from stand to zero with a warning.",
+            "back from stand to zero with a warning. Default: the --settings file's controller "
+            "(moreau.v1.Settings.controller, with its period and parameters) when it names one, "
+            "else stand; given, this flag replaces the file's controller.",
 });
+constexpr FlagSpec kControllerParametersFlagSpec =
+    Bind<&FlagValues::sim, &SimFlags::controller_parameters>({
+        .name = "controller_parameters",
+        .value = "NAME=VALUE[,NAME=VALUE...]",
+        .help = "Parameters of the controller by name, NAME=VALUE[,NAME=VALUE...], e.g. "
+                "--controller trot --controller-parameters kp=60,trot_frequency_hz=2 (the names "
+                "of moreau.v1.ControllerSettings.parameters, which depend on the controller and, "
+                "for trot, on --control-mode; flags take 0 or 1; an unknown name is an error "
+                "that lists the known ones).",
+    });
 constexpr FlagSpec kWeightFeedforwardFlagSpec =
     Bind<&FlagValues::sim, &SimFlags::weight_feedforward>({
         .name = "weight_feedforward",

@@ -37,6 +37,7 @@ extern const FlagSpec kLoopSolverFlagSpec;
 // SimFlags.
 extern const FlagSpec kDurationFlagSpec;
 extern const FlagSpec kControllerFlagSpec;
+extern const FlagSpec kControllerParametersFlagSpec;
 extern const FlagSpec kWeightFeedforwardFlagSpec;
 extern const FlagSpec kPushFlagSpec;
 extern const FlagSpec kTerrainFlagSpec;

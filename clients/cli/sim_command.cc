@@ -39,6 +39,7 @@
 #include "engine/control/controller.h"
 #include "engine/control/legs.h"
 #include "engine/control/push.h"
+#include "engine/sim/controller_parameters.h"
 #include "engine/sim/simulation.h"
 #include "engine/sim/state.h"
 #include "engine/util/status_macros.h"
@@ -503,13 +504,24 @@ absl::Status RunSim(const Invocation& invocation) {
       SimOptionsFromFlags(flags.sim, flags.settings, invocation.flags_given, &warnings));
   MOREAU_ASSIGN_OR_RETURN(const StateInput initial, StateFromFlags(*model, flags.state, &warnings));
 
-  // The controller runs inside the simulation's step (Settings::controller);
-  // --actions replays actions without one.
+  // The controller runs inside the simulation's step (Settings::controller):
+  // the --settings file's, or --controller's; --actions replays actions
+  // without --controller's (the file's still runs, the actions added to its
+  // torques or targets as on the service).
   sim::Settings settings = options.settings;
-  if (options.actions.empty()) {
+  if (options.actions.empty() && !options.controller_from_file) {
+    settings.controller = sim::ControllerSettings();
     MOREAU_ASSIGN_OR_RETURN(settings.controller.kind,
                             ChooseController(options.controller, *model, &warnings));
-    settings.controller.options.weight_feedforward = options.weight_feedforward;
+  }
+  if (options.weight_feedforward) settings.controller.options.weight_feedforward = true;
+  for (const auto& [name, value] : options.controller_parameters) {
+    const absl::Status status =
+        sim::SetControllerParameter(settings.controller, settings.control.mode, name, value);
+    if (!status.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--controller-parameters: ", status.message()));
+    }
   }
   absl::StatusOr<std::unique_ptr<sim::Simulation>> created =
       sim::Simulation::Create(model, settings);
@@ -521,7 +533,9 @@ absl::Status RunSim(const Invocation& invocation) {
     if (settings.controller.kind != sim::ControllerKind::kNone &&
         absl::ConsumePrefix(&message, prefix)) {
       return absl::InvalidArgumentError(
-          absl::StrCat("--controller ", options.controller, ": ", message));
+          options.controller_from_file
+              ? absl::StrCat("--settings ", flags.settings.file, ": ", created.status().message())
+              : absl::StrCat("--controller ", options.controller, ": ", message));
     }
     return created.status();
   }
@@ -682,6 +696,7 @@ const Command& SimCommand() {
                 kDtFlagSpec,
                 kDurationFlagSpec,
                 kControllerFlagSpec,
+                kControllerParametersFlagSpec,
                 kWeightFeedforwardFlagSpec,
                 kPushFlagSpec,
                 kTerrainFlagSpec,

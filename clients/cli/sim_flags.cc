@@ -34,6 +34,7 @@
 #include "engine/control/controller.h"
 #include "engine/sim/contact_parameters.h"
 #include "engine/util/status_macros.h"
+#include "server/wire_settings.h"
 
 namespace moreau::cli {
 namespace {
@@ -318,7 +319,6 @@ absl::StatusOr<SimOptions> SimOptionsFromFlags(const SimFlags& flags,
                                    settings_flags.file, ")");
   }
 
-  options.controller = flags.controller.name;
   MOREAU_ASSIGN_OR_RETURN(options.push, MakePush(flags.push));
 
   options.out = flags.out;
@@ -356,6 +356,35 @@ absl::StatusOr<SimOptions> SimOptionsFromFlags(const SimFlags& flags,
           settings.control.id_time_constant >= 0.0)) {
       return Invalid("--id-time-constant", settings.control.id_time_constant,
                      "the time constant must be finite and >= 0 s");
+    }
+  }
+  // The controller: --controller, else the --settings file's, else
+  // --controller's default. The file's parameters were read for the file's
+  // control mode: read again for --control-mode's ("trot" is the velocity
+  // trot under id-constraint only).
+  options.controller_from_file =
+      !given("controller") && settings.controller.kind != sim::ControllerKind::kNone;
+  if (options.controller_from_file) {
+    options.controller = sim::ControllerKindName(settings.controller.kind);
+    if (given("control_mode")) {
+      MOREAU_ASSIGN_OR_RETURN(const v1::Settings message, ReadSettingsFile(settings_flags.file));
+      absl::StatusOr<sim::ControllerSettings> controller =
+          server::ControllerFromProto(message.controller(), settings.control.mode);
+      if (!controller.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--settings ", settings_flags.file, " with --control-mode ",
+                         settings_flags.control_mode, ": ", controller.status().message()));
+      }
+      settings.controller = *std::move(controller);
+    }
+  } else {
+    options.controller = flags.controller.name;
+  }
+  if (given("controller_parameters")) {
+    for (const std::string& entry : flags.controller_parameters) {
+      MOREAU_ASSIGN_OR_RETURN(const auto parameter,
+                              ParseNamedNumber("--controller-parameters", entry));
+      options.controller_parameters.push_back(parameter);
     }
   }
   if (given("loop_solver")) {

@@ -14,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -65,6 +66,8 @@ struct SimFlags {
   bool progress = false;            // --progress
   std::string actions;              // --actions FILE.csv, empty for none
   int action_substeps = 1;          // --action-substeps
+  // --controller-parameters, NAME=VALUE entries
+  std::vector<std::string> controller_parameters;
 };
 
 // The run the flags describe (the model, its initial state, --json and
@@ -72,7 +75,7 @@ struct SimFlags {
 struct SimOptions {
   sim::Settings settings;           // dt, contact, integrator, μ, terrain, transmission
   std::string terrain;              // the --terrain value, e.g. "incline:10", "rough:0.02"
-  std::string controller;           // "stand", "trot" or "zero"
+  std::string controller;           // a sim::ControllerKinds() name
   std::optional<Push> push;         // --push
   double duration = 0.0;            // s, as given
   int64_t steps = 0;                // duration / dt, rounded, ≥ 1
@@ -88,6 +91,12 @@ struct SimOptions {
   // of each step) drive the joints through settings.control.mode instead of
   // the controller's own PD torques.
   bool control_targets = false;
+  // The --settings file's controller (settings.controller: kind, period,
+  // parameters) runs: the file names one other than none and --controller is
+  // not given. Otherwise --controller's, at its defaults, replaces it.
+  bool controller_from_file = false;
+  // --controller-parameters, set over the controller's (SetControllerParameter).
+  std::vector<std::pair<std::string, double>> controller_parameters;
 };
 
 // Validates the values of the sim flags and the settings flags (of those in

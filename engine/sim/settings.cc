@@ -62,6 +62,11 @@ absl::StatusOr<ControllerKind> ParseControllerKind(std::string_view name) {
   return ControllerKinds().Parse(name);
 }
 
+bool RunsVelocityTrot(ControllerKind kind, ControlMode mode) {
+  return kind == ControllerKind::kVelocityTrot ||
+         (kind == ControllerKind::kTrot && mode == ControlMode::kIdConstraint);
+}
+
 absl::Status Validate(const Settings& s) {
   if (!(std::isfinite(s.dt) && s.dt > 0.0 && s.dt <= 1.0)) {
     return absl::InvalidArgumentError(absl::StrCat("dt must be in (0, 1] s, got ", s.dt));

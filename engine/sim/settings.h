@@ -68,6 +68,12 @@ struct ControllerSettings {
   int period_steps = 1;               // ≥ 1
 };
 
+// Whether the simulation runs the velocity trot (velocity_trot.h, options
+// ControllerSettings::velocity_trot) for `kind` under `mode`: "velocity-trot",
+// and "trot" under id-constraint. The other kinds but "none" run
+// MakeController's (options ControllerSettings::options).
+bool RunsVelocityTrot(ControllerKind kind, ControlMode mode);
+
 // The largest |q_i| (m or rad) of a state that is not diverged: MuJoCo's
 // mjMAXVAL bound on qpos.
 inline constexpr double kMaxCoordinate = 1e10;

@@ -45,9 +45,7 @@ absl::StatusOr<std::unique_ptr<Controller>> MakeSimulationController(const Model
   absl::StatusOr<std::unique_ptr<Controller>> made;
   if (c.kind == ControllerKind::kNone) return std::unique_ptr<Controller>();
   // "trot": deadbeat joint rows (id-constraint) get the velocity trot.
-  const bool velocity =
-      c.kind == ControllerKind::kVelocityTrot ||
-      (c.kind == ControllerKind::kTrot && s.control.mode == ControlMode::kIdConstraint);
+  const bool velocity = RunsVelocityTrot(c.kind, s.control.mode);
   if (velocity && s.control.mode == ControlMode::kTorque) {
     made = absl::InvalidArgumentError(
         "it drives the joints by targets only: needs a control mode other than torque");

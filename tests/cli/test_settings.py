@@ -128,3 +128,87 @@ def test_help_lists_each_vocabulary_as_the_parser_knows_it(moreau, flag, expecte
         listed = [line.split()[0] for line in section if line.startswith("        ")
                   and not line.startswith("         ")]
         assert listed == names, (command, flag, section)
+
+
+# A trot that starts stepping early, every second step, with its own gain.
+CONTROLLER = """controller {
+  kind: "trot"
+  period_steps: 2
+  parameters { key: "start_delay_s" value: 0.1 }
+  parameters { key: "kp" value: 50 }
+}
+"""
+
+
+def csv_of(moreau, tmp_path, name, *args):
+    out = tmp_path / f"{name}.csv"
+    moreau.ok("sim", "mini_cheetah", "--duration", "0.4", "--out", out, *args)
+    return out.read_text()
+
+
+def test_the_files_controller_runs_as_the_same_flags(moreau, tmp_path):
+    settings = tmp_path / "trot.textproto"
+    settings.write_text('controller { kind: "trot" }\n')
+    from_file = csv_of(moreau, tmp_path, "file", "--settings", settings)
+    assert from_file == csv_of(moreau, tmp_path, "flag", "--controller", "trot")
+    assert from_file != csv_of(moreau, tmp_path, "stand")  # the default controller
+    report = moreau.ok("sim", "mini_cheetah", "--duration", "0.01", "--settings", settings)
+    assert "controller: trot" in report.stdout
+
+    # Its parameters are --controller-parameters', its period its own.
+    settings.write_text(CONTROLLER.replace("period_steps: 2\n", ""))
+    tuned = csv_of(moreau, tmp_path, "tuned", "--settings", settings)
+    assert tuned == csv_of(moreau, tmp_path, "tuned_flags", "--controller", "trot",
+                           "--controller-parameters", "start_delay_s=0.1,kp=50")
+    assert tuned != from_file
+    settings.write_text(CONTROLLER)
+    assert csv_of(moreau, tmp_path, "period", "--settings", settings) != tuned
+
+
+def test_the_controller_flag_replaces_the_files(moreau, tmp_path):
+    settings = tmp_path / "trot.textproto"
+    settings.write_text(CONTROLLER)
+    assert (csv_of(moreau, tmp_path, "over", "--settings", settings, "--controller", "stand")
+            == csv_of(moreau, tmp_path, "stand", "--controller", "stand"))
+    # --controller-parameters are set over the file's.
+    softer = tmp_path / "softer.textproto"
+    softer.write_text(CONTROLLER.replace("value: 50", "value: 40"))
+    both = csv_of(moreau, tmp_path, "both", "--settings", settings,
+                  "--controller-parameters", "kp=40")
+    assert both == csv_of(moreau, tmp_path, "softer", "--settings", softer)
+    assert both != csv_of(moreau, tmp_path, "file", "--settings", settings)
+
+
+@pytest.mark.parametrize("text,args,words", [
+    ('controller { kind: "moonwalk" }\n', [],
+     ["controller.kind", "unknown controller 'moonwalk'", "velocity-trot"]),
+    ('controller { kind: "stand" period_steps: -1 }\n', [], ["controller.period_steps", "-1"]),
+    ('controller { kind: "stand" parameters { key: "gain" value: 1 } }\n', [],
+     ["unknown parameter 'gain'", "controller 'stand'", "kp, kd, stand_height, stable_pd"]),
+    ('controller { kind: "trot" parameters { key: "balance" value: 2 } }\n', [],
+     ["'balance'", "0 (off) or 1 (on), got 2"]),
+    ('controller { kind: "trot" parameters { key: "kp" value: -3 } }\n', [],
+     ["controller 'trot'", "kp = -3"]),
+    # "trot" under id-constraint is the velocity trot, which has no kp.
+    ('contact_model: "moreau-sor"\ncontroller { kind: "trot" parameters { key: "kp" value: 50 } }\n',
+     ["--control-mode", "id-constraint"],
+     ["--control-mode id-constraint", "unknown parameter 'kp'", "the velocity trot"]),
+])
+def test_bad_controllers_in_a_settings_file_name_the_problem(moreau, tmp_path, text, args,
+                                                             words):
+    settings = tmp_path / "bad.textproto"
+    settings.write_text(text)
+    message = moreau.fails("sim", "mini_cheetah", "--duration", "0.01", "--settings", settings,
+                           *args)
+    assert str(settings) in message
+    for word in words:
+        assert word in message, (word, message)
+
+
+def test_bad_controller_parameters_flag_names_the_problem(moreau):
+    message = moreau.fails("sim", "mini_cheetah", "--duration", "0.01", "--controller", "stand",
+                           "--controller-parameters", "gain=1")
+    assert "--controller-parameters" in message and "'gain'" in message and "kd" in message
+    message = moreau.fails("sim", "double_pendulum", "--duration", "0.01", "--controller",
+                           "trot")
+    assert "--controller trot" in message

@@ -99,6 +99,62 @@ TEST_F(ServiceErrorsTest, BadSettings) {
   StepBystander();
 }
 
+// Settings.controller: each bad field is refused at CreateInstances with a
+// message naming it, and so is a controller the model or the control mode
+// cannot run; the server serves on.
+TEST_F(ServiceErrorsTest, BadControllerSettings) {
+  v1::Settings settings;
+  settings.mutable_controller()->set_kind("moonwalk");
+  ExpectError(client().CreateBuiltin("mini_cheetah", 1, settings).status(),
+              StatusCode::kInvalidArgument, {"moonwalk", "velocity-trot"});
+  settings.Clear();
+  settings.mutable_controller()->set_kind("stand");
+  settings.mutable_controller()->set_period_steps(-2);
+  ExpectError(client().CreateBuiltin("mini_cheetah", 1, settings).status(),
+              StatusCode::kInvalidArgument, "controller.period_steps must be ≥ 0");
+  settings.Clear();
+  settings.mutable_controller()->set_kind("stand");
+  (*settings.mutable_controller()->mutable_parameters())["stiffness"] = 1.0;
+  ExpectError(client().CreateBuiltin("mini_cheetah", 1, settings).status(),
+              StatusCode::kInvalidArgument,
+              {"unknown parameter 'stiffness'", "kp, kd, stand_height, stable_pd"});
+  settings.Clear();
+  settings.mutable_controller()->set_kind("trot");
+  (*settings.mutable_controller()->mutable_parameters())["kd"] =
+      std::numeric_limits<double>::infinity();
+  ExpectError(client().CreateBuiltin("mini_cheetah", 1, settings).status(),
+              StatusCode::kInvalidArgument, "'kd' is inf, expected a finite number");
+  settings.Clear();
+  settings.mutable_controller()->set_kind("trot");
+  (*settings.mutable_controller()->mutable_parameters())["kp"] = -1.0;
+  ExpectError(client().CreateBuiltin("mini_cheetah", 1, settings).status(),
+              StatusCode::kInvalidArgument, "kp = -1");
+  settings.Clear();
+  settings.mutable_controller()->set_kind("none");
+  (*settings.mutable_controller()->mutable_parameters())["kp"] = 1.0;
+  ExpectError(client().CreateBuiltin("mini_cheetah", 1, settings).status(),
+              StatusCode::kInvalidArgument, "controller 'none' takes no parameters");
+  // The velocity trot drives the joints by targets only.
+  settings.Clear();
+  settings.mutable_controller()->set_kind("velocity-trot");
+  ExpectError(client().CreateBuiltin("mini_cheetah", 1, settings).status(),
+              StatusCode::kInvalidArgument, "control mode other than torque");
+  // Models the controllers cannot drive: no legs (a pendulum, a box).
+  settings.Clear();
+  settings.mutable_controller()->set_kind("stand");
+  ExpectError(client().CreateBuiltin("double_pendulum", 1, settings).status(),
+              StatusCode::kInvalidArgument, "controller 'stand'");
+  settings.mutable_controller()->set_kind("trot");
+  ExpectError(client().CreateBuiltin("box", 1, settings).status(), StatusCode::kInvalidArgument,
+              "controller 'trot'");
+  StepBystander();
+  // A good controller is still served after the bad ones.
+  settings.mutable_controller()->set_kind("stand");
+  MOREAU_ASSERT_OK_AND_ASSIGN(auto created, client().CreateBuiltin("mini_cheetah", 1, settings));
+  EXPECT_TRUE(client().Step(created.instance_ids(0), Eigen::VectorXd::Zero(12), 10).ok());
+  StepBystander();
+}
+
 TEST_F(ServiceErrorsTest, WrongActionSize) {
   StepBystander();
   ExpectError(client().Step(bystander_, Eigen::VectorXd::Zero(11), 1).status(),

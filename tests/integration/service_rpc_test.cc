@@ -331,6 +331,62 @@ TEST_F(ServiceRpcTest, CreateInstances_GeneratedTerrainsAreTheEngines) {
   EXPECT_NE(on_ramp, flat);
 }
 
+// Settings.controller is the engine's Settings::controller: an instance
+// running a controller inside its step follows the trajectory of a
+// simulation made in this process with the same settings, bit for bit,
+// controller state included; and the controller did drive it.
+TEST_F(ServiceRpcTest, CreateInstances_ControllerRunsLikeTheInProcessEngine) {
+  auto model = LoadBuiltin("mini_cheetah");
+  ASSERT_TRUE(model.ok());
+  constexpr int kSteps = 600;
+  auto run_local = [&](const sim::Settings& settings, const Eigen::VectorXd& action) {
+    auto local = sim::Simulation::Create(*model, settings);
+    EXPECT_TRUE(local.ok()) << local.status();
+    EXPECT_TRUE((*local)->StepAction(action, kSteps).ok());
+    return (*local)->Snapshot();
+  };
+  auto run_remote = [&](const v1::Settings& settings, const Eigen::VectorXd& action) {
+    auto created = client().CreateBuiltin("mini_cheetah", 1, settings);
+    EXPECT_TRUE(created.ok()) << created.status();
+    if (!created.ok()) return std::string();
+    const std::string id = created->instance_ids(0);
+    EXPECT_TRUE(client().Step(id, action, kSteps).ok());
+    auto state = client().GetState(id);
+    EXPECT_TRUE(state.ok());
+    EXPECT_NEAR(state->time(), kSteps * 1e-3, 1e-9);
+    return state->state().data();
+  };
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(12);
+
+  // 001's trot under torque control, every second step, with its own gains:
+  // zero actions leave it alone in charge.
+  v1::Settings trot;
+  trot.mutable_controller()->set_kind("trot");
+  trot.mutable_controller()->set_period_steps(2);
+  (*trot.mutable_controller()->mutable_parameters())["kp"] = 50.0;
+  (*trot.mutable_controller()->mutable_parameters())["start_delay_s"] = 0.2;
+  sim::Settings trot_local;
+  trot_local.controller.kind = sim::ControllerKind::kTrot;
+  trot_local.controller.period_steps = 2;
+  trot_local.controller.options.gains.kp = 50.0;
+  trot_local.controller.options.start_delay_s = 0.2;
+  const std::string trotted = run_remote(trot, zero);
+  EXPECT_EQ(trotted, run_local(trot_local, zero));
+  EXPECT_NE(trotted, run_local(sim::Settings(), zero));
+
+  // "stand" under pd: the actions are offsets to its joint targets.
+  v1::Settings stand;
+  stand.set_control_mode("pd");
+  stand.mutable_controller()->set_kind("stand");
+  sim::Settings stand_local;
+  stand_local.control.mode = sim::ControlMode::kPd;
+  stand_local.controller.kind = sim::ControllerKind::kStand;
+  const Eigen::VectorXd offsets = 0.05 * TestAction(12, 1, 1.0);
+  const std::string stood = run_remote(stand, offsets);
+  EXPECT_EQ(stood, run_local(stand_local, offsets));
+  EXPECT_NE(stood, run_local(stand_local, zero));
+}
+
 TEST_F(ServiceRpcTest, Query_ReturnsPosesContactsEnergiesMassMatrixBiasAndJacobians) {
   MOREAU_ASSERT_OK_AND_ASSIGN(auto created, client().CreateBuiltin("mini_cheetah", 1));
   const std::string id = created.instance_ids(0);

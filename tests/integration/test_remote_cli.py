@@ -127,6 +127,29 @@ def test_one_settings_file_configures_a_remote_instance_and_a_local_run_alike(ad
     assert local_blob.read_bytes() == remote_blob.read_bytes()
 
 
+def test_the_settings_files_controller_runs_remotely_as_locally(address, tmp_path):
+    settings = tmp_path / "trot.textproto"
+    settings.write_text('controller { kind: "trot" period_steps: 2 '
+                        'parameters { key: "start_delay_s" value: 0.1 } }\n')
+    created = json.loads(remote(address, "create", "mini_cheetah", "--settings", str(settings),
+                                "--json").stdout)
+    instance = created["instance_ids"][0]
+    # A zero action leaves the trot alone in charge.
+    for _ in range(30):
+        remote(address, "step", instance, "--action", ",".join(["0"] * 12), "--substeps", "10")
+    remote_blob, local_blob = tmp_path / "remote.bin", tmp_path / "local.bin"
+    remote(address, "state", instance, "--state-out", str(remote_blob))
+    local = subprocess.run([MOREAU, "sim", "mini_cheetah", "--settings", str(settings),
+                            "--duration", "0.3", "--state-out", str(local_blob)],
+                           capture_output=True, text=True, timeout=120)
+    assert local.returncode == 0, local.stderr
+    assert local_blob.read_bytes() == remote_blob.read_bytes()
+    # The server refuses a controller the model cannot run, by name.
+    result = remote(address, "create", "double_pendulum", "--settings", str(settings),
+                    check=False)
+    assert result.returncode == 1 and "controller 'trot'" in result.stderr, result.stderr
+
+
 def test_flags_win_over_the_settings_file(address, tmp_path):
     settings = tmp_path / "run.textproto"
     settings.write_text(SETTINGS)

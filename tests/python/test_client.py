@@ -361,3 +361,45 @@ def test_generated_terrains(client: moreau.Client, tmp_path) -> None:
         final_q({"heightfield_csv": {"text": "0,0\n0,x\n"}})
     assert info.value.code == grpc.StatusCode.INVALID_ARGUMENT
     assert 'line 2, value 2: "x" is not a finite height' in info.value.message
+
+
+def test_controller_settings(client: moreau.Client) -> None:
+    """Settings.controller from a dict or a message: the simulation runs the
+    controller inside its step, a zero action leaves it in charge."""
+    trot = {"kind": "trot", "period_steps": 2, "parameters": {"kp": 50, "start_delay_s": 0.1}}
+
+    def final(settings, action=np.zeros(12)):
+        created = client.create_instances("mini_cheetah", 1, settings=settings)
+        obs = client.step(created.ids[0], action, 300)
+        client.destroy_instances(created.ids)
+        assert obs.ok
+        return obs
+
+    trotted = final({"controller": trot})
+    message = pb.ControllerSettings(kind="trot", period_steps=2,
+                                    parameters={"kp": 50.0, "start_delay_s": 0.1})
+    np.testing.assert_array_equal(trotted.q, final({"controller": message}).q)
+    assert not np.array_equal(trotted.q, final({"controller": {**trot, "period_steps": 1}}).q)
+    # The controller's torques drive the joints; unset, nothing does.
+    assert np.abs(trotted.joint_torques).max() > 1.0
+    passive = final({})
+    assert not np.array_equal(trotted.q, passive.q)
+    np.testing.assert_array_equal(passive.joint_torques, np.zeros(12))
+    # "stand" under pd: the action is an offset to its joint targets.
+    stand = {**PD, "controller": {"kind": "stand"}}
+    offset = np.tile([0.0, 0.1, 0.0], 4)
+    assert not np.array_equal(final(stand).q, final(stand, offset).q)
+    assert final(stand).q[2] > 0.2
+
+    with pytest.raises(ValueError, match="period"):
+        moreau.make_settings(controller={"kind": "trot", "period": 2})
+    for bad, words in (({"kind": "moonwalk"}, "moonwalk"),
+                       ({"kind": "stand", "parameters": {"gain": 1}}, "unknown parameter 'gain'"),
+                       ({"kind": "stand", "period_steps": -1}, "period_steps")):
+        with pytest.raises(moreau.MoreauError) as info:
+            client.create_instances("mini_cheetah", 1, settings={"controller": bad})
+        assert info.value.code == grpc.StatusCode.INVALID_ARGUMENT
+        assert words in info.value.message, info.value.message
+    with pytest.raises(moreau.MoreauError) as info:
+        client.create_instances("pendulum", 1, settings={"controller": {"kind": "stand"}})
+    assert "controller 'stand'" in info.value.message

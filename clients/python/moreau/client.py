@@ -99,7 +99,11 @@ def make_settings(settings: Any | Mapping[str, Any] | None = None, **overrides: 
     ``gravity`` (3), ``terrain`` (a ``moreau.v1.Terrain``, or a dict such as
     ``{"incline": {"angle_deg": 5}}``), ``observed_links`` (URDF link names —
     bodies or links merged into them by fixed joints — whose world positions
-    every observation carries as ``link_positions``).
+    every observation carries as ``link_positions``), ``controller`` (a
+    ``moreau.v1.ControllerSettings``, or a dict such as ``{"kind": "trot",
+    "period_steps": 1, "parameters": {"kp": 60}}``: the controller the
+    simulation runs inside its step; the action adds to its torques, or to its
+    joint targets under a target control mode).
     """
     if isinstance(settings, pb.Settings):
         out = pb.Settings()
@@ -126,12 +130,32 @@ def make_settings(settings: Any | Mapping[str, Any] | None = None, **overrides: 
         elif key == "terrain":
             terrain = value if isinstance(value, pb.Terrain) else pb.Terrain(**value)
             out.terrain.CopyFrom(terrain)
+        elif key == "controller":
+            out.controller.CopyFrom(_controller_settings(value))
         elif key in ("dt", "kp", "kd", "id_time_constant", "gear", "rotor_inertia"):
             setattr(out, key, float(value))
         elif key in ("contact_model", "integrator", "control_mode", "loop_solver"):
             setattr(out, key, str(value))
         else:
             raise ValueError(f"unknown settings key '{key}'")
+    return out
+
+
+def _controller_settings(value: Any) -> Any:
+    """A ``moreau.v1.ControllerSettings`` from a message or a dict with the keys
+    ``kind``, ``period_steps`` and ``parameters`` (name → number)."""
+    if isinstance(value, pb.ControllerSettings):
+        return value
+    if not isinstance(value, Mapping):
+        raise ValueError("controller: give a dict such as {'kind': 'trot'} or a "
+                         "moreau.v1.ControllerSettings")
+    unknown = set(value) - {"kind", "period_steps", "parameters"}
+    if unknown:
+        raise ValueError(f"controller: unknown keys {sorted(unknown)} "
+                         "(expected kind, period_steps, parameters)")
+    out = pb.ControllerSettings(kind=str(value.get("kind", "")),
+                                period_steps=int(value.get("period_steps", 0)))
+    out.parameters.update({str(k): float(v) for k, v in (value.get("parameters") or {}).items()})
     return out
 
 

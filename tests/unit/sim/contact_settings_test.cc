@@ -23,7 +23,9 @@ TEST(ContactSettings, EveryModelsDefaultsNameItAndValidate) {
                            entry.value == ContactModel::kHertz ||
                            entry.value == ContactModel::kMicro;
     EXPECT_EQ(ForceLawIntegrator(contact) != nullptr, force_law);
-    if (force_law) EXPECT_EQ(*ForceLawIntegrator(contact), step::Integrator::kSemiImplicitEuler);
+    if (force_law) {
+      EXPECT_EQ(*ForceLawIntegrator(contact), step::Integrator::kSemiImplicitEuler);
+    }
     EXPECT_EQ(std::holds_alternative<MoreauSettings>(contact), IsHardContact(entry.value));
   }
 }
