@@ -5,8 +5,8 @@
 #include <random>
 #include <variant>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "engine/control/velocity_trot.h"
 #include "engine/model/loop_closures.h"
 #include "engine/step/explicit_step.h"
@@ -58,13 +58,17 @@ absl::StatusOr<std::unique_ptr<Controller>> MakeSimulationController(const Model
     made = trot.status();
   } else {
     const bool trot = c.kind == ControllerKind::kTrot || c.kind == ControllerKind::kPdTrot;
-    made = MakeController(trot ? "trot" : ControllerKindName(c.kind), model, c.options);
+    const char* name = trot ? "trot" : ControllerKindName(c.kind);
+    made = MakeController(name, model, c.options);
     if (made.ok()) return made;
+    // MakeController names the controller it built ("trot" for pd-trot):
+    // the message below names the kind chosen in the Settings instead.
+    absl::string_view message = made.status().message();
+    absl::ConsumePrefix(&message, absl::StrCat("controller '", name, "': "));
+    made = absl::InvalidArgumentError(message);
   }
-  // MakeController's own "controller 'NAME': …" messages are kept as they are.
-  const std::string prefix = absl::StrCat("controller '", ControllerKindName(c.kind), "': ");
-  if (absl::StartsWith(made.status().message(), prefix)) return made.status();
-  return absl::InvalidArgumentError(absl::StrCat(prefix, made.status().message()));
+  return absl::InvalidArgumentError(
+      absl::StrCat("controller '", ControllerKindName(c.kind), "': ", made.status().message()));
 }
 
 }  // namespace
@@ -345,6 +349,15 @@ const Eigen::VectorXd& Simulation::TargetAction(const Eigen::VectorXd& action) {
   return controlled_action_;
 }
 
+const Eigen::VectorXd& Simulation::TorqueAction(const Eigen::VectorXd& action) {
+  if (controller_ == nullptr) return action;
+  for (int a = 0; a < model_->nu(); ++a) {
+    const int dof = model_->joints[model_->actuators[a].joint].v_index;
+    controlled_action_[a] = action[a] + state_.controller_command[dof];
+  }
+  return controlled_action_;
+}
+
 absl::Status Simulation::StepAction(const Eigen::VectorXd& action, int substeps,
                                     const std::vector<Force>* f_ext) {
   return StepActionUntil(action, substeps, absl::InfiniteFuture(), f_ext);
@@ -390,13 +403,13 @@ absl::Status Simulation::StepActionUntil(const Eigen::VectorXd& action, int subs
         });
   }
   if (control.mode == ControlMode::kTorque) {
-    // τ = the controller's τ + the action's torques.
+    // τ = the controller's τ + the action's torques, the sum clamped to the
+    // effort limits.
     return StepLoop(
         substeps, stop_at, f_ext,
         [&](const State& s) {
           RunController();
-          ActionTorques(*model_, control, action, s.q, s.v, actuation_, tau_);
-          if (controller_ != nullptr) tau_ += state_.controller_command;
+          ActionTorques(*model_, control, TorqueAction(action), s.q, s.v, actuation_, tau_);
         },
         {}, [] {});
   }

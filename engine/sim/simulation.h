@@ -123,6 +123,10 @@ class Simulation {
   // The action a target mode tracks: `action` plus the controller's targets
   // (controlled_action_), or `action` itself without a controller.
   const Eigen::VectorXd& TargetAction(const Eigen::VectorXd& action);
+  // The torques torque control applies before its clamp to the effort limits:
+  // `action` plus the controller's τ on each actuated joint
+  // (controlled_action_), or `action` itself without a controller.
+  const Eigen::VectorXd& TorqueAction(const Eigen::VectorXd& action);
   absl::Status StepOnce(const Eigen::VectorXd& tau, const std::vector<Force>* f_ext,
                         const step::JointVelocityRows& joint_rows = {});
   // Any q or v not finite, |v|∞ > max_speed or |q|∞ > kMaxCoordinate.
@@ -149,10 +153,10 @@ class Simulation {
   State last_good_;
   step::StepWorkspace workspace_;
   StepReport report_;
-  Eigen::VectorXd tau_;         // nv: τ of the current step
-  ActuationScratch actuation_;  // what StepAction's pd mode needs
+  Eigen::VectorXd tau_;                     // nv: τ of the current step
+  ActuationScratch actuation_;              // what StepAction's pd mode needs
   std::unique_ptr<Controller> controller_;  // Settings::controller; nullptr: none
-  Eigen::VectorXd controlled_action_;       // nu: TargetAction's
+  Eigen::VectorXd controlled_action_;       // nu: TargetAction's, TorqueAction's
   bool diverged_ = false;
   std::string diverged_message_;  // the failed step's, while diverged_
 };

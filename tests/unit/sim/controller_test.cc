@@ -276,5 +276,22 @@ TEST(SimulationController, RefusesWhatTheModelOrModeCannotRun) {
   EXPECT_NE(made.status().message().find("period_steps"), std::string::npos) << made.status();
 }
 
+// Each refusal names the controller kind of the Settings once.
+TEST(SimulationController, RefusalNamesTheKindOnce) {
+  auto pendulum = LoadBuiltin("pendulum");
+  ASSERT_TRUE(pendulum.ok()) << pendulum.status();
+  for (ControllerKind kind :
+       {ControllerKind::kStand, ControllerKind::kTrot, ControllerKind::kPdTrot}) {
+    Settings settings;
+    settings.controller.kind = kind;
+    auto made = Simulation::Create(*pendulum, settings);
+    ASSERT_FALSE(made.ok());
+    const std::string message(made.status().message());
+    const std::string prefix = std::string("controller '") + ControllerKindName(kind) + "': ";
+    EXPECT_EQ(message.rfind(prefix, 0), 0u) << message;
+    EXPECT_EQ(message.find("controller '", 1), std::string::npos) << message;
+  }
+}
+
 }  // namespace
 }  // namespace moreau::sim
