@@ -216,21 +216,21 @@ absl::Status Simulation::StepOnce(const Eigen::VectorXd& tau, const std::vector<
     MOREAU_RETURN_IF_ERROR(step::MoreauStep(*model_, settings_.terrain, moreau->prox, moreau->law,
                                             dt, inputs, state_.q, state_.v, state_.impulses,
                                             workspace_, bilateral));
-    report_.solver_iterations = workspace_.last_prox.iterations;
-    report_.solver_converged = workspace_.last_prox.converged;
+    report_.solver_iterations = workspace_.prox.last.iterations;
+    report_.solver_converged = workspace_.prox.last.converged;
   } else if (const auto* least = std::get_if<LeastConstraintSettings>(&settings_.contact)) {
     MOREAU_RETURN_IF_ERROR(step::LeastConstraintStep(*model_, settings_.terrain, least->params, dt,
                                                      inputs, state_.q, state_.v, state_.impulses,
                                                      workspace_));
-    report_.solver_iterations = workspace_.last_qp.iterations;
-    report_.solver_converged = workspace_.last_qp.converged;
-    report_.impact = workspace_.last_impact;
+    report_.solver_iterations = workspace_.qp.last.iterations;
+    report_.solver_converged = workspace_.qp.last.converged;
+    report_.impact = workspace_.qp.last_impact;
   } else if (const auto* micro_macro = std::get_if<MicroMacroSettings>(&settings_.contact)) {
     MOREAU_RETURN_IF_ERROR(step::MicroMacroStep(*model_, settings_.terrain, micro_macro->params, dt,
                                                 inputs, state_.q, state_.v, state_.contact_states,
                                                 state_.impulses, workspace_));
-    report_.solver_iterations = workspace_.last_qp.iterations;
-    report_.solver_converged = workspace_.last_qp.converged;
+    report_.solver_iterations = workspace_.qp.last.iterations;
+    report_.solver_converged = workspace_.qp.last.converged;
   } else {
     step::ExplicitStep(*model_, settings_.terrain, force_law_, integrator_, dt, inputs, state_.q,
                        state_.v, state_.contact_states, workspace_);
@@ -238,8 +238,8 @@ absl::Status Simulation::StepOnce(const Eigen::VectorXd& tau, const std::vector<
     // force laws solve nothing.
     const bool implicit =
         force_law_.law == contact::ContactForceLaw::kHertz && force_law_.hertz.implicit_friction;
-    report_.solver_iterations = implicit ? workspace_.last_friction_iterations : 0;
-    report_.solver_converged = !implicit || workspace_.last_friction_converged;
+    report_.solver_iterations = implicit ? workspace_.friction.last_iterations : 0;
+    report_.solver_converged = !implicit || workspace_.friction.last_converged;
   }
   report_.active_contacts = workspace_.contacts.num_active;
   if (!std::holds_alternative<LeastConstraintSettings>(settings_.contact)) report_.impact = false;

@@ -42,7 +42,7 @@ void StageAcceleration(const Model& model, const contact::Terrain& terrain,
   // Actuation and accelerations: ABA's passes 2 and 3 with τ (and a held
   // friction's W_T λ_T).
   if (friction == HeldFriction::kHold) {
-    w.tau_total = w.friction_tau;
+    w.tau_total = w.friction.tau;
     if (inputs.tau != nullptr) w.tau_total += *inputs.tau;
     AbaAccelerations(model, w.data, w.tau_total);
     AddHeldFriction(w);
@@ -82,7 +82,7 @@ void ExplicitStep(const Model& model, const contact::Terrain& terrain,
                   const contact::ContactForceParams& params, Integrator integrator, double dt,
                   const StepInputs& inputs, Eigen::VectorXd& q, Eigen::VectorXd& v,
                   std::span<contact::ContactState> states, StepWorkspace& w) {
-  std::span<contact::ContactState> stage_states(w.stage_states.data(), states.size());
+  std::span<contact::ContactState> stage_states(w.force_law.stage_states.data(), states.size());
   const HeldFriction later = ImplicitFriction(params) ? HeldFriction::kHold : HeldFriction::kNone;
   auto accel_at = [&](const Eigen::VectorXd& qq, const Eigen::VectorXd& vv, Eigen::VectorXd& out) {
     std::copy(states.begin(), states.end(), stage_states.begin());
@@ -93,7 +93,7 @@ void ExplicitStep(const Model& model, const contact::Terrain& terrain,
   // The integrator's first stage, at the step's start, also advances the
   // contact memory.
   ForceLawAcceleration(model, terrain, params, dt, inputs, q, v, states, w);
-  if (integrator != Integrator::kSemiImplicitEuler) w.k_a[0] = w.data.qacc;
+  if (integrator != Integrator::kSemiImplicitEuler) w.force_law.k_a[0] = w.data.qacc;
 
   switch (integrator) {
     case Integrator::kSemiImplicitEuler:
@@ -104,28 +104,32 @@ void ExplicitStep(const Model& model, const contact::Terrain& terrain,
     case Integrator::kHeun: {
       // 001's explicit second-order scheme: predictor (q ⊕ Δt v, v + Δt a₁),
       // corrector with the average slopes.
-      w.q_stage = q;
-      IntegrateConfiguration(model, w.q_stage, v, dt);
-      w.v_stage = v + dt * w.k_a[0];
-      accel_at(w.q_stage, w.v_stage, w.k_a[1]);
-      w.v_sum = 0.5 * (v + w.v_stage);
-      v += 0.5 * dt * (w.k_a[0] + w.k_a[1]);
-      IntegrateConfiguration(model, q, w.v_sum, dt);
+      w.force_law.q_stage = q;
+      IntegrateConfiguration(model, w.force_law.q_stage, v, dt);
+      w.v_stage = v + dt * w.force_law.k_a[0];
+      accel_at(w.force_law.q_stage, w.v_stage, w.force_law.k_a[1]);
+      w.force_law.v_sum = 0.5 * (v + w.v_stage);
+      v += 0.5 * dt * (w.force_law.k_a[0] + w.force_law.k_a[1]);
+      IntegrateConfiguration(model, q, w.force_law.v_sum, dt);
       break;
     }
     case Integrator::kRk4: {
-      w.k_v[0] = v;
+      w.force_law.k_v[0] = v;
       const double half = 0.5 * dt;
       for (int s = 1; s < 4; ++s) {
         const double h = s == 3 ? dt : half;
-        w.q_stage = q;
-        IntegrateConfiguration(model, w.q_stage, w.k_v[s - 1], h);
-        w.k_v[s] = v + h * w.k_a[s - 1];
-        accel_at(w.q_stage, w.k_v[s], w.k_a[s]);
+        w.force_law.q_stage = q;
+        IntegrateConfiguration(model, w.force_law.q_stage, w.force_law.k_v[s - 1], h);
+        w.force_law.k_v[s] = v + h * w.force_law.k_a[s - 1];
+        accel_at(w.force_law.q_stage, w.force_law.k_v[s], w.force_law.k_a[s]);
       }
-      w.v_sum = (w.k_v[0] + 2.0 * w.k_v[1] + 2.0 * w.k_v[2] + w.k_v[3]) / 6.0;
-      v += dt / 6.0 * (w.k_a[0] + 2.0 * w.k_a[1] + 2.0 * w.k_a[2] + w.k_a[3]);
-      IntegrateConfiguration(model, q, w.v_sum, dt);
+      w.force_law.v_sum = (w.force_law.k_v[0] + 2.0 * w.force_law.k_v[1] +
+                           2.0 * w.force_law.k_v[2] + w.force_law.k_v[3]) /
+                          6.0;
+      v += dt / 6.0 *
+           (w.force_law.k_a[0] + 2.0 * w.force_law.k_a[1] + 2.0 * w.force_law.k_a[2] +
+            w.force_law.k_a[3]);
+      IntegrateConfiguration(model, q, w.force_law.v_sum, dt);
       break;
     }
   }

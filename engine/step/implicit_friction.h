@@ -29,9 +29,9 @@ namespace moreau::step {
 // R_base, X_0, contact_position). Factors M (CRBA; overwrites data.Ic and the
 // LᵀDL factor), writes data.S_world, assembles the active contacts' Delassus
 // matrix (overwrites w.G, w.Y_path, w.c, w.Lambda, w.W_Lambda, w.active,
-// w.support), solves for λ_T (w.last_friction_iterations / _converged), adds
+// w.support), solves for λ_T (w.friction.last_iterations / _converged), adds
 // M⁻¹ W_T λ_T to w.data.qacc and λ_T1 t1 + λ_T2 t2 to each active contact's
-// force; keeps W_T λ_T in w.friction_tau and the forces in w.friction_force
+// force; keeps W_T λ_T in w.friction.tau and the forces in w.friction.force
 // for AddHeldFriction. Returns false if M is not positive definite
 // (w.data.qacc then holds q̈₀). Allocation-free.
 //
@@ -41,10 +41,10 @@ bool AddHertzImplicitFriction(const Model& model, const contact::HertzParams& pa
                               StepWorkspace& w);
 
 // A later stage's contacts: adds the friction force that the first stage
-// solved (w.friction_force) to each active contact's force. The stage's
-// ABA takes w.friction_tau with the actuation. Heun and RK4 report their last
+// solved (w.friction.force) to each active contact's force. The stage's
+// ABA takes w.friction.tau with the actuation. Heun and RK4 report their last
 // stage's contacts, so a contact closed at the first stage only has its
-// friction applied (through w.friction_tau) but not reported, and one closed
+// friction applied (through w.friction.tau) but not reported, and one closed
 // at a later stage only gets no friction in that step.
 void AddHeldFriction(StepWorkspace& w);
 

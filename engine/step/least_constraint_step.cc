@@ -55,29 +55,29 @@ contact::QpResult SolveContactQp(const LeastConstraintParams& params,
     const int n = 3 * m;
     for (int a = 0; a < m; ++a) {
       for (int c = 0; c < m; ++c) {
-        w.qp_P.block<3, 3>(3 * a, 3 * c) = G.block<3, 3>(3 * sel[a], 3 * sel[c]);
+        w.qp.P.block<3, 3>(3 * a, 3 * c) = G.block<3, 3>(3 * sel[a], 3 * sel[c]);
       }
-      w.qp_q.segment<3>(3 * a) = b.segment<3>(3 * sel[a]);
-      w.qp_x.segment<3>(3 * a) = Lambda.segment<3>(3 * sel[a]);
-      w.qp_blocks[a] = {contact::ConeKind::kFrictionCone, params.mu};
+      w.qp.q.segment<3>(3 * a) = b.segment<3>(3 * sel[a]);
+      w.qp.x.segment<3>(3 * a) = Lambda.segment<3>(3 * sel[a]);
+      w.qp.blocks[a] = {contact::ConeKind::kFrictionCone, params.mu};
     }
-    w.qp_P.topLeftCorner(n, n).diagonal().array() += eps;
-    Accumulate(total,
-               w.qp.Solve(WithinBudget(params.qp, budget, 0), std::span(w.qp_blocks.data(), m),
-                          w.qp_P.topLeftCorner(n, n), w.qp_q.head(n), w.qp_x.head(n)));
-    for (int a = 0; a < m; ++a) Lambda.segment<3>(3 * sel[a]) = w.qp_x.segment<3>(3 * a);
+    w.qp.P.topLeftCorner(n, n).diagonal().array() += eps;
+    Accumulate(total, w.qp.solver.Solve(
+                          WithinBudget(params.qp, budget, 0), std::span(w.qp.blocks.data(), m),
+                          w.qp.P.topLeftCorner(n, n), w.qp.q.head(n), w.qp.x.head(n)));
+    for (int a = 0; a < m; ++a) Lambda.segment<3>(3 * sel[a]) = w.qp.x.segment<3>(3 * a);
     return total;
   }
 
   // Staggered projections: P_N = G_NN, P_T = G_TT over the selection.
   for (int a = 0; a < m; ++a) {
     for (int c = 0; c < m; ++c) {
-      w.qp_P(a, c) = G(3 * sel[a], 3 * sel[c]);
-      w.qp_P2.block<2, 2>(2 * a, 2 * c) = G.block<2, 2>(3 * sel[a] + 1, 3 * sel[c] + 1);
+      w.qp.P(a, c) = G(3 * sel[a], 3 * sel[c]);
+      w.qp.P2.block<2, 2>(2 * a, 2 * c) = G.block<2, 2>(3 * sel[a] + 1, 3 * sel[c] + 1);
     }
   }
-  w.qp_P.topLeftCorner(m, m).diagonal().array() += eps;
-  w.qp_P2.topLeftCorner(2 * m, 2 * m).diagonal().array() += eps;
+  w.qp.P.topLeftCorner(m, m).diagonal().array() += eps;
+  w.qp.P2.topLeftCorner(2 * m, 2 * m).diagonal().array() += eps;
   // The warm start is kept only when its objective ½ ΛᵀGΛ + bᵀΛ is at most
   // Λ = 0's, as QpSolver does for each of the QPs below: a stale or hostile Λ
   // (a state blob's impulses) would otherwise enter the normal QP through
@@ -96,21 +96,22 @@ contact::QpResult SolveContactQp(const LeastConstraintParams& params,
   bool settled = false;
   for (int it = 0; it < params.max_staggered_iterations && !settled && total.iterations < budget;
        ++it) {
-    for (int a = 0; a < m; ++a) w.qp_prev.segment<3>(3 * a) = Lambda.segment<3>(3 * sel[a]);
+    for (int a = 0; a < m; ++a) w.qp.prev.segment<3>(3 * a) = Lambda.segment<3>(3 * sel[a]);
     // Normal QP: min ½ Λ_Nᵀ G_NN Λ_N + Λ_Nᵀ (b_N + G_NT Λ_T), Λ_N ≥ 0.
     for (int a = 0; a < m; ++a) {
       double qa = b[3 * sel[a]];
       for (int c = 0; c < m; ++c) {
         qa += G.block<1, 2>(3 * sel[a], 3 * sel[c] + 1).dot(Lambda.segment<2>(3 * sel[c] + 1));
       }
-      w.qp_q[a] = qa;
-      w.qp_x[a] = Lambda[3 * sel[a]];
-      w.qp_blocks[a] = {contact::ConeKind::kNonnegative, 0.0};
+      w.qp.q[a] = qa;
+      w.qp.x[a] = Lambda[3 * sel[a]];
+      w.qp.blocks[a] = {contact::ConeKind::kNonnegative, 0.0};
     }
-    Accumulate(total, w.qp.Solve(WithinBudget(params.qp, budget, total.iterations),
-                                 std::span(w.qp_blocks.data(), m), w.qp_P.topLeftCorner(m, m),
-                                 w.qp_q.head(m), w.qp_x.head(m)));
-    for (int a = 0; a < m; ++a) Lambda[3 * sel[a]] = w.qp_x[a];
+    Accumulate(total,
+               w.qp.solver.Solve(WithinBudget(params.qp, budget, total.iterations),
+                                 std::span(w.qp.blocks.data(), m), w.qp.P.topLeftCorner(m, m),
+                                 w.qp.q.head(m), w.qp.x.head(m)));
+    for (int a = 0; a < m; ++a) Lambda[3 * sel[a]] = w.qp.x[a];
     if (total.iterations >= budget) break;
     // Friction QP: min ½ Λ_Tᵀ G_TT Λ_T + Λ_Tᵀ (b_T + G_TN Λ_N), ‖Λ_T,i‖ ≤ μ Λ_N,i.
     for (int a = 0; a < m; ++a) {
@@ -118,20 +119,20 @@ contact::QpResult SolveContactQp(const LeastConstraintParams& params,
       for (int c = 0; c < m; ++c) {
         qa += G.block<2, 1>(3 * sel[a] + 1, 3 * sel[c]) * Lambda[3 * sel[c]];
       }
-      w.qp_q.segment<2>(2 * a) = qa;
-      w.qp_x.segment<2>(2 * a) = Lambda.segment<2>(3 * sel[a] + 1);
-      w.qp_blocks[a] = {contact::ConeKind::kDisc, params.mu * Lambda[3 * sel[a]]};
+      w.qp.q.segment<2>(2 * a) = qa;
+      w.qp.x.segment<2>(2 * a) = Lambda.segment<2>(3 * sel[a] + 1);
+      w.qp.blocks[a] = {contact::ConeKind::kDisc, params.mu * Lambda[3 * sel[a]]};
     }
-    Accumulate(total,
-               w.qp.Solve(WithinBudget(params.qp, budget, total.iterations),
-                          std::span(w.qp_blocks.data(), m), w.qp_P2.topLeftCorner(2 * m, 2 * m),
-                          w.qp_q.head(2 * m), w.qp_x.head(2 * m)));
+    Accumulate(total, w.qp.solver.Solve(WithinBudget(params.qp, budget, total.iterations),
+                                        std::span(w.qp.blocks.data(), m),
+                                        w.qp.P2.topLeftCorner(2 * m, 2 * m), w.qp.q.head(2 * m),
+                                        w.qp.x.head(2 * m)));
     double change = 0.0, size = 0.0;
     for (int a = 0; a < m; ++a) {
-      Lambda.segment<2>(3 * sel[a] + 1) = w.qp_x.segment<2>(2 * a);
+      Lambda.segment<2>(3 * sel[a] + 1) = w.qp.x.segment<2>(2 * a);
       change = std::max(
           change,
-          (Lambda.segment<3>(3 * sel[a]) - w.qp_prev.segment<3>(3 * a)).lpNorm<Eigen::Infinity>());
+          (Lambda.segment<3>(3 * sel[a]) - w.qp.prev.segment<3>(3 * a)).lpNorm<Eigen::Infinity>());
       size = std::max(size, Lambda.segment<3>(3 * sel[a]).lpNorm<Eigen::Infinity>());
     }
     settled = change <= 100.0 * (params.qp.abs_tolerance + params.qp.rel_tolerance * size);
@@ -199,8 +200,8 @@ void LeastConstraintContactSolve(const Model& model, const LeastConstraintParams
         approaching || w.contacts.contacts[w.active[w.closed[c]]].gamma_N < -params.impact_velocity;
   }
   w.contacts.num_active = nc;
-  w.last_qp = contact::QpResult{0, true, 0.0};
-  w.last_impact = false;
+  w.qp.last = contact::QpResult{0, true, 0.0};
+  w.qp.last_impact = false;
 
   // u_free = ν (after an impact: ν⁺) + Δt M⁻¹ (Sτ − h): the end velocity
   // without contact forces (004 eq. 2, Euler).
@@ -217,16 +218,16 @@ void LeastConstraintContactSolve(const Model& model, const LeastConstraintParams
       // ν⁺ = ν⁻ + M⁻¹ Jᵀ F (eq. 19), the projection ν⁺ = N ν⁻ of eq. 8
       // where friction holds every point.
       ContactSpaceVelocity(data, w.contacts, active, support, support_len, v, w.c.head(n));
-      w.impact_Lambda.head(n).setZero();
-      Accumulate(w.last_qp,
+      w.qp.impact_Lambda.head(n).setZero();
+      Accumulate(w.qp.last,
                  SolveContactQp(params, w.G.topLeftCorner(n, n), w.c.head(n),
                                 std::span<const int>(w.closed.data(), set.n_closed),
-                                w.impact_Lambda.head(n), params.max_step_qp_iterations, w));
-      GeneralizedImpulse(data, w.contacts, active, support, support_len, w.impact_Lambda.head(n),
+                                w.qp.impact_Lambda.head(n), params.max_step_qp_iterations, w));
+      GeneralizedImpulse(data, w.contacts, active, support, support_len, w.qp.impact_Lambda.head(n),
                          w.W_Lambda);
       SolveMassMatrix(data, w.W_Lambda);
       w.u_free += w.W_Lambda;
-      w.last_impact = true;
+      w.qp.last_impact = true;
       // J̇ν at the post-impact velocity for eq. 13c (same q: M's factor and
       // the Jacobians stay valid).
       ContactJdotV(model, data, q, w.u_free);
@@ -259,15 +260,15 @@ void LeastConstraintContactSolve(const Model& model, const LeastConstraintParams
         w.c[3 * a] = w.gamma_S[3 * a] + dt * ct.normal.dot(jdv) + std::max(ct.gap, 0.0) / dt;
         w.c[3 * a + 1] = w.gamma_S[3 * a + 1] + dt * ct.t1.dot(jdv);
         w.c[3 * a + 2] = w.gamma_S[3 * a + 2] + dt * ct.t2.dot(jdv);
-        w.qp_select[a] = a;
+        w.qp.select[a] = a;
       }
-      const int budget_left = params.max_step_qp_iterations - w.last_qp.iterations;
+      const int budget_left = params.max_step_qp_iterations - w.qp.last.iterations;
       if (budget_left < 1) {
-        w.last_qp.converged = false;
+        w.qp.last.converged = false;
         break;
       }
-      Accumulate(w.last_qp, SolveContactQp(params, w.G.topLeftCorner(n, n), w.c.head(n),
-                                           std::span<const int>(w.qp_select.data(), nc),
+      Accumulate(w.qp.last, SolveContactQp(params, w.G.topLeftCorner(n, n), w.c.head(n),
+                                           std::span<const int>(w.qp.select.data(), nc),
                                            w.Lambda.head(n), budget_left, w));
     }
     // 004 eq. 9: ν̇ = M⁻¹ (Sτ − h + Jᵀ λ), integrated by Euler.

@@ -94,7 +94,7 @@ absl::Status Validate(const LeastConstraintParams& params);
 // velocity: λ_N > 0 only where the gap closes (004 §2.1.1's complementarity).
 // `impulses` (3 per contact slot: N, T1, T2, N s) holds the previous step's
 // λΔt for the warm start and receives this step's. Forces λ (world) land in
-// w.contacts[k].force; the QP iterations in w.last_qp; w.last_impact tells
+// w.contacts[k].force; the QP iterations in w.qp.last; w.qp.last_impact tells
 // whether the impact projection ran. FailedPrecondition when M is not
 // positive definite. The stages, in order: ContactJdotV (kinematics with
 // J̇v), SmoothDynamics, Actuation, ContactDetection and the velocities,
@@ -110,7 +110,7 @@ absl::Status LeastConstraintStep(const Model& model, const contact::Terrain& ter
 // than params.impact_velocity (004 eq. 19–24), then the force QP (004
 // eq. 13c, 18) params.jdot_passes times; the end velocity u_E = ν + Δt M⁻¹
 // (Sτ − h + Jᵀ λ) in w.u_free. Writes the active slots' impulses and forces,
-// contacts.num_active, w.last_qp and w.last_impact. Allocation-free.
+// contacts.num_active, w.qp.last and w.qp.last_impact. Allocation-free.
 void LeastConstraintContactSolve(const Model& model, const LeastConstraintParams& params, double dt,
                                  const ActiveSet& set, const Eigen::VectorXd& q,
                                  const Eigen::VectorXd& v, std::span<double> impulses,

@@ -59,9 +59,9 @@ void MembraneForces(const Model& model, const MicroMacroParams& params, double d
   contact::ContactForceParams membrane;
   membrane.law = contact::ContactForceLaw::kMicro;
   membrane.micro = params.membrane;
-  w.h_contact.setZero();
-  contact::ContactForcesOnPaths(model, w.data, membrane, dt, w.contacts, states, w.h_contact);
-  w.h += w.h_contact;
+  w.qp.h_contact.setZero();
+  contact::ContactForcesOnPaths(model, w.data, membrane, dt, w.contacts, states, w.qp.h_contact);
+  w.h += w.qp.h_contact;
 }
 
 void MacroContactSolve(const Model& model, const MicroMacroParams& params, double dt,
@@ -79,31 +79,31 @@ void MacroContactSolve(const Model& model, const MicroMacroParams& params, doubl
   for (int a = 0; a < nc; ++a) {
     const int k = w.active[a];
     const contact::Contact& ct = w.contacts.contacts[k];
-    w.qp_var[a] = m;
+    w.qp.var[a] = m;
     if (ct.velocity.norm() <= params.slip_velocity) {
-      w.qp_kind[a] = kStatic;
+      w.qp.kind[a] = kStatic;
       for (int l = 0; l < 3; ++l) {
-        w.qp_dir.col(m + l) = Vec3::Unit(l);
-        w.qp_x[m + l] = impulses[3 * k + l];
+        w.qp.dir.col(m + l) = Vec3::Unit(l);
+        w.qp.x[m + l] = impulses[3 * k + l];
       }
       m += 3;
     } else {
       // Eq. 26: Δf_i = Δf_ν (ν − μ_K σ), σ the slip direction (eq. 7–8) in
       // the contact frame, 0 below ε.
-      w.qp_kind[a] = kKinetic;
+      w.qp.kind[a] = kKinetic;
       const double slip = ct.gamma_T.norm();
-      w.qp_dir(0, m) = 1.0;
+      w.qp.dir(0, m) = 1.0;
       for (int t = 0; t < 2; ++t) {
-        w.qp_dir(1 + t, m) =
+        w.qp.dir(1 + t, m) =
             slip > params.slip_velocity ? -params.mu_kinetic * ct.gamma_T[t] / slip : 0.0;
       }
-      w.qp_x[m] = impulses[3 * k];
+      w.qp.x[m] = impulses[3 * k];
       m += 1;
     }
   }
   w.contacts.num_active = nc;
-  w.last_qp = contact::QpResult{0, true, 0.0};
-  w.last_impact = false;
+  w.qp.last = contact::QpResult{0, true, 0.0};
+  w.qp.last_impact = false;
 
   if (nc > 0) {
     const int n = 3 * nc;
@@ -112,54 +112,54 @@ void MacroContactSolve(const Model& model, const MicroMacroParams& params, doubl
     AssembleDelassus(data, w.contacts, active, support, support_len, w.Y.leftCols(0),
                      w.Y_path.leftCols(2 * n), w.G.topLeftCorner(n, n));
     ContactSpaceVelocity(data, w.contacts, active, support, support_len, w.u_free, w.c.head(n));
-    // Eq. 30–32: A (m × m, in w.qp_P2) and v (m, in w.qp_target). Rows of a
+    // Eq. 30–32: A (m × m, in w.qp.P2) and v (m, in w.qp.target). Rows of a
     // static point: its three velocity components; of a kinetic point: the
     // normal one. Columns: the unknowns' contact-frame directions.
-    auto rows_of = [&](int a) { return w.qp_kind[a] == kStatic ? 3 : 1; };
+    auto rows_of = [&](int a) { return w.qp.kind[a] == kStatic ? 3 : 1; };
     for (int a = 0; a < nc; ++a) {
       const contact::Contact& ct = w.contacts.contacts[w.active[a]];
-      const int ra = w.qp_var[a];
+      const int ra = w.qp.var[a];
       for (int c = 0; c < nc; ++c) {
         for (int jc = 0; jc < rows_of(c); ++jc) {
-          const int j = w.qp_var[c] + jc;
-          const Vec3 col = w.G.block<3, 3>(3 * a, 3 * c) * w.qp_dir.col(j).head<3>();
-          for (int r = 0; r < rows_of(a); ++r) w.qp_P2(ra + r, j) = col[r];
+          const int j = w.qp.var[c] + jc;
+          const Vec3 col = w.G.block<3, 3>(3 * a, 3 * c) * w.qp.dir.col(j).head<3>();
+          for (int r = 0; r < rows_of(a); ++r) w.qp.P2(ra + r, j) = col[r];
         }
       }
       // Right-hand sides: the velocity change that stops a static point
       // (eq. 25, 30), or gives the normal velocity −e v_ν (eq. 29, 31); a
       // point not yet touching may approach up to the surface.
-      for (int r = 0; r < rows_of(a); ++r) w.qp_target[ra + r] = -w.c[3 * a + r];
+      for (int r = 0; r < rows_of(a); ++r) w.qp.target[ra + r] = -w.c[3 * a + r];
       if (ct.gap > 0.0) {
-        w.qp_target[ra] -= ct.gap / dt;
-      } else if (w.qp_kind[a] == kKinetic) {
-        w.qp_target[ra] -= params.restitution * ct.gamma_N;
+        w.qp.target[ra] -= ct.gap / dt;
+      } else if (w.qp.kind[a] == kKinetic) {
+        w.qp.target[ra] -= params.restitution * ct.gamma_N;
       }
     }
     // Eq. 33: P = AᵀA + λ I, q = −Aᵀ v, with νᵢᵀΔfᵢ ≥ 0 (the first unknown of
     // each point) and the static tangential unknowns free.
-    const auto A = w.qp_P2.topLeftCorner(m, m);
-    w.qp_P.topLeftCorner(m, m).noalias() = A.transpose() * A;
-    w.qp_P.topLeftCorner(m, m).diagonal().array() += params.lambda;
-    w.qp_q.head(m).noalias() = -A.transpose() * w.qp_target.head(m);
+    const auto A = w.qp.P2.topLeftCorner(m, m);
+    w.qp.P.topLeftCorner(m, m).noalias() = A.transpose() * A;
+    w.qp.P.topLeftCorner(m, m).diagonal().array() += params.lambda;
+    w.qp.q.head(m).noalias() = -A.transpose() * w.qp.target.head(m);
     int nb = 0;
     for (int a = 0; a < nc; ++a) {
-      w.qp_blocks[nb++] = {contact::ConeKind::kNonnegative, 0.0};
-      if (w.qp_kind[a] == kStatic) {
-        w.qp_blocks[nb++] = {contact::ConeKind::kFree, 0.0};
-        w.qp_blocks[nb++] = {contact::ConeKind::kFree, 0.0};
+      w.qp.blocks[nb++] = {contact::ConeKind::kNonnegative, 0.0};
+      if (w.qp.kind[a] == kStatic) {
+        w.qp.blocks[nb++] = {contact::ConeKind::kFree, 0.0};
+        w.qp.blocks[nb++] = {contact::ConeKind::kFree, 0.0};
       }
     }
-    w.last_qp = w.qp.Solve(params.qp, std::span(w.qp_blocks.data(), nb), w.qp_P.topLeftCorner(m, m),
-                           w.qp_q.head(m), w.qp_x.head(m));
+    w.qp.last = w.qp.solver.Solve(params.qp, std::span(w.qp.blocks.data(), nb),
+                                  w.qp.P.topLeftCorner(m, m), w.qp.q.head(m), w.qp.x.head(m));
     // Eq. 35–36: static friction beyond μ_S f_ν turns kinetic, μ_K f_ν in the
     // same direction; Λ per point in the contact frame.
     for (int a = 0; a < nc; ++a) {
-      const int j = w.qp_var[a];
-      if (w.qp_kind[a] == kStatic) {
+      const int j = w.qp.var[a];
+      if (w.qp.kind[a] == kStatic) {
         // f_ν: the point's whole normal force, membrane and macro (the
         // membrane carries the static load, see the header), as impulse.
-        Vec3 L = w.qp_x.segment<3>(j);
+        Vec3 L = w.qp.x.segment<3>(j);
         const contact::Contact& ct = w.contacts.contacts[w.active[a]];
         const double f_nu = L[0] + std::max(ct.force.dot(ct.normal), 0.0) * dt;
         const double f_phi = L.tail<2>().norm();
@@ -168,7 +168,7 @@ void MacroContactSolve(const Model& model, const MicroMacroParams& params, doubl
         }
         w.Lambda.segment<3>(3 * a) = L;
       } else {
-        w.Lambda.segment<3>(3 * a) = w.qp_x[j] * w.qp_dir.col(j);
+        w.Lambda.segment<3>(3 * a) = w.qp.x[j] * w.qp.dir.col(j);
       }
     }
     // Eq. 34 and step 8: f_i = Δf_i/Δt added to the membrane's.

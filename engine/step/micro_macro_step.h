@@ -81,7 +81,7 @@ absl::Status Validate(const MicroMacroParams& params);
 // stick-anchor memory; `impulses` (3 per slot: N, T1, T2, N s) the previous
 // macro impulses for the QP's warm start, receiving this step's. Forces
 // (membrane + macro, world) land in w.contacts[k].force; the QP iterations in
-// w.last_qp. A point is in the macro set when it touches (g_N ≤ 0) or would
+// w.qp.last. A point is in the macro set when it touches (g_N ≤ 0) or would
 // within the step (g_N + Δt γ_N ≤ 0; its normal row then targets the surface
 // instead of −e v_ν).
 // FailedPrecondition when M is not positive definite. The stages, in order:
@@ -106,7 +106,7 @@ void MembraneForces(const Model& model, const MicroMacroParams& params, double d
 // static or kinetic (eq. 25–26), the least-squares QP (eq. 33) and its
 // static-to-kinetic friction limit (eq. 35–36); the end velocity in
 // w.u_free, the impulses Δf added to the active slots' forces as Δf/Δt.
-// Writes contacts.num_active and w.last_qp. Allocation-free.
+// Writes contacts.num_active and w.qp.last. Allocation-free.
 void MacroContactSolve(const Model& model, const MicroMacroParams& params, double dt,
                        const ActiveSet& set, const Eigen::VectorXd& v, std::span<double> impulses,
                        StepWorkspace& w);

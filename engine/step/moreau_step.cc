@@ -50,7 +50,7 @@ void ProxContactSolve(const Model& model, const contact::ProxParams& prox,
     w.gamma_S[3 * a] = ct.normal.dot(ct.velocity);
     w.gamma_S[3 * a + 1] = ct.t1.dot(ct.velocity);
     w.gamma_S[3 * a + 2] = ct.t2.dot(ct.velocity);
-    w.laws[a] = law;
+    w.prox.laws[a] = law;
   }
 
   // z = L⁻ᵀ h Δt (w.W_Lambda until the impulse), so that M⁻¹ h Δt =
@@ -75,53 +75,53 @@ void ProxContactSolve(const Model& model, const contact::ProxParams& prox,
     // 002: e_jᵀ u_E = v_des,j with |Λ_j| ≤ τ_max Δt. b_r = e_j, supported on
     // j and its ancestors (SupportDofs of the joint's body).
     const int j = bilateral.joints.dofs[r];
-    int* dofs = w.row_support.data() + r * nv;
+    int* dofs = w.bilateral.row_support.data() + r * nv;
     const int len = data.L_row_len[j];
     dofs[0] = j;
     for (int t = 0; t < len; ++t) dofs[1 + t] = L_cols[data.L_row_adr[j] + t];
-    w.row_support_len[r] = len + 1;
-    for (int s = 0; s <= len; ++s) w.B(dofs[s], r) = 0.0;
-    w.B(j, r) = 1.0;
+    w.bilateral.row_support_len[r] = len + 1;
+    for (int s = 0; s <= len; ++s) w.bilateral.B(dofs[s], r) = 0.0;
+    w.bilateral.B(j, r) = 1.0;
     w.c[n + r] = w.u_free[j] - bilateral.joints.v_des[r];
-    w.row_lo[r] = -bilateral.joints.bound[r];
-    w.row_hi[r] = bilateral.joints.bound[r];
+    w.bilateral.row_lo[r] = -bilateral.joints.bound[r];
+    w.bilateral.row_hi[r] = bilateral.joints.bound[r];
   }
   constexpr double kInf = std::numeric_limits<double>::infinity();
   for (size_t l = 0; l < model.loop_closures.size(); ++l) {
     const LoopClosure& loop = model.loop_closures[l];
     // 004 §3.1: the cut joint's rows J_φ and position error φ at q_M.
-    LoopClosureRows(model, data, loop, w.loop_J, w.loop_phi);
+    LoopClosureRows(model, data, loop, w.bilateral.loop_J, w.bilateral.loop_phi);
     // Support: the union of both bodies' paths, in decreasing DOF order.
     for (int b : {loop.body_a, loop.body_b}) {
       for (int i = b; i > 0; i = model.parent[i]) {
         const int nvi = model.joint_type[i] == JointType::kFree ? 6 : 1;
-        for (int k = 0; k < nvi; ++k) w.dof_mark[model.v_index[i] + k] = 1;
+        for (int k = 0; k < nvi; ++k) w.bilateral.dof_mark[model.v_index[i] + k] = 1;
       }
     }
     const int r0 = nj + kLoopRows * static_cast<int>(l);
-    int* dofs = w.row_support.data() + r0 * nv;
+    int* dofs = w.bilateral.row_support.data() + r0 * nv;
     int len = 0;
     for (int k = nv - 1; k >= 0; --k) {
-      if (w.dof_mark[k] != 0) dofs[len++] = k;
-      w.dof_mark[k] = 0;
+      if (w.bilateral.dof_mark[k] != 0) dofs[len++] = k;
+      w.bilateral.dof_mark[k] = 0;
     }
     for (int i = 0; i < kLoopRows; ++i) {
       const int r = r0 + i;
-      if (i > 0) std::copy(dofs, dofs + len, w.row_support.data() + r * nv);
-      w.row_support_len[r] = len;
-      for (int s = 0; s < len; ++s) w.B(dofs[s], r) = w.loop_J(i, dofs[s]);
+      if (i > 0) std::copy(dofs, dofs + len, w.bilateral.row_support.data() + r * nv);
+      w.bilateral.row_support_len[r] = len;
+      for (int s = 0; s < len; ++s) w.bilateral.B(dofs[s], r) = w.bilateral.loop_J(i, dofs[s]);
       // Target −φ/(½Δt): q_E = q_M + ½Δt u_E then closes the loop to first order.
-      w.c[n + r] = w.loop_J.row(i).dot(w.u_free) + w.loop_phi[i] / (0.5 * dt);
-      w.row_lo[r] = -kInf;
-      w.row_hi[r] = kInf;
+      w.c[n + r] = w.bilateral.loop_J.row(i).dot(w.u_free) + w.bilateral.loop_phi[i] / (0.5 * dt);
+      w.bilateral.row_lo[r] = -kInf;
+      w.bilateral.row_hi[r] = kInf;
     }
   }
 
-  w.last_prox = contact::ProxResult{};
+  w.prox.last = contact::ProxResult{};
   if (nt > 0) {
     const auto [active, support, support_len] = ActiveContactsOf(w, nc, nv);
-    const std::span<const int> row_support(w.row_support.data(), nb * nv);
-    const std::span<const int> row_support_len(w.row_support_len.data(), nb);
+    const std::span<const int> row_support(w.bilateral.row_support.data(), nb * nv);
+    const std::span<const int> row_support_len(w.bilateral.row_support_len.data(), nb);
     auto G = w.G.topLeftCorner(nt, nt);
     // 000 eq. 12: γ_E = Wᵀ u_E = c + G Λ with G = Wᵀ M⁻¹ W, c = Wᵀ u_free.
     if (nc > 0) {
@@ -137,45 +137,46 @@ void ProxContactSolve(const Model& model, const contact::ProxParams& prox,
       }
     }
     if (nb > 0) {
-      AssembleBilateralRows(data, w.B.leftCols(nb), row_support, row_support_len, n,
+      AssembleBilateralRows(data, w.bilateral.B.leftCols(nb), row_support, row_support_len, n,
                             w.Y.leftCols(nt), G);
       w.Lambda.segment(n, nb) = bilateral_impulses;
     }
-    const std::span<const contact::ContactLaw> laws(w.laws.data(), nc);
+    const std::span<const contact::ContactLaw> laws(w.prox.laws.data(), nc);
     if (bilateral.loop_solver == LoopSolver::kDirect && nl > 0) {
       // Λ_L = −G_LL⁻¹ (c_L + G_LR Λ_R): the loop block eliminated (a Schur
       // complement), the rest (contacts, joint rows) by prox iteration.
       const int nr = n + nj;
-      w.G_LL = G.bottomRightCorner(nl, nl);
-      auto Z = w.Z.leftCols(nr);
+      w.bilateral.G_LL = G.bottomRightCorner(nl, nl);
+      auto Z = w.bilateral.Z.leftCols(nr);
       Z = G.bottomLeftCorner(nl, nr);
-      w.z = w.c.segment(nr, nl);
+      w.bilateral.z = w.c.segment(nr, nl);
       double g_max = 1.0;
-      for (int l = 0; l < nl; ++l) g_max = std::max(g_max, w.G_LL(l, l));
+      for (int l = 0; l < nl; ++l) g_max = std::max(g_max, w.bilateral.G_LL(l, l));
       for (int l = 0; l < nl; ++l) {
-        if (w.G_LL(l, l) > 1e-14 * g_max) continue;
+        if (w.bilateral.G_LL(l, l) > 1e-14 * g_max) continue;
         // A row whose Jacobian vanishes (out of a planar mechanism's plane):
         // dropped, Λ_l = 0.
-        w.G_LL.row(l).setZero();
-        w.G_LL.col(l).setZero();
-        w.G_LL(l, l) = 1.0;
+        w.bilateral.G_LL.row(l).setZero();
+        w.bilateral.G_LL.col(l).setZero();
+        w.bilateral.G_LL(l, l) = 1.0;
         Z.row(l).setZero();
-        w.z[l] = 0.0;
+        w.bilateral.z[l] = 0.0;
       }
-      w.ldlt.compute(w.G_LL);
-      w.ldlt.solveInPlace(Z);
-      w.ldlt.solveInPlace(w.z);
+      w.bilateral.ldlt.compute(w.bilateral.G_LL);
+      w.bilateral.ldlt.solveInPlace(Z);
+      w.bilateral.ldlt.solveInPlace(w.bilateral.z);
       G.topLeftCorner(nr, nr).noalias() -= G.topRightCorner(nr, nl) * Z;
-      w.c.head(nr).noalias() -= G.topRightCorner(nr, nl) * w.z;
-      w.last_prox =
-          w.prox.Solve(prox, laws, G.topLeftCorner(nr, nr), w.c.head(nr), w.gamma_S.head(n),
-                       w.Lambda.head(nr), w.row_lo.head(nj), w.row_hi.head(nj));
+      w.c.head(nr).noalias() -= G.topRightCorner(nr, nl) * w.bilateral.z;
+      w.prox.last = w.prox.solver.Solve(prox, laws, G.topLeftCorner(nr, nr), w.c.head(nr),
+                                        w.gamma_S.head(n), w.Lambda.head(nr),
+                                        w.bilateral.row_lo.head(nj), w.bilateral.row_hi.head(nj));
       auto Lambda_L = w.Lambda.segment(nr, nl);
-      Lambda_L = -w.z;
+      Lambda_L = -w.bilateral.z;
       Lambda_L.noalias() -= Z * w.Lambda.head(nr);
     } else {
-      w.last_prox = w.prox.Solve(prox, laws, G, w.c.head(nt), w.gamma_S.head(n), w.Lambda.head(nt),
-                                 w.row_lo.head(nb), w.row_hi.head(nb));
+      w.prox.last =
+          w.prox.solver.Solve(prox, laws, G, w.c.head(nt), w.gamma_S.head(n), w.Lambda.head(nt),
+                              w.bilateral.row_lo.head(nb), w.bilateral.row_hi.head(nb));
     }
     // 000 eq. 11: u_E = u_free + M⁻¹ (W Λ + B Λ_B), where
     // M⁻¹ [W B] Λ = L⁻¹ D⁻¹ (Y Λ) with the assembly's Y = L⁻ᵀ [W B];

@@ -77,7 +77,7 @@ absl::Status ValidateBilateral(const Model& model, const BilateralInputs& bilate
 // and the bilateral rows (ValidateBilateral'd); the end velocity
 // u_E = u_S + M⁻¹ (h Δt + W Λ + B Λ_B) (000 eq. 11) in w.u_free, u_S = v.
 // Writes each active slot's impulses and force Λ/Δt, bilateral.impulses and
-// w.last_prox. Allocation-free.
+// w.prox.last. Allocation-free.
 void ProxContactSolve(const Model& model, const contact::ProxParams& prox,
                       const contact::ContactLaw& law, double dt, const BilateralInputs& bilateral,
                       const ActiveSet& set, const Eigen::VectorXd& v, std::span<double> impulses,

@@ -107,8 +107,8 @@ TEST(ImplicitFriction, SlidingFeetCarryMuFnAgainstTheirEndSlip) {
   const contact::ContactForceParams params = ImplicitHertz();
   const Stage stage = RunStage(params, 0.3, 0.1, w);
   ExpectFrictionAtEndVelocity(params.hertz, stage, w);
-  EXPECT_TRUE(w.last_friction_converged);
-  EXPECT_GT(w.last_friction_iterations, 0);
+  EXPECT_TRUE(w.friction.last_converged);
+  EXPECT_GT(w.friction.last_iterations, 0);
   for (size_t a = 0; a < stage.active.size(); ++a) {
     const contact::Contact& c = w.contacts.contacts[stage.active[a]];
     const Eigen::Vector2d lambda_T(c.t1.dot(c.force), c.t2.dot(c.force));
@@ -125,7 +125,7 @@ TEST(ImplicitFriction, SlowFeetEndTheStepInTheStickRegime) {
   const contact::ContactForceParams params = ImplicitHertz();
   const Stage stage = RunStage(params, 2e-5, -1e-5, w);
   ExpectFrictionAtEndVelocity(params.hertz, stage, w);
-  EXPECT_TRUE(w.last_friction_converged);
+  EXPECT_TRUE(w.friction.last_converged);
   for (size_t a = 0; a < stage.active.size(); ++a) {
     EXPECT_LT(stage.end_velocity.segment<2>(3 * a + 1).norm(), params.hertz.stiction_velocity);
   }
@@ -156,7 +156,7 @@ TEST(ImplicitFriction, FallingFrictionCurveStillSolves) {
     params.hertz.mu_dynamic = 0.6;
     const Stage stage = RunStage(params, speed, 0.0, w);
     ExpectFrictionAtEndVelocity(params.hertz, stage, w);
-    EXPECT_TRUE(w.last_friction_converged);
+    EXPECT_TRUE(w.friction.last_converged);
   }
 }
 

@@ -163,7 +163,7 @@ TEST_F(StepIsItsStagesTest, LeastConstraintStepIsItsStagesInOrder) {
   EXPECT_EQ(q1, q2);
   EXPECT_EQ(v1, v2);
   EXPECT_EQ(impulses1, impulses2);
-  EXPECT_EQ(w1.last_qp.iterations, w2.last_qp.iterations);
+  EXPECT_EQ(w1.qp.last.iterations, w2.qp.last.iterations);
 }
 
 TEST_F(StepIsItsStagesTest, MicroMacroStepIsItsStagesInOrder) {
