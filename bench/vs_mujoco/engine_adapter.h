@@ -1,7 +1,8 @@
 // The common face of the two engines under comparison: each adapter holds one
 // simulated A1-like robot (Moreau's Model layout for q, v, joints and feet),
-// runs a Moreau controller at every simulation step, and reports what the
-// comparison records.
+// runs the Moreau controller of the sim::ControllerSettings it was made with
+// (sim::MakeSimulationController: one definition for both engines), and
+// reports what the comparison records.
 #ifndef MOREAU_BENCH_VS_MUJOCO_ENGINE_ADAPTER_H_
 #define MOREAU_BENCH_VS_MUJOCO_ENGINE_ADAPTER_H_
 
@@ -9,7 +10,6 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "engine/control/controller.h"
 
 namespace moreau::vs_mujoco {
 
@@ -33,13 +33,15 @@ class EngineAdapter {
   // MuJoCo friction cone ("pyramidal", "elliptic").
   virtual std::string ContactName() const = 0;
 
-  // Sets q (nq), v (nv) in Moreau's coordinates and the time to 0.
+  // Sets q (nq), v (nv) in Moreau's coordinates, the time to 0 and the
+  // controller to the start of a run.
   virtual absl::Status Reset(const Eigen::VectorXd& q, const Eigen::VectorXd& v) = 0;
 
-  // Advances `steps` steps; before every step the controller computes τ from
-  // (t, q, v) and the step applies it. FailedPrecondition when the engine
-  // diverged (the state is then not meaningful any more).
-  virtual absl::Status Advance(int steps, Controller& controller, ControllerState& state) = 0;
+  // Advances `steps` steps; at every control period the controller computes
+  // τ from (t, q, v) over the period, and the steps apply it (under torque
+  // control: clamped to the effort limits). FailedPrecondition when the
+  // engine diverged (the state is then not meaningful any more).
+  virtual absl::Status Advance(int steps) = 0;
 
   // The current time, trunk pose, joint angles and foot normal forces (of the
   // last step's contacts).

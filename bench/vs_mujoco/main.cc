@@ -209,15 +209,18 @@ absl::Status Run(const Options& options) {
           .dt = dt, .duration = options.duration, .sample_period = options.sample};
       // Engines made once per row; repetitions interleave the configurations
       // so that a slow spell of the machine hits all of them alike.
+      // Both engines run the scenario's controller from this one definition.
+      const sim::ControllerSettings controller = ScenarioController(scenario);
       std::vector<std::unique_ptr<EngineAdapter>> engines;
       for (const Cone cone : options.cones) {
-        MOREAU_ASSIGN_OR_RETURN(std::unique_ptr<MujocoEngine> engine,
-                                MujocoEngine::Create(*mujoco_model, model, dt, cone, options.mu));
+        MOREAU_ASSIGN_OR_RETURN(
+            std::unique_ptr<MujocoEngine> engine,
+            MujocoEngine::Create(*mujoco_model, model, dt, cone, options.mu, controller));
         engines.push_back(std::move(engine));
       }
       for (const std::string& contact : options.contacts) {
         MOREAU_ASSIGN_OR_RETURN(const sim::Settings settings,
-                                MoreauSettings(contact, dt, options.mu));
+                                MoreauSettings(contact, dt, options.mu, controller));
         MOREAU_ASSIGN_OR_RETURN(std::unique_ptr<MoreauEngine> engine,
                                 MoreauEngine::Create(model, settings));
         engines.push_back(std::move(engine));

@@ -9,8 +9,11 @@
 
 namespace moreau::vs_mujoco {
 
-absl::StatusOr<sim::Settings> MoreauSettings(std::string_view contact, double dt, double mu) {
+absl::StatusOr<sim::Settings> MoreauSettings(std::string_view contact, double dt, double mu,
+                                             const sim::ControllerSettings& controller) {
   sim::Settings settings;
+  settings.control.mode = sim::ControlMode::kTorque;
+  settings.controller = controller;
   MOREAU_ASSIGN_OR_RETURN(const sim::ContactModel model, sim::ParseContactModel(contact));
   settings.contact = sim::DefaultContactSettings(model);
   settings.dt = dt;
@@ -34,7 +37,8 @@ absl::StatusOr<std::unique_ptr<MoreauEngine>> MoreauEngine::Create(
 }
 
 MoreauEngine::MoreauEngine(std::unique_ptr<sim::Simulation> simulation)
-    : simulation_(std::move(simulation)), tau_(Eigen::VectorXd::Zero(simulation_->model().nv)) {}
+    : simulation_(std::move(simulation)),
+      zero_action_(Eigen::VectorXd::Zero(simulation_->model().nu())) {}
 
 std::string MoreauEngine::ContactName() const {
   return sim::ContactModelName(sim::ModelOf(simulation_->settings().contact));
@@ -49,15 +53,9 @@ absl::Status MoreauEngine::Reset(const Eigen::VectorXd& q, const Eigen::VectorXd
   return simulation_->SetState(state);
 }
 
-absl::Status MoreauEngine::Advance(int steps, Controller& controller, ControllerState& state) {
-  const Model& model = simulation_->model();
-  const double dt = simulation_->settings().dt;
-  for (int i = 0; i < steps; ++i) {
-    const sim::State& s = simulation_->state();
-    controller.Compute(model, s.time, dt, s.q, s.v, state, tau_);
-    MOREAU_RETURN_IF_ERROR(simulation_->Step(tau_, 1));
-  }
-  return absl::OkStatus();
+absl::Status MoreauEngine::Advance(int steps) {
+  // τ = the controller's τ (+ a zero action), clamped to the effort limits.
+  return simulation_->StepAction(zero_action_, steps);
 }
 
 void MoreauEngine::Record(Sample& sample) const {

@@ -1,5 +1,6 @@
-// The Moreau side of the comparison: a sim::Simulation driven the way
-// `moreau sim` drives it (controller at every step, then Step(τ, 1)).
+// The Moreau side of the comparison: a sim::Simulation running its
+// Settings::controller inside its step, stepped with a zero action, as
+// `moreau sim` runs it.
 #ifndef MOREAU_BENCH_VS_MUJOCO_MOREAU_ENGINE_H_
 #define MOREAU_BENCH_VS_MUJOCO_MOREAU_ENGINE_H_
 
@@ -16,8 +17,10 @@
 namespace moreau::vs_mujoco {
 
 // Settings for `contact` at time step dt with friction coefficient μ for
-// every contact law (as `moreau sim --mu`); everything else at its default.
-absl::StatusOr<sim::Settings> MoreauSettings(std::string_view contact, double dt, double mu);
+// every contact law (as `moreau sim --mu`) and the controller `controller`
+// under torque control; everything else at its default.
+absl::StatusOr<sim::Settings> MoreauSettings(std::string_view contact, double dt, double mu,
+                                             const sim::ControllerSettings& controller);
 
 class MoreauEngine : public EngineAdapter {
  public:
@@ -27,14 +30,14 @@ class MoreauEngine : public EngineAdapter {
   std::string EngineName() const override { return "moreau"; }
   std::string ContactName() const override;
   absl::Status Reset(const Eigen::VectorXd& q, const Eigen::VectorXd& v) override;
-  absl::Status Advance(int steps, Controller& controller, ControllerState& state) override;
+  absl::Status Advance(int steps) override;
   void Record(Sample& sample) const override;
 
  private:
   explicit MoreauEngine(std::unique_ptr<sim::Simulation> simulation);
 
   std::unique_ptr<sim::Simulation> simulation_;
-  Eigen::VectorXd tau_;  // nv, reused every step
+  Eigen::VectorXd zero_action_;  // nu: the controller alone drives the joints
 };
 
 }  // namespace moreau::vs_mujoco

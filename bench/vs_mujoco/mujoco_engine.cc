@@ -14,6 +14,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "engine/sim/make_controller.h"
+#include "engine/util/status_macros.h"
 
 namespace moreau::vs_mujoco {
 namespace {
@@ -301,13 +303,21 @@ double MujocoModel::TotalMass() const {
 
 absl::StatusOr<std::unique_ptr<MujocoEngine>> MujocoEngine::Create(
     std::shared_ptr<const MujocoModel> mujoco_model, std::shared_ptr<const Model> model, double dt,
-    Cone cone, double mu) {
+    Cone cone, double mu, const sim::ControllerSettings& controller) {
   if (!(dt > 0.0 && std::isfinite(dt))) {
     return absl::InvalidArgumentError(absl::StrCat("dt must be > 0, got ", dt));
   }
   if (!(mu >= 0.0 && std::isfinite(mu))) {
     return absl::InvalidArgumentError(absl::StrCat("mu must be finite and >= 0, got ", mu));
   }
+  // The controller Moreau's simulation would run under torque control.
+  sim::Settings settings;
+  settings.dt = dt;
+  settings.control.mode = sim::ControlMode::kTorque;
+  settings.controller = controller;
+  MOREAU_RETURN_IF_ERROR(sim::Validate(settings));
+  MOREAU_ASSIGN_OR_RETURN(std::unique_ptr<Controller> made,
+                          sim::MakeSimulationController(*model, settings));
   mjModel* m = mj_copyModel(nullptr, mujoco_model->mj());
   m->opt.timestep = dt;
   m->opt.cone = cone == Cone::kPyramidal ? mjCONE_PYRAMIDAL : mjCONE_ELLIPTIC;
@@ -317,12 +327,14 @@ absl::StatusOr<std::unique_ptr<MujocoEngine>> MujocoEngine::Create(
   // MuJoCo uses the larger of the two geoms' coefficients: both get μ.
   for (const int g : mujoco_model->foot_geom) m->geom_friction[3 * g] = mu;
   m->geom_friction[3 * mujoco_model->floor_geom] = mu;
-  return std::unique_ptr<MujocoEngine>(
-      new MujocoEngine(std::move(mujoco_model), std::move(model), m, cone));
+  return std::unique_ptr<MujocoEngine>(new MujocoEngine(std::move(mujoco_model), std::move(model),
+                                                        m, cone, std::move(made),
+                                                        controller.period_steps));
 }
 
 MujocoEngine::MujocoEngine(std::shared_ptr<const MujocoModel> mujoco_model,
-                           std::shared_ptr<const Model> model, mjModel* m, Cone cone)
+                           std::shared_ptr<const Model> model, mjModel* m, Cone cone,
+                           std::unique_ptr<Controller> controller, int period_steps)
     : map_(std::move(mujoco_model)),
       model_(std::move(model)),
       m_(m),
@@ -330,7 +342,9 @@ MujocoEngine::MujocoEngine(std::shared_ptr<const MujocoModel> mujoco_model,
       cone_(cone),
       q_(Eigen::VectorXd::Zero(model_->nq)),
       v_(Eigen::VectorXd::Zero(model_->nv)),
-      tau_(Eigen::VectorXd::Zero(model_->nv)) {}
+      tau_(Eigen::VectorXd::Zero(model_->nv)),
+      controller_(std::move(controller)),
+      period_steps_(period_steps) {}
 
 MujocoEngine::~MujocoEngine() {
   mj_deleteData(d_);
@@ -352,6 +366,9 @@ absl::Status MujocoEngine::Reset(const Eigen::VectorXd& q, const Eigen::VectorXd
   }
   d_->time = 0.0;
   mj_forward(m_, d_);
+  state_ = ControllerState{};
+  tau_.setZero();
+  steps_ = 0;
   return absl::OkStatus();
 }
 
@@ -371,11 +388,14 @@ bool MujocoEngine::Diverged() const {
          d_->warning[mjWARN_BADQACC].number > 0;
 }
 
-absl::Status MujocoEngine::Advance(int steps, Controller& controller, ControllerState& state) {
-  const double dt = m_->opt.timestep;
+absl::Status MujocoEngine::Advance(int steps) {
+  // The control period Δt_c = period_steps Δt, as sim::Simulation runs it.
+  const double dt = period_steps_ * m_->opt.timestep;
   for (int i = 0; i < steps; ++i) {
-    ReadState();
-    controller.Compute(*model_, d_->time, dt, q_, v_, state, tau_);
+    if (controller_ != nullptr && steps_ % period_steps_ == 0) {
+      ReadState();
+      controller_->Compute(*model_, d_->time, dt, q_, v_, state_, tau_);
+    }
     for (size_t j = 0; j < map_->joint_v.size(); ++j) {
       const double limit = map_->effort[j];
       d_->qfrc_applied[map_->joint_dof[j]] = std::clamp(tau_[map_->joint_v[j]], -limit, limit);

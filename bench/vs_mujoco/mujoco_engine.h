@@ -12,13 +12,16 @@
 //     uses none of them); friction coefficient μ on the feet and the ground;
 //   - MuJoCo's default soft-constraint parameters (solref, solimp), solver
 //     (Newton), integrator (Euler) and tolerance; the cone as chosen.
-// The torques of the Moreau controller enter through qfrc_applied.
+// The torques of the Moreau controller (sim::MakeSimulationController of the
+// engine's sim::ControllerSettings, as in Moreau's simulation) enter through
+// qfrc_applied, clamped to the effort limits as Moreau's torque control does.
 #ifndef MOREAU_BENCH_VS_MUJOCO_MUJOCO_ENGINE_H_
 #define MOREAU_BENCH_VS_MUJOCO_MUJOCO_ENGINE_H_
 
 #include <mujoco/mujoco.h>
 
 #include <Eigen/Core>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,7 +29,9 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "bench/vs_mujoco/engine_adapter.h"
+#include "engine/control/controller.h"
 #include "engine/model/model.h"
+#include "engine/sim/settings.h"
 
 namespace moreau::vs_mujoco {
 
@@ -69,21 +74,22 @@ class MujocoModel {
 class MujocoEngine : public EngineAdapter {
  public:
   // A simulation of `model` at time step dt with the given cone and friction
-  // coefficient μ (feet and ground).
+  // coefficient μ (feet and ground), driven by `controller` (its torques).
+  // InvalidArgument for a controller the model cannot run.
   static absl::StatusOr<std::unique_ptr<MujocoEngine>> Create(
       std::shared_ptr<const MujocoModel> mujoco_model, std::shared_ptr<const Model> model,
-      double dt, Cone cone, double mu);
+      double dt, Cone cone, double mu, const sim::ControllerSettings& controller);
   ~MujocoEngine() override;
 
   std::string EngineName() const override { return "mujoco"; }
   std::string ContactName() const override { return ConeName(cone_); }
   absl::Status Reset(const Eigen::VectorXd& q, const Eigen::VectorXd& v) override;
-  absl::Status Advance(int steps, Controller& controller, ControllerState& state) override;
+  absl::Status Advance(int steps) override;
   void Record(Sample& sample) const override;
 
  private:
   MujocoEngine(std::shared_ptr<const MujocoModel> mujoco_model, std::shared_ptr<const Model> model,
-               mjModel* m, Cone cone);
+               mjModel* m, Cone cone, std::unique_ptr<Controller> controller, int period_steps);
   // q_, v_ ← MuJoCo's qpos, qvel in Moreau's layout.
   void ReadState();
   bool Diverged() const;
@@ -95,7 +101,11 @@ class MujocoEngine : public EngineAdapter {
   Cone cone_;
   Eigen::VectorXd q_;    // nq (Moreau)
   Eigen::VectorXd v_;    // nv (Moreau)
-  Eigen::VectorXd tau_;  // nv (Moreau)
+  Eigen::VectorXd tau_;  // nv (Moreau): the controller's, held over its period
+  std::unique_ptr<Controller> controller_;  // nullptr: "none", τ = 0
+  ControllerState state_;                   // the controller's, from the start of a run
+  int period_steps_;                        // the controller runs every period_steps-th step
+  int64_t steps_ = 0;                       // steps since Reset
 };
 
 }  // namespace moreau::vs_mujoco

@@ -7,34 +7,11 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "engine/control/pd.h"
 
 namespace moreau::vs_mujoco {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// The drop's "controller": joint PD (001 eq. 44, the stand gains) holding the
-// joint angles of the first call, target rate 0.
-class HoldPose : public Controller {
- public:
-  explicit HoldPose(const Model& model)
-      : Controller(model), qd_zero_(Eigen::VectorXd::Zero(q_des_.size())) {}
-
-  std::string_view Name() const override { return "hold"; }
-
-  void Compute(const Model& model, double /*t*/, double dt, const Eigen::VectorXd& q,
-               const Eigen::VectorXd& v, ControllerState& state,
-               Eigen::Ref<Eigen::VectorXd> tau) override {
-    if (state.elapsed_s == 0.0) ActuatorPositions(model, q, q_des_);
-    JointPd(model, q, v, q_des_, qd_zero_, gains_, tau);
-    state.elapsed_s += dt;
-  }
-
- private:
-  PdGains gains_;
-  Eigen::VectorXd qd_zero_;
-};
 
 // Fall criteria of `moreau sim`.
 constexpr double kFallHeightFraction = 1.0 / 3.0;
@@ -62,27 +39,29 @@ absl::StatusOr<Scenario> ParseScenario(absl::string_view name) {
       absl::StrCat("unknown scenario '", name, "' (drop, stand or trot)"));
 }
 
-absl::StatusOr<std::unique_ptr<Controller>> MakeScenarioController(Scenario scenario,
-                                                                   const Model& model) {
+sim::ControllerSettings ScenarioController(Scenario scenario) {
+  sim::ControllerSettings controller;
+  controller.period_steps = 1;
   switch (scenario) {
     case Scenario::kDrop:
-      return std::unique_ptr<Controller>(new HoldPose(model));
+      controller.kind = sim::ControllerKind::kHold;
+      break;
     case Scenario::kStand:
-      return MakeController("stand", model);
-    case Scenario::kTrot: {
-      ControllerOptions options;
-      options.weight_feedforward = true;
+      controller.kind = sim::ControllerKind::kStand;
+      break;
+    case Scenario::kTrot:
+      controller.kind = sim::ControllerKind::kTrot;
+      controller.options.weight_feedforward = true;
       // The A1's trot holds its start line and reads a faster base-velocity
       // estimate than the default (0.1 s): the trunk then wanders less in
       // both engines, so the comparison sees the engines' differences
       // rather than two chaotic paths parting (BENCHMARKS.md
       // lists the sweep these were chosen from).
-      options.line_gain = 0.5;
-      options.velocity_filter_s = 0.05;
-      return MakeController("trot", model, options);
-    }
+      controller.options.line_gain = 0.5;
+      controller.options.velocity_filter_s = 0.05;
+      break;
   }
-  return absl::InvalidArgumentError("unknown scenario");
+  return controller;
 }
 
 void InitialState(Scenario scenario, const Model& model, Eigen::VectorXd& q, Eigen::VectorXd& v) {
@@ -93,11 +72,6 @@ void InitialState(Scenario scenario, const Model& model, Eigen::VectorXd& q, Eig
 
 absl::StatusOr<RunResult> RunScenario(Scenario scenario, const Model& model, EngineAdapter& engine,
                                       const RunOptions& options) {
-  absl::StatusOr<std::unique_ptr<Controller>> controller = MakeScenarioController(scenario, model);
-  if (!controller.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("scenario ", ScenarioName(scenario), ": ", controller.status().message()));
-  }
   Eigen::VectorXd q;
   Eigen::VectorXd v;
   InitialState(scenario, model, q, v);
@@ -114,12 +88,11 @@ absl::StatusOr<RunResult> RunScenario(Scenario scenario, const Model& model, Eng
   run.samples.emplace_back();
   engine.Record(run.samples.back());
 
-  ControllerState state;
   Clock::duration wall = Clock::duration::zero();
   while (run.steps < total) {
     const int chunk = static_cast<int>(std::min<int64_t>(every, total - run.steps));
     const Clock::time_point start = Clock::now();
-    const absl::Status status = engine.Advance(chunk, **controller, state);
+    const absl::Status status = engine.Advance(chunk);
     wall += Clock::now() - start;
     if (!status.ok()) {
       if (!absl::IsFailedPrecondition(status)) return status;

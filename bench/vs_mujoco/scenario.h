@@ -2,29 +2,31 @@
 // engine.
 //
 //   drop   a passive drop: the robot, legs straight (Model::q_default),
-//          released kDropHeight above the ground with the joint PD holding
-//          that pose ("stand" gains, target = the initial joint angles), so
-//          the legs act as springs; it lands and comes to rest.
+//          released kDropHeight above the ground with the "hold" controller
+//          (joint PD, the "stand" gains, holding the initial joint angles),
+//          so the legs act as springs; it lands and comes to rest.
 //   stand  the "stand" controller from Model::q_default (feet on the
 //          ground, legs straight): it squats to the standing height.
 //   trot   the "trot" controller from Model::q_default: it stands for
 //          0.5 s, then trots forward (ControllerOptions defaults plus the
 //          stance legs' weight feed-forward, which the 13.7 kg A1 needs to
 //          trot on every contact model at 001's k_p = 40).
+// Both engines run the scenario's controller from one sim::ControllerSettings
+// (ScenarioController): Moreau's simulation inside its step, MuJoCo's adapter
+// by the same factory (sim::MakeSimulationController).
 #ifndef MOREAU_BENCH_VS_MUJOCO_SCENARIO_H_
 #define MOREAU_BENCH_VS_MUJOCO_SCENARIO_H_
 
 #include <Eigen/Core>
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "bench/vs_mujoco/engine_adapter.h"
-#include "engine/control/controller.h"
 #include "engine/model/model.h"
+#include "engine/sim/settings.h"
 
 namespace moreau::vs_mujoco {
 
@@ -36,9 +38,9 @@ const char* ScenarioName(Scenario scenario);
 // "drop", "stand", "trot"; InvalidArgument naming the value otherwise.
 absl::StatusOr<Scenario> ParseScenario(absl::string_view name);
 
-// The controller that drives the scenario (one per run: it keeps targets).
-absl::StatusOr<std::unique_ptr<Controller>> MakeScenarioController(Scenario scenario,
-                                                                   const Model& model);
+// The controller that drives the scenario, every step (period 1); an
+// engine adapter is made with it.
+sim::ControllerSettings ScenarioController(Scenario scenario);
 // The initial state (q, v) in Moreau's coordinates.
 void InitialState(Scenario scenario, const Model& model, Eigen::VectorXd& q, Eigen::VectorXd& v);
 
@@ -62,11 +64,11 @@ struct RunResult {
   double steps_per_s() const { return wall_s > 0.0 ? static_cast<double>(steps) / wall_s : 0.0; }
 };
 
-// Resets the engine to the scenario's initial state and runs it for
-// options.duration (round(duration / dt) steps), recording a sample every
-// sample period. Only the stepping loop is timed (recording is not). A
-// diverged engine ends the run early (diverged, error); other failures are
-// returned.
+// Resets the engine (made with ScenarioController(scenario)) to the
+// scenario's initial state and runs it for options.duration
+// (round(duration / dt) steps), recording a sample every sample period. Only
+// the stepping loop is timed (recording is not). A diverged engine ends the
+// run early (diverged, error); other failures are returned.
 absl::StatusOr<RunResult> RunScenario(Scenario scenario, const Model& model, EngineAdapter& engine,
                                       const RunOptions& options);
 

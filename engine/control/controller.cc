@@ -11,6 +11,7 @@
 #include "absl/strings/str_format.h"
 #include "engine/control/atan2.h"
 #include "engine/control/gait.h"
+#include "engine/control/hold.h"
 #include "engine/control/legs.h"
 #include "engine/util/status_macros.h"
 
@@ -485,16 +486,17 @@ void Controller::ComputeReachTargets(const Model& model, double t, double dt, do
   }
 }
 
-std::vector<std::string_view> ControllerNames() { return {"zero", "stand", "trot"}; }
+std::vector<std::string_view> ControllerNames() { return {"zero", "stand", "trot", "hold"}; }
 
 absl::StatusOr<std::unique_ptr<Controller>> MakeController(std::string_view name,
                                                            const Model& model,
                                                            const ControllerOptions& options) {
   MOREAU_RETURN_IF_ERROR(ValidateOptions(options));
   if (name == "zero") return std::make_unique<ZeroController>(model);
+  if (name == "hold") return MakeHoldController(model, options.gains);
   if (name != "stand" && name != "trot") {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("unknown controller '%s' (expected one of: zero, stand, trot)", name));
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "unknown controller '%s' (expected one of: zero, stand, trot, hold)", name));
   }
   absl::StatusOr<LegLayout> layout = FindLegs(model);
   if (!layout.ok()) {

@@ -13,6 +13,8 @@
 //            Raibert foot placement against velocity errors, a heading hold
 //            (proportional–integral) by the stance feet's sweep, and swing
 //            feet lifted by the stance legs' sag.
+//   "hold"   joint PD (001 eq. 44) holding the joint angles of its first
+//            call, target rate 0 (hold.h). Any model with actuators.
 // "stand" and "trot" discretize the PD for the step (StableJointPd, pd.h).
 // The velocity trot (velocity_trot.h) is the trot for velocity-level joints
 // (id-constraint control): a Controller that drives the joints by targets
@@ -70,6 +72,8 @@ struct ControllerState {
   // Trot: the leg joints' targets of the last Compute, 3 per leg (the leg's
   // actuators in Leg::actuator order), which the swing clearance reads;
   // before the first Compute (leg_targets_set false) the stand pose's.
+  // Hold (hold.h): the held joint angles in actuator order, taken at the
+  // first Compute (leg_targets_set false before it).
   std::array<double, 3 * kMaxControllerLegs> leg_targets = {};
   bool leg_targets_set = false;
   // Velocity trot (velocity_trot.h), per leg: in swing at the last Compute,
@@ -162,7 +166,7 @@ class Controller {
  public:
   virtual ~Controller() = default;
 
-  // "zero", "stand", "trot" or "velocity-trot".
+  // "zero", "stand", "trot", "hold" or "velocity-trot".
   virtual std::string_view Name() const = 0;
 
   // τ (nv) for time t (s) at state (q: nq, v: nv) of the Model the controller
@@ -224,9 +228,10 @@ std::vector<std::string_view> ControllerNames();
 // Builds a controller for `model`. InvalidArgument for an unknown name, bad
 // options (non-finite or negative gains, f ≤ 0, β ∉ (0, 1), …), a model whose
 // feet are not 3-joint legs ("stand", "trot"; the error names the foot), a
-// trot on other than four legs at the four corners, or targets the legs
-// cannot reach within their joint limits (the stand pose, or any point of the
-// trot cycle at full step length and height).
+// trot on other than four legs at the four corners, targets the legs cannot
+// reach within their joint limits (the stand pose, or any point of the trot
+// cycle at full step length and height), or a hold on a model of more than
+// kMaxHeldJoints actuators (hold.h).
 absl::StatusOr<std::unique_ptr<Controller>> MakeController(std::string_view name,
                                                            const Model& model,
                                                            const ControllerOptions& options = {});

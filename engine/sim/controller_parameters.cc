@@ -22,6 +22,11 @@ std::vector<Parameter> StandParameters(ControllerOptions& o) {
           {"stable_pd", nullptr, &o.stable_pd}};
 }
 
+// The hold (hold.h): the PD's gains.
+std::vector<Parameter> HoldParameters(ControllerOptions& o) {
+  return {{"kp", &o.gains.kp}, {"kd", &o.gains.kd}};
+}
+
 // 001's trot (MakeController "trot").
 std::vector<Parameter> TrotParameters(ControllerOptions& o) {
   return {{"kp", &o.gains.kp},
@@ -77,6 +82,8 @@ std::vector<Parameter> Parameters(ControllerSettings& c, ControlMode mode) {
     case ControllerKind::kTrot:
     case ControllerKind::kPdTrot:
       return TrotParameters(c.options);
+    case ControllerKind::kHold:
+      return HoldParameters(c.options);
     default:
       return {};
   }

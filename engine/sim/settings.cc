@@ -52,7 +52,9 @@ const EnumTable<ControllerKind>& ControllerKinds() {
         "PD) with balance feedback"},
        {ControllerKind::kVelocityTrot, "velocity-trot",
         "a trot for velocity-level joints: stance legs from one base twist with the feet "
-        "still, contact-triggered touchdown (joint targets only: not under torque control)"}});
+        "still, contact-triggered touchdown (joint targets only: not under torque control)"},
+       {ControllerKind::kHold, "hold",
+        "joint PD (001 eq. 44) holding the joint angles of its first run, target rate 0"}});
   return *table;
 }
 

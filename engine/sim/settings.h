@@ -44,9 +44,10 @@ absl::StatusOr<step::LoopSolver> ParseLoopSolver(std::string_view name);
 // The controller the simulation runs inside its step (engine/control,
 // controller.h): "none" (actions alone drive the joints), "zero", "stand",
 // "trot" (the trot suited to the control mode: the velocity trot under
-// id-constraint, 001's otherwise), "pd-trot" (001's trot in every mode) or
-// "velocity-trot" (velocity_trot.h; a mode that tracks targets).
-enum class ControllerKind { kNone, kZero, kStand, kTrot, kPdTrot, kVelocityTrot };
+// id-constraint, 001's otherwise), "pd-trot" (001's trot in every mode),
+// "velocity-trot" (velocity_trot.h; a mode that tracks targets) or "hold"
+// (hold.h: joint PD holding the pose of its first run).
+enum class ControllerKind { kNone, kZero, kStand, kTrot, kPdTrot, kVelocityTrot, kHold };
 const EnumTable<ControllerKind>& ControllerKinds();
 const char* ControllerKindName(ControllerKind kind);
 absl::StatusOr<ControllerKind> ParseControllerKind(std::string_view name);
@@ -62,7 +63,7 @@ absl::StatusOr<ControllerKind> ParseControllerKind(std::string_view name);
 // A zero action leaves the controller alone in charge.
 struct ControllerSettings {
   ControllerKind kind = ControllerKind::kNone;
-  ControllerOptions options;          // zero, stand, 001's trot
+  ControllerOptions options;          // zero, stand, hold, 001's trot
   VelocityTrotOptions velocity_trot;  // the velocity trot; its id_time_constant_s
                                       // is Settings::control's
   int period_steps = 1;               // ≥ 1

@@ -6,9 +6,8 @@
 #include <variant>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/strip.h"
-#include "engine/control/velocity_trot.h"
 #include "engine/model/loop_closures.h"
+#include "engine/sim/make_controller.h"
 #include "engine/step/explicit_step.h"
 #include "engine/step/least_constraint_step.h"
 #include "engine/step/micro_macro_step.h"
@@ -35,40 +34,6 @@ contact::ContactForceParams ForceLawParams(const ContactSettings& contact) {
     params.micro = s->law;
   }
   return params;
-}
-
-// Settings::controller for `model` (the simulation's own copy); nullptr for
-// "none".
-absl::StatusOr<std::unique_ptr<Controller>> MakeSimulationController(const Model& model,
-                                                                     const Settings& s) {
-  const ControllerSettings& c = s.controller;
-  absl::StatusOr<std::unique_ptr<Controller>> made;
-  if (c.kind == ControllerKind::kNone) return std::unique_ptr<Controller>();
-  // "trot": deadbeat joint rows (id-constraint) get the velocity trot.
-  const bool velocity = RunsVelocityTrot(c.kind, s.control.mode);
-  if (velocity && s.control.mode == ControlMode::kTorque) {
-    made = absl::InvalidArgumentError(
-        "it drives the joints by targets only: needs a control mode other than torque");
-  } else if (velocity) {
-    // Its targets for the mode's time constant.
-    VelocityTrotOptions options = c.velocity_trot;
-    options.id_time_constant_s = s.control.id_time_constant;
-    absl::StatusOr<std::unique_ptr<VelocityTrot>> trot = VelocityTrot::Create(model, options);
-    if (trot.ok()) return std::unique_ptr<Controller>(*std::move(trot));
-    made = trot.status();
-  } else {
-    const bool trot = c.kind == ControllerKind::kTrot || c.kind == ControllerKind::kPdTrot;
-    const char* name = trot ? "trot" : ControllerKindName(c.kind);
-    made = MakeController(name, model, c.options);
-    if (made.ok()) return made;
-    // MakeController names the controller it built ("trot" for pd-trot):
-    // the message below names the kind chosen in the Settings instead.
-    absl::string_view message = made.status().message();
-    absl::ConsumePrefix(&message, absl::StrCat("controller '", name, "': "));
-    made = absl::InvalidArgumentError(message);
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat("controller '", ControllerKindName(c.kind), "': ", made.status().message()));
 }
 
 }  // namespace

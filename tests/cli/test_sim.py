@@ -542,3 +542,31 @@ def test_four_bar_loop_solvers_agree(moreau, tmp_path):
         assert first and max(abs(last_rows[solver][k] - first[k]) for k in first) > 0.01
     for name, value in last_rows["prox"].items():
         assert value == pytest.approx(last_rows["direct"][name], abs=1e-3), name
+
+
+def test_hold_controller_holds_the_pose_the_run_starts_in(moreau, tmp_path):
+    # `--controller hold`: joint PD (k_p = 40, k_d = 1) to the joint angles of
+    # the first step. The pendulum released at 0.3 rad sags under its weight
+    # (m g l sin θ / k_p ≈ 0.07 rad at rest) but stays on its side, where
+    # `--controller zero` lets it swing through to −0.3 rad.
+    def angles(controller):
+        out = tmp_path / f"{controller}.csv"
+        report = sim(moreau, "pendulum", "--controller", controller, "--q", "0.3",
+                     "--duration", "2", "--contact", "spring-damper", "--out", str(out))
+        assert report["diverged"] is False
+        with open(out) as f:
+            return [float(row["q_hinge"]) for row in csv.DictReader(f)]
+
+    held = angles("hold")
+    assert 0.15 < min(held) and max(held) <= 0.3 + 1e-6
+    assert min(angles("zero")) < -0.29
+
+
+@pytest.mark.parametrize("mode", ["torque", "pd", "id-constraint"])
+def test_hold_controller_runs_a_quadruped(moreau, mode):
+    # The Mini Cheetah held in its start pose (legs straight) stays up.
+    report = sim(moreau, "mini_cheetah", "--controller", "hold", "--control-mode", mode,
+                 "--duration", "0.5")
+    assert report["diverged"] is False and report["fell"] is False
+    assert report["control"] == mode
+    assert report["final_base_pose"][2] > 0.3

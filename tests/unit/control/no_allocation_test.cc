@@ -21,7 +21,7 @@ namespace {
 TEST(NoAllocation, ControllerCompute) {
   for (const auto& [label, model] : testing::Quadrupeds()) {
     ASSERT_NE(model, nullptr);
-    for (std::string_view name : {"zero", "stand", "trot"}) {
+    for (std::string_view name : {"zero", "stand", "trot", "hold"}) {
       SCOPED_TRACE(label + " " + std::string(name));
       auto controller = MakeController(name, *model, {});
       ASSERT_TRUE(controller.ok()) << controller.status();

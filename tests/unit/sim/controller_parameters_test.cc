@@ -151,6 +151,23 @@ TEST(ControllerParametersTest, RefusesUnknownNamesListingTheAcceptedOnes) {
   EXPECT_EQ(c.options.gains.kp, ControllerOptions().gains.kp);
 }
 
+TEST(ControllerParametersTest, HoldTakesTheGains) {
+  ExpectEachNameSetsItsOwnField(ControllerKind::kHold, ControlMode::kTorque, false);
+  for (ControlMode mode : {ControlMode::kTorque, ControlMode::kIdConstraint}) {
+    EXPECT_EQ(ControllerParameterNames(ControllerKind::kHold, mode),
+              (std::vector<std::string>{"kp", "kd"}));
+  }
+  ControllerSettings c;
+  c.kind = ControllerKind::kHold;
+  ASSERT_TRUE(SetControllerParameter(c, ControlMode::kPd, "kd", 2.0).ok());
+  EXPECT_EQ(c.options.gains.kd, 2.0);
+  const absl::Status status = SetControllerParameter(c, ControlMode::kTorque, "stand_height", 0.3);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(status.message(), HasSubstr("'stand_height'"));
+  EXPECT_THAT(status.message(), HasSubstr("controller 'hold'"));
+  EXPECT_THAT(status.message(), HasSubstr("(expected one of kp, kd)"));
+}
+
 TEST(ControllerParametersTest, NoneAndZeroTakeNoParameters) {
   for (ControllerKind kind : {ControllerKind::kNone, ControllerKind::kZero}) {
     EXPECT_TRUE(ControllerParameterNames(kind, ControlMode::kTorque).empty());

@@ -53,7 +53,7 @@ void ExpectSameState(const State& a, const State& b) {
 
 // Torque control: the controller's τ, as Compute then Step(τ) outside.
 TEST(SimulationController, TorqueControlEqualsComputeThenStep) {
-  for (const char* name : {"stand", "trot"}) {
+  for (const char* name : {"stand", "trot", "hold"}) {
     SCOPED_TRACE(name);
     Settings settings;
     auto outside = Make(settings);
@@ -147,6 +147,59 @@ TEST(SimulationController, SnapshotRestoresTheVelocityTrot) {
   ASSERT_NE(sim, nullptr);
   EXPECT_EQ(sim->controller()->Name(), "velocity-trot");
   ExpectSnapshotRestoresTheController(settings, 120, 60);  // swings under way
+}
+
+// The hold's pose is the one of its first run, at step 0: restored mid-run
+// (into the same and into a fresh instance, whose hold has not run yet) it
+// holds that pose, not the one at the restore.
+TEST(SimulationController, SnapshotRestoresTheHold) {
+  Settings settings;
+  settings.controller.kind = ControllerKind::kHold;
+  ExpectSnapshotRestoresTheController(settings, 300, 300);  // falling onto its feet
+  auto sim = Make(settings);
+  ASSERT_NE(sim, nullptr);
+  StepZero(*sim, 300);
+  const Model& m = sim->model();
+  for (int a = 0; a < m.nu(); ++a) {
+    const double q0 = m.q_default[m.joints[m.actuators[a].joint].q_index];
+    EXPECT_EQ(sim->state().controller.leg_targets[a], q0) << a;
+  }
+}
+
+// Under the target modes the hold's set point is the held pose, as the
+// stand's is its stand pose: pd tracks the held angles themselves; id and
+// id-constraint approach them no faster than the PD (k_d/k_p).
+TEST(SimulationController, HoldTargetsTheHeldPoseInTheTargetModes) {
+  for (ControlMode mode : {ControlMode::kPd, ControlMode::kId, ControlMode::kIdConstraint}) {
+    SCOPED_TRACE(ControlModeName(mode));
+    Settings settings;
+    settings.control.mode = mode;
+    settings.controller.kind = ControllerKind::kHold;
+    auto sim = Make(settings);
+    ASSERT_NE(sim, nullptr);
+    const Model& m = sim->model();
+    Eigen::VectorXd held(m.nu());
+    ActuatorPositions(m, sim->state().q, held);
+    StepZero(*sim, 1);
+    const PdGains gains;
+    for (int a = 0; a < m.nu(); ++a) {
+      // The first run: the joints are at the held angles, so are the targets.
+      EXPECT_EQ(sim->state().controller_command[a], held[a]) << a;
+    }
+    // Later runs: the set point stays the held pose as the robot moves.
+    StepZero(*sim, 50);
+    const Eigen::VectorXd q = sim->state().q;
+    StepZero(*sim, 1);
+    for (int a = 0; a < m.nu(); ++a) {
+      const double q_a = q[m.joints[m.actuators[a].joint].q_index];
+      const double expected = mode == ControlMode::kPd
+                                  ? held[a]
+                                  : q_a + settings.dt * (held[a] - q_a) * gains.kp / gains.kd;
+      EXPECT_DOUBLE_EQ(sim->state().controller_command[a], expected) << a;
+    }
+    StepZero(*sim, 1);
+    EXPECT_FALSE(sim->diverged());
+  }
 }
 
 // A blob without the controller section (a state at the start of a run, or
