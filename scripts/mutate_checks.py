@@ -56,6 +56,7 @@ SVC = "server/service.cc"
 CONV = "server/convert.cc"
 SET = "engine/sim/settings.cc"
 PAR = "engine/sim/contact_parameters.cc"
+NAMED = "engine/sim/named_parameters.cc"
 ACT = "engine/sim/actuation.cc"
 SIM = "engine/sim/simulation.cc"
 STATE = "engine/sim/state.cc"
@@ -207,24 +208,27 @@ MUTATIONS = [
     off("micro_macro.lambda", MM, "!(std::isfinite(p.lambda) && p.lambda > 0.0)"),
     off("micro_macro.slip_velocity", MM, "!(std::isfinite(p.slip_velocity) && p.slip_velocity > 0.0)"),
     off("micro_macro.qp", MM, "!qp.ok()"),
-    # ---- contact_parameters.cc.
-    off("parameters.finite", PAR, "!std::isfinite(value)"),
-    off("parameters.max_iterations", PAR,
-        "value < 1 || value > 100000 || value != std::floor(value)"),
-    Mutation("parameters.max_iterations.integer", PAR, " || value != std::floor(value)", ""),
-    Mutation("parameters.max_iterations.upper", PAR, " || value > 100000", ""),
+    # ---- named_parameters.cc (the checks) and contact_parameters.cc (the table).
+    off("parameters.finite", NAMED, "!std::isfinite(value)"),
+    off("parameters.max_iterations", NAMED,
+        "value < p.min || value > p.max || value != std::floor(value)"),
+    Mutation("parameters.max_iterations.integer", NAMED, " || value != std::floor(value)", ""),
+    Mutation("parameters.max_iterations.upper", NAMED, " || value > p.max", ""),
     Mutation("parameters.max_iterations.models", PAR,
-             "bool HasMaxIterations(ContactModel model) { return IsHardContact(model) || "
-             "IsQpContact(model); }",
-             "bool HasMaxIterations(ContactModel) { return true; }"),
-    off("parameters.implicit_friction", PAR, "value != 0.0 && value != 1.0"),
+             '            {"stick_velocity", &p.stick_velocity}};\n  }\n'
+             '  if (auto* s = std::get_if<HertzSettings>',
+             '            {"stick_velocity", &p.stick_velocity},\n'
+             '            MaxIterations(new int(0))};\n  }\n'
+             '  if (auto* s = std::get_if<HertzSettings>'),
+    off("parameters.implicit_friction", NAMED, "value != 0.0 && value != 1.0"),
     Mutation("parameters.implicit_friction.model", PAR,
-             "settings.contact == ContactModel::kHertz && name == kImplicitFriction",
-             "name == kImplicitFriction"),
-    Mutation("parameters.unknown_name", PAR,
-             "  return absl::InvalidArgumentError(\n      absl::StrCat(\"unknown contact parameter",
-             "  return absl::OkStatus();\n"
-             "  return absl::InvalidArgumentError(\n      absl::StrCat(\"unknown contact parameter"),
+             '            {"stick_velocity", &p.stick_velocity}};\n  }\n'
+             '  if (auto* s = std::get_if<LeastConstraintSettings>',
+             '            {"stick_velocity", &p.stick_velocity},\n'
+             '            Flag("implicit_friction", new bool(false))};\n  }\n'
+             '  if (auto* s = std::get_if<LeastConstraintSettings>'),
+    Mutation("parameters.unknown_name", NAMED, "  return unknown();",
+             "  return absl::OkStatus();"),
     # ---- Simulation::Create.
     off("simulation.id_constraint_contact", SIM,
         "s.control.mode == ControlMode::kIdConstraint && !IsHardContact(s.contact)"),

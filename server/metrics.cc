@@ -2,9 +2,11 @@
 
 #include <chrono>
 #include <exception>
+#include <iterator>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "engine/util/enum_table.h"
 
 namespace moreau::server {
 namespace {
@@ -25,39 +27,24 @@ double ClockSeconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// The RPCs' names as in simulator.proto's service.
+constexpr EnumEntry<Rpc> kRpcs[] = {{Rpc::kListModels, "ListModels"},
+                                    {Rpc::kGetModel, "GetModel"},
+                                    {Rpc::kCreateInstances, "CreateInstances"},
+                                    {Rpc::kDestroyInstances, "DestroyInstances"},
+                                    {Rpc::kReset, "Reset"},
+                                    {Rpc::kStep, "Step"},
+                                    {Rpc::kStepBatch, "StepBatch"},
+                                    {Rpc::kSession, "Session"},
+                                    {Rpc::kGetState, "GetState"},
+                                    {Rpc::kSetState, "SetState"},
+                                    {Rpc::kQuery, "Query"},
+                                    {Rpc::kWatch, "Watch"}};
+static_assert(std::size(kRpcs) == static_cast<size_t>(Rpc::kCount));
+
 }  // namespace
 
-const char* RpcName(Rpc rpc) {
-  switch (rpc) {
-    case Rpc::kListModels:
-      return "ListModels";
-    case Rpc::kGetModel:
-      return "GetModel";
-    case Rpc::kCreateInstances:
-      return "CreateInstances";
-    case Rpc::kDestroyInstances:
-      return "DestroyInstances";
-    case Rpc::kReset:
-      return "Reset";
-    case Rpc::kStep:
-      return "Step";
-    case Rpc::kStepBatch:
-      return "StepBatch";
-    case Rpc::kSession:
-      return "Session";
-    case Rpc::kGetState:
-      return "GetState";
-    case Rpc::kSetState:
-      return "SetState";
-    case Rpc::kQuery:
-      return "Query";
-    case Rpc::kWatch:
-      return "Watch";
-    case Rpc::kCount:
-      break;
-  }
-  return "unknown";
-}
+const char* RpcName(Rpc rpc) { return EnumName(kRpcs, rpc); }
 
 Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
   steps_family_ = &prometheus::BuildCounter()

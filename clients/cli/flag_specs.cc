@@ -52,6 +52,9 @@ std::vector<std::pair<std::string, std::string>> IntegratorChoices() {
 std::vector<std::pair<std::string, std::string>> ControlModeChoices() {
   return ChoicesOf(sim::ControlModes());
 }
+std::vector<std::pair<std::string, std::string>> ControllerChoices() {
+  return ChoicesOf(sim::ControllerKinds());
+}
 std::vector<std::pair<std::string, std::string>> LoopSolverChoices() {
   return ChoicesOf(sim::LoopSolvers());
 }
@@ -200,15 +203,13 @@ constexpr FlagSpec kDurationFlagSpec = Bind<&FlagValues::sim, &SimFlags::duratio
 });
 constexpr FlagSpec kControllerFlagSpec = Bind<&FlagValues::sim, &SimFlags::controller>({
     .name = "controller",
-    .value = "stand|trot|pd-trot|velocity-trot|zero",
-    .help = "Joint controller, run by the simulation inside its step at the simulation rate: "
-            "stand (PD to a standing pose), trot (a trotting gait, four legs: velocity-trot under "
-            "--control id-constraint, pd-trot otherwise), pd-trot (paper 001's trot for PD-held "
-            "legs), velocity-trot (a trot for velocity-level joints; a --control mode other than "
-            "torque) or zero (no torque). A model without 3-joint legs (sphere, box, arms) falls "
-            "back from stand to zero with a warning. Default: the --settings file's controller "
-            "(moreau.v1.Settings.controller, with its period and parameters) when it names one, "
-            "else stand; given, this flag replaces the file's controller.",
+    .value = "NAME",
+    .choices = ControllerChoices,
+    .help = "Joint controller, run by the simulation inside its step at the simulation rate. A "
+            "model without 3-joint legs (sphere, box, arms) falls back from stand to zero with a "
+            "warning. Default: the --settings file's controller (moreau.v1.Settings.controller, "
+            "with its period and parameters) when it names one, else stand; given, this flag "
+            "replaces the file's controller",
 });
 constexpr FlagSpec kControllerParametersFlagSpec =
     Bind<&FlagValues::sim, &SimFlags::controller_parameters>({

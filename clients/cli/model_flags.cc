@@ -10,35 +10,30 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "engine/util/enum_table.h"
 #include "engine/util/status_macros.h"
 
 namespace moreau::cli {
 
+namespace {
+
+constexpr EnumEntry<BaseMode> kBaseModes[] = {
+    {BaseMode::kAuto, "auto"}, {BaseMode::kFixed, "fixed"}, {BaseMode::kFloating, "floating"}};
+
+}  // namespace
+
 bool AbslParseFlag(absl::string_view text, BaseFlag* flag, std::string* error) {
-  if (text == "auto") {
-    flag->mode = BaseMode::kAuto;
-  } else if (text == "fixed") {
-    flag->mode = BaseMode::kFixed;
-  } else if (text == "floating") {
-    flag->mode = BaseMode::kFloating;
-  } else {
-    *error = "expected auto, fixed or floating";
+  absl::StatusOr<BaseMode> mode =
+      ParseEnum<BaseMode>("base", kBaseModes, std::string_view(text.data(), text.size()));
+  if (!mode.ok()) {
+    *error = absl::StrCat("expected ", EnumNameList(kBaseModes));
     return false;
   }
+  flag->mode = *mode;
   return true;
 }
 
-std::string AbslUnparseFlag(const BaseFlag& flag) {
-  switch (flag.mode) {
-    case BaseMode::kAuto:
-      return "auto";
-    case BaseMode::kFixed:
-      return "fixed";
-    case BaseMode::kFloating:
-      return "floating";
-  }
-  return "auto";
-}
+std::string AbslUnparseFlag(const BaseFlag& flag) { return EnumName(kBaseModes, flag.mode); }
 
 absl::StatusOr<LoadOptions> LoadOptionsFromFlags(const ModelFlags& flags) {
   LoadOptions options;

@@ -1,14 +1,11 @@
 #include "clients/cli/settings_flags.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string_view>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "clients/cli/flag_file.h"
 #include "clients/cli/number_list.h"
 #include "clients/json/json_writer.h"
 #include "engine/sim/actuation.h"
@@ -69,18 +66,12 @@ std::string AbslUnparseFlag(const IntegratorFlag& flag) {
 
 absl::StatusOr<v1::Settings> ReadSettingsFile(const std::string& path) {
   const std::string flag = absl::StrCat("--settings ", path);
-  std::ifstream in(path);
-  if (!in) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(flag, ": cannot open ", JsonQuote(path), ": ", std::strerror(errno)));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
+  MOREAU_ASSIGN_OR_RETURN(const std::string text, ReadFlagFile(flag, path));
   google::protobuf::TextFormat::Parser parser;
   FirstError errors;
   parser.RecordErrorsTo(&errors);
   v1::Settings settings;
-  if (!parser.ParseFromString(text.str(), &settings)) {
+  if (!parser.ParseFromString(text, &settings)) {
     return absl::InvalidArgumentError(
         absl::StrCat(flag, ": not a text-format moreau.v1.Settings: ",
                      errors.message().empty() ? std::string("parse error") : errors.message()));

@@ -2,14 +2,10 @@
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
-#include <fstream>
 #include <numbers>
 #include <optional>
-#include <sstream>
 #include <set>
 #include <string>
 #include <string_view>
@@ -26,6 +22,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "clients/cli/flag_file.h"
 #include "clients/cli/number_list.h"
 #include "clients/cli/text_format.h"
 #include "clients/json/json_writer.h"
@@ -187,14 +184,8 @@ absl::Status Invalid(absl::string_view flag, double value, absl::string_view why
 // heightfield:FILE.csv (format in the help of --terrain, flag_specs.cc).
 absl::StatusOr<contact::Terrain> HeightfieldFromCsvFile(const std::string& path) {
   const std::string flag = absl::StrCat("--terrain heightfield:", path);
-  std::ifstream in(path);
-  if (!in) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(flag, ": cannot open ", JsonQuote(path), ": ", std::strerror(errno)));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  absl::StatusOr<contact::Terrain> terrain = contact::HeightfieldFromCsv(text.str());
+  MOREAU_ASSIGN_OR_RETURN(const std::string text, ReadFlagFile(flag, path));
+  absl::StatusOr<contact::Terrain> terrain = contact::HeightfieldFromCsv(text);
   if (!terrain.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(flag, ": ", terrain.status().message()));
   }

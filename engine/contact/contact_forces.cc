@@ -4,28 +4,23 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "engine/util/enum_table.h"
 
 namespace moreau::contact {
 
-const char* ContactForceLawName(ContactForceLaw law) {
-  switch (law) {
-    case ContactForceLaw::kSpringDamper:
-      return "spring_damper";
-    case ContactForceLaw::kHertz:
-      return "hertz";
-    case ContactForceLaw::kMicro:
-      return "micro";
-  }
-  return "unknown";
-}
+namespace {
+
+constexpr EnumEntry<ContactForceLaw> kContactForceLaws[] = {
+    {ContactForceLaw::kSpringDamper, "spring_damper"},
+    {ContactForceLaw::kHertz, "hertz"},
+    {ContactForceLaw::kMicro, "micro"}};
+
+}  // namespace
+
+const char* ContactForceLawName(ContactForceLaw law) { return EnumName(kContactForceLaws, law); }
 
 absl::StatusOr<ContactForceLaw> ParseContactForceLaw(std::string_view name) {
-  for (ContactForceLaw law :
-       {ContactForceLaw::kSpringDamper, ContactForceLaw::kHertz, ContactForceLaw::kMicro}) {
-    if (name == ContactForceLawName(law)) return law;
-  }
-  return absl::InvalidArgumentError(absl::StrCat("unknown contact force law \"", std::string(name),
-                                                 "\"; expected spring_damper, hertz or micro"));
+  return ParseEnum<ContactForceLaw>("contact force law", kContactForceLaws, name);
 }
 
 absl::Status Validate(const ContactForceParams& params) {

@@ -52,11 +52,33 @@ void DetectContacts(const Model& model, const Data& data, const Terrain& terrain
   set.max_penetration = min_gap < 0.0 ? -min_gap : 0.0;
 }
 
-void ComputeContactVelocities(const Model& model, const Data& data, const Eigen::VectorXd& v,
-                              ContactSet& set) {
+namespace {
+
+// Each slot's velocity c.velocity = velocity_of(k) (zero when active_only and
+// the slot is inactive) and its parts in the contact frame, γ_N = n · v and
+// γ_T = (t1 · v, t2 · v).
+template <typename VelocityOf>
+void SetContactVelocities(ContactSet& set, bool active_only, const VelocityOf& velocity_of) {
   const int nc = set.capacity();
   for (int k = 0; k < nc; ++k) {
     Contact& c = set.contacts[k];
+    if (active_only && !c.active) {
+      c.velocity.setZero();
+      c.gamma_N = 0.0;
+      c.gamma_T.setZero();
+      continue;
+    }
+    c.velocity = velocity_of(k);
+    c.gamma_N = c.normal.dot(c.velocity);
+    c.gamma_T = Eigen::Vector2d(c.t1.dot(c.velocity), c.t2.dot(c.velocity));
+  }
+}
+
+}  // namespace
+
+void ComputeContactVelocities(const Model& model, const Data& data, const Eigen::VectorXd& v,
+                              ContactSet& set) {
+  SetContactVelocities(set, /*active_only=*/false, [&](int k) {
     // γ_U = W_Uᵀ u (000 eq. 1) with W = Jᵀ of the sphere centre; 001 eq. 36:
     // δ̇ = ẑ_Cᵀ v_f. J v over the columns of the body's support path, the
     // only nonzero ones (PointJacobian, 001 Alg. 6).
@@ -67,32 +89,13 @@ void ComputeContactVelocities(const Model& model, const Data& data, const Eigen:
       const int nvj = model.joint_type[j] == JointType::kFree ? 6 : 1;
       for (int d = vj; d < vj + nvj; ++d) velocity += J.col(d) * v[d];
     }
-    c.velocity = velocity;
-    c.gamma_N = c.normal.dot(c.velocity);
-    c.gamma_T = Eigen::Vector2d(c.t1.dot(c.velocity), c.t2.dot(c.velocity));
-  }
+    return velocity;
+  });
 }
-
-namespace {
-
-// The velocity of a slot the active_only variants skip: 0.
-void ClearVelocity(Contact& c) {
-  c.velocity.setZero();
-  c.gamma_N = 0.0;
-  c.gamma_T.setZero();
-}
-
-}  // namespace
 
 void ComputeContactVelocitiesOnPaths(const Model& model, const Data& data, const Eigen::VectorXd& v,
                                      ContactSet& set, bool active_only) {
-  const int nc = set.capacity();
-  for (int k = 0; k < nc; ++k) {
-    Contact& c = set.contacts[k];
-    if (active_only && !c.active) {
-      ClearVelocity(c);
-      continue;
-    }
+  SetContactVelocities(set, active_only, [&](int k) -> Vec3 {
     // J_k v = Σ_d (v_d + ω_d × p) u_d = v_O + ω × p with the world twist
     // (ω, v_O) = Σ_d S_world,d u_d of the body over its support path
     // (001 Alg. 6), p the sphere centre.
@@ -102,28 +105,18 @@ void ComputeContactVelocitiesOnPaths(const Model& model, const Data& data, const
       const int nvj = model.joint_type[j] == JointType::kFree ? 6 : 1;
       for (int d = vj; d < vj + nvj; ++d) twist.noalias() += data.S_world.col(d) * v[d];
     }
-    c.velocity = twist.tail<3>() + twist.head<3>().cross(data.contact_position[k]);
-    c.gamma_N = c.normal.dot(c.velocity);
-    c.gamma_T = Eigen::Vector2d(c.t1.dot(c.velocity), c.t2.dot(c.velocity));
-  }
+    return twist.tail<3>() + twist.head<3>().cross(data.contact_position[k]);
+  });
 }
 
 void ComputeContactVelocities(const Model& model, const Data& data, ContactSet& set,
                               bool active_only) {
-  const int nc = set.capacity();
-  for (int k = 0; k < nc; ++k) {
-    Contact& c = set.contacts[k];
-    if (active_only && !c.active) {
-      ClearVelocity(c);
-      continue;
-    }
+  SetContactVelocities(set, active_only, [&](int k) -> Vec3 {
     const ContactPoint& cp = model.contact_points[k];
     const Motion& twist = data.v[cp.body];
     const Vec3 velocity_body = twist.linear + twist.angular.cross(cp.position);
-    c.velocity.noalias() = data.X_0[cp.body].E.transpose() * velocity_body;
-    c.gamma_N = c.normal.dot(c.velocity);
-    c.gamma_T = Eigen::Vector2d(c.t1.dot(c.velocity), c.t2.dot(c.velocity));
-  }
+    return data.X_0[cp.body].E.transpose() * velocity_body;
+  });
 }
 
 }  // namespace moreau::contact

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "absl/strings/str_cat.h"
+#include "engine/util/enum_table.h"
 
 namespace moreau::contact {
 
@@ -70,22 +71,16 @@ double NaturalResidual(std::span<const ConeBlock> blocks, const Eigen::MatrixXd&
   return (x - y).lpNorm<Eigen::Infinity>();
 }
 
-const char* QpMethodName(QpMethod method) {
-  switch (method) {
-    case QpMethod::kAdmm:
-      return "admm";
-    case QpMethod::kApgd:
-      return "apgd";
-  }
-  return "unknown";
-}
+namespace {
+
+constexpr EnumEntry<QpMethod> kQpMethods[] = {{QpMethod::kAdmm, "admm"}, {QpMethod::kApgd, "apgd"}};
+
+}  // namespace
+
+const char* QpMethodName(QpMethod method) { return EnumName(kQpMethods, method); }
 
 absl::StatusOr<QpMethod> ParseQpMethod(std::string_view name) {
-  for (QpMethod m : {QpMethod::kAdmm, QpMethod::kApgd}) {
-    if (name == QpMethodName(m)) return m;
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown QP method '", std::string(name), "' (expected admm or apgd)"));
+  return ParseEnum<QpMethod>("QP method", kQpMethods, name);
 }
 
 absl::Status Validate(const QpParams& p) {

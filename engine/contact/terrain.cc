@@ -12,6 +12,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "engine/util/enum_table.h"
 
 namespace moreau::contact {
 namespace {
@@ -49,17 +50,12 @@ Axis Locate(double x, double x0, double cell, int n) {
   return a;
 }
 
+constexpr EnumEntry<TerrainType> kTerrainTypes[] = {{TerrainType::kPlane, "plane"},
+                                                    {TerrainType::kHeightfield, "heightfield"}};
+
 }  // namespace
 
-const char* TerrainTypeName(TerrainType type) {
-  switch (type) {
-    case TerrainType::kPlane:
-      return "plane";
-    case TerrainType::kHeightfield:
-      return "heightfield";
-  }
-  return "unknown";
-}
+const char* TerrainTypeName(TerrainType type) { return EnumName(kTerrainTypes, type); }
 
 absl::StatusOr<Terrain> Terrain::Plane(const Vec3& normal, double offset) {
   if (!IsFinite(normal)) {

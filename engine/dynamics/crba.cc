@@ -1,5 +1,7 @@
 #include "engine/dynamics/crba.h"
 
+#include <type_traits>
+
 #include "engine/dynamics/joint.h"
 #include "engine/dynamics/kinematics.h"
 #include "engine/spatial/articulated_inertia.h"
@@ -204,6 +206,30 @@ void CompositeSweep(const Model& model, Data& data) {
   }
 }
 
+// The gathered rows of M's factor (data.L_*) as raw arrays: row k holds
+// L[adr[k] + t] in column cols[adr[k] + t], t < len[k]; D is the diagonal;
+// n rows. Value is double to write them, const double to read them.
+template <typename Value>
+struct FactorRowsView {
+  int n;
+  Value* L;
+  const int* cols;
+  const int* adr;
+  const int* len;
+  Value* D;
+};
+
+template <typename DataT>
+auto RowsOf(DataT& data) {
+  using Value = std::conditional_t<std::is_const_v<DataT>, const double, double>;
+  return FactorRowsView<Value>{static_cast<int>(data.L_diag.size()),
+                               data.L_values.data(),
+                               data.L_cols.data(),
+                               data.L_row_adr.data(),
+                               data.L_row_len.data(),
+                               data.L_diag.data()};
+}
+
 // RBDA Table 6.3 (LTDL) in place on the gathered rows (data.L_diag,
 // data.L_values), k = n..1: for each ancestor i of k, a = H_ki / H_kk,
 // H_ij −= a H_kj for j ∈ {i} ∪ ancestors(i), H_ki = a. The ancestors of i are
@@ -212,12 +238,7 @@ void CompositeSweep(const Model& model, Data& data) {
 // The inner loops run over at most the tree depth; vectorizing them costs
 // more in set-up than it saves.
 MOREAU_NO_TREE_VECTORIZE bool FactorRows(Data& data) {
-  const int n = static_cast<int>(data.L_diag.size());
-  double* L = data.L_values.data();
-  const int* cols = data.L_cols.data();
-  const int* adr = data.L_row_adr.data();
-  const int* len = data.L_row_len.data();
-  double* D = data.L_diag.data();
+  const auto [n, L, cols, adr, len, D] = RowsOf(data);
   for (int k = n - 1; k >= 0; --k) {
     if (!(D[k] > 0.0)) return false;
     double* __restrict row_k = L + adr[k];
@@ -248,12 +269,7 @@ const Eigen::MatrixXd& Crba(const Model& model, Data& data) {
 
 bool FactorMassMatrix(const Model& model, Data& data) {
   (void)model;
-  const int n = static_cast<int>(data.L_diag.size());
-  double* L = data.L_values.data();
-  const int* cols = data.L_cols.data();
-  const int* adr = data.L_row_adr.data();
-  const int* len = data.L_row_len.data();
-  double* D = data.L_diag.data();
+  const auto [n, L, cols, adr, len, D] = RowsOf(data);
   // Gather M's tree-sparse lower triangle: row k holds M_kj for the
   // ancestors j of k, nearest first.
   // (M is symmetric: read column k, which is contiguous.)
@@ -277,23 +293,15 @@ void SolveMassMatrix(const Data& data, Eigen::Ref<Eigen::VectorXd> x) {
 }
 
 void SolveMassMatrixHalf(const Data& data, Eigen::Ref<Eigen::VectorXd> x) {
-  const int n = static_cast<int>(data.L_diag.size());
-  const double* L = data.L_values.data();
-  const int* cols = data.L_cols.data();
-  const int* adr = data.L_row_adr.data();
-  const int* len = data.L_row_len.data();
+  const auto [n, L, cols, adr, len, D] = RowsOf(data);
   for (int i = n - 1; i >= 0; --i)
     for (int t = 0; t < len[i]; ++t) x[cols[adr[i] + t]] -= L[adr[i] + t] * x[i];
 }
 
 void SolveMassMatrixFromHalf(const Data& data, Eigen::Ref<Eigen::VectorXd> x) {
-  const int n = static_cast<int>(data.L_diag.size());
-  const double* L = data.L_values.data();
-  const int* cols = data.L_cols.data();
-  const int* adr = data.L_row_adr.data();
-  const int* len = data.L_row_len.data();
+  const auto [n, L, cols, adr, len, D] = RowsOf(data);
   // D z = y, then L x = z (root to leaves).
-  for (int i = 0; i < n; ++i) x[i] /= data.L_diag[i];
+  for (int i = 0; i < n; ++i) x[i] /= D[i];
   for (int i = 0; i < n; ++i)
     for (int t = 0; t < len[i]; ++t) x[i] -= L[adr[i] + t] * x[cols[adr[i] + t]];
 }

@@ -3,19 +3,24 @@
 #include <string>
 #include <vector>
 
+#include "engine/util/enum_table.h"
+
 namespace moreau {
 
-const char* JointTypeName(JointType type) {
-  switch (type) {
-    case JointType::kFree:
-      return "free";
-    case JointType::kRevolute:
-      return "revolute";
-    case JointType::kPrismatic:
-      return "prismatic";
-  }
-  return "unknown";
-}
+namespace {
+
+constexpr EnumEntry<JointType> kJointTypes[] = {{JointType::kFree, "free"},
+                                                {JointType::kRevolute, "revolute"},
+                                                {JointType::kPrismatic, "prismatic"}};
+
+constexpr EnumEntry<GeomType> kGeomTypes[] = {{GeomType::kSphere, "sphere"},
+                                              {GeomType::kBox, "box"},
+                                              {GeomType::kCylinder, "cylinder"},
+                                              {GeomType::kMesh, "mesh"}};
+
+}  // namespace
+
+const char* JointTypeName(JointType type) { return EnumName(kJointTypes, type); }
 
 const char* JointTypeName(const Joint& joint) {
   if (joint.type == JointType::kRevolute && joint.continuous) {
@@ -24,19 +29,7 @@ const char* JointTypeName(const Joint& joint) {
   return JointTypeName(joint.type);
 }
 
-const char* GeomTypeName(GeomType type) {
-  switch (type) {
-    case GeomType::kSphere:
-      return "sphere";
-    case GeomType::kBox:
-      return "box";
-    case GeomType::kCylinder:
-      return "cylinder";
-    case GeomType::kMesh:
-      return "mesh";
-  }
-  return "unknown";
-}
+const char* GeomTypeName(GeomType type) { return EnumName(kGeomTypes, type); }
 
 double Model::TotalMass() const {
   double mass = 0.0;

@@ -1,20 +1,21 @@
 #include "engine/sim/contact_parameters.h"
 
-#include <cmath>
-#include <utility>
 #include <variant>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "engine/sim/named_parameters.h"
 
 namespace moreau::sim {
 namespace {
 
-constexpr char kMaxIterations[] = "max_iterations";
-constexpr char kImplicitFriction[] = "implicit_friction";
+// The iteration cap of a model's solver.
+NamedParameter MaxIterations(int* field) { return Integer("max_iterations", field, 1, 100000); }
 
-// The named double parameters of the chosen contact model.
-std::vector<std::pair<const char*, double*>> DoubleParameters(ContactSettings& contact) {
+// The named parameters of the chosen contact model, pointing into contact:
+// its numbers, then the iteration cap of the models that solve (the force
+// laws solve nothing), then hertz's implicit_friction flag.
+std::vector<NamedParameter> Parameters(ContactSettings& contact) {
   if (auto* s = std::get_if<SpringDamperSettings>(&contact)) {
     auto& p = s->law;
     return {{"normal_stiffness", &p.normal_stiffness},
@@ -33,7 +34,8 @@ std::vector<std::pair<const char*, double*>> DoubleParameters(ContactSettings& c
             {"mu_static", &p.mu_static},
             {"mu_dynamic", &p.mu_dynamic},
             {"stiction_velocity", &p.stiction_velocity},
-            {"sliding_velocity", &p.sliding_velocity}};
+            {"sliding_velocity", &p.sliding_velocity},
+            Flag("implicit_friction", &p.implicit_friction, "explicit", "implicit")};
   }
   if (auto* s = std::get_if<MicroSettings>(&contact)) {
     auto& p = s->law;
@@ -50,7 +52,8 @@ std::vector<std::pair<const char*, double*>> DoubleParameters(ContactSettings& c
             {"regularization", &p.regularization},
             {"impact_velocity", &p.impact_velocity},
             {"tol_abs", &p.qp.abs_tolerance},
-            {"tol_rel", &p.qp.rel_tolerance}};
+            {"tol_rel", &p.qp.rel_tolerance},
+            MaxIterations(&p.qp.max_iterations)};
   }
   if (auto* s = std::get_if<MicroMacroSettings>(&contact)) {
     auto& p = s->params;
@@ -63,7 +66,8 @@ std::vector<std::pair<const char*, double*>> DoubleParameters(ContactSettings& c
             {"lambda", &p.lambda},
             {"slip_velocity", &p.slip_velocity},
             {"tol_abs", &p.qp.abs_tolerance},
-            {"tol_rel", &p.qp.rel_tolerance}};
+            {"tol_rel", &p.qp.rel_tolerance},
+            MaxIterations(&p.qp.max_iterations)};
   }
   if (auto* s = std::get_if<MoreauSettings>(&contact)) {
     return {{"mu", &s->law.mu},
@@ -71,64 +75,27 @@ std::vector<std::pair<const char*, double*>> DoubleParameters(ContactSettings& c
             {"restitution_tangential", &s->law.eps_T},
             {"alpha", &s->prox.alpha},
             {"tol_rel", &s->prox.T_rel},
-            {"tol_abs", &s->prox.T_abs}};
+            {"tol_abs", &s->prox.T_abs},
+            MaxIterations(&s->prox.max_iterations)};
   }
   return {};
-}
-
-// The iteration cap of the model's solver; nullptr for the force laws, which
-// solve nothing.
-int* MaxIterations(ContactSettings& contact) {
-  if (auto* s = std::get_if<MoreauSettings>(&contact)) return &s->prox.max_iterations;
-  if (auto* s = std::get_if<LeastConstraintSettings>(&contact)) return &s->params.qp.max_iterations;
-  if (auto* s = std::get_if<MicroMacroSettings>(&contact)) return &s->params.qp.max_iterations;
-  return nullptr;
 }
 
 }  // namespace
 
 std::vector<std::string> ContactParameterNames(ContactModel model) {
   ContactSettings contact = DefaultContactSettings(model);
-  std::vector<std::string> names;
-  for (const auto& entry : DoubleParameters(contact)) names.emplace_back(entry.first);
-  if (MaxIterations(contact) != nullptr) names.emplace_back(kMaxIterations);
-  if (model == ContactModel::kHertz) names.emplace_back(kImplicitFriction);
-  return names;
+  return ParameterNames(Parameters(contact));
 }
 
 absl::Status SetContactParameter(Settings& settings, absl::string_view name, double value) {
-  if (!std::isfinite(value)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("contact parameter '", name, "' is ", value, ", expected a finite number"));
-  }
-  ContactSettings& contact = settings.contact;
-  if (int* max_iterations = MaxIterations(contact); max_iterations && name == kMaxIterations) {
-    if (value < 1 || value > 100000 || value != std::floor(value)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "contact parameter 'max_iterations' must be an integer in [1, 100000], got ", value));
-    }
-    *max_iterations = static_cast<int>(value);
-    return absl::OkStatus();
-  }
-  if (auto* hertz = std::get_if<HertzSettings>(&contact); hertz && name == kImplicitFriction) {
-    if (value != 0.0 && value != 1.0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "contact parameter 'implicit_friction' must be 0 (explicit) or 1 (implicit), got ",
-          value));
-    }
-    hertz->law.implicit_friction = value == 1.0;
-    return absl::OkStatus();
-  }
-  for (auto& [key, field] : DoubleParameters(contact)) {
-    if (name == key) {
-      *field = value;
-      return absl::OkStatus();
-    }
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown contact parameter '", name, "' for contact model ",
-                   ContactModelName(ModelOf(contact)), " (expected one of ",
-                   absl::StrJoin(ContactParameterNames(ModelOf(contact)), ", "), ")"));
+  const ContactModel model = ModelOf(settings.contact);
+  return SetNamedParameter(
+      Parameters(settings.contact), name, value, {.noun = "contact parameter"}, [&] {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "unknown contact parameter '", name, "' for contact model ", ContactModelName(model),
+            " (expected one of ", absl::StrJoin(ContactParameterNames(model), ", "), ")"));
+      });
 }
 
 }  // namespace moreau::sim

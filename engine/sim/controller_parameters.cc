@@ -1,34 +1,26 @@
 #include "engine/sim/controller_parameters.h"
 
-#include <cmath>
-
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "engine/sim/named_parameters.h"
 
 namespace moreau::sim {
 namespace {
 
-// One named parameter: a number or a 0/1 flag.
-struct Parameter {
-  const char* name;
-  double* number = nullptr;
-  bool* flag = nullptr;
-};
-
-std::vector<Parameter> StandParameters(ControllerOptions& o) {
+std::vector<NamedParameter> StandParameters(ControllerOptions& o) {
   return {{"kp", &o.gains.kp},
           {"kd", &o.gains.kd},
           {"stand_height", &o.stand_height},
-          {"stable_pd", nullptr, &o.stable_pd}};
+          Flag("stable_pd", &o.stable_pd)};
 }
 
 // The hold (hold.h): the PD's gains.
-std::vector<Parameter> HoldParameters(ControllerOptions& o) {
+std::vector<NamedParameter> HoldParameters(ControllerOptions& o) {
   return {{"kp", &o.gains.kp}, {"kd", &o.gains.kd}};
 }
 
 // 001's trot (MakeController "trot").
-std::vector<Parameter> TrotParameters(ControllerOptions& o) {
+std::vector<NamedParameter> TrotParameters(ControllerOptions& o) {
   return {{"kp", &o.gains.kp},
           {"kd", &o.gains.kd},
           {"stand_height", &o.stand_height},
@@ -39,19 +31,19 @@ std::vector<Parameter> TrotParameters(ControllerOptions& o) {
           {"step_height", &o.step_height},
           {"start_delay_s", &o.start_delay_s},
           {"start_ramp_s", &o.start_ramp_s},
-          {"velocity_feedforward", nullptr, &o.velocity_feedforward},
-          {"balance", nullptr, &o.balance},
-          {"swing_clearance", nullptr, &o.swing_clearance},
+          Flag("velocity_feedforward", &o.velocity_feedforward),
+          Flag("balance", &o.balance),
+          Flag("swing_clearance", &o.swing_clearance),
           {"attitude_gain", &o.attitude_gain},
           {"attitude_damping_s", &o.attitude_damping_s},
           {"velocity_filter_s", &o.velocity_filter_s},
           {"line_gain", &o.line_gain},
-          {"weight_feedforward", nullptr, &o.weight_feedforward},
-          {"stable_pd", nullptr, &o.stable_pd}};
+          Flag("weight_feedforward", &o.weight_feedforward),
+          Flag("stable_pd", &o.stable_pd)};
 }
 
 // The velocity trot; its id_time_constant_s is Settings::control's.
-std::vector<Parameter> VelocityTrotParameters(VelocityTrotOptions& o) {
+std::vector<NamedParameter> VelocityTrotParameters(VelocityTrotOptions& o) {
   return {{"stand_height", &o.stand_height},
           {"frequency_hz", &o.frequency_hz},
           {"duty_factor", &o.duty_factor},
@@ -74,7 +66,7 @@ std::vector<Parameter> VelocityTrotParameters(VelocityTrotOptions& o) {
 }
 
 // The parameters of the controller `c.kind` runs under `mode`, pointing into c.
-std::vector<Parameter> Parameters(ControllerSettings& c, ControlMode mode) {
+std::vector<NamedParameter> Parameters(ControllerSettings& c, ControlMode mode) {
   if (RunsVelocityTrot(c.kind, mode)) return VelocityTrotParameters(c.velocity_trot);
   switch (c.kind) {
     case ControllerKind::kStand:
@@ -104,38 +96,23 @@ std::string Describe(ControllerKind kind, ControlMode mode) {
 std::vector<std::string> ControllerParameterNames(ControllerKind kind, ControlMode mode) {
   ControllerSettings c;
   c.kind = kind;
-  std::vector<std::string> names;
-  for (const Parameter& p : Parameters(c, mode)) names.emplace_back(p.name);
-  return names;
+  return ParameterNames(Parameters(c, mode));
 }
 
 absl::Status SetControllerParameter(ControllerSettings& controller, ControlMode mode,
                                     absl::string_view name, double value) {
-  if (!std::isfinite(value)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("controller parameter '", name, "' is ", value, ", expected a finite number"));
-  }
-  const std::vector<Parameter> parameters = Parameters(controller, mode);
-  if (parameters.empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(Describe(controller.kind, mode), " takes no parameters, got '", name, "'"));
-  }
-  for (const Parameter& p : parameters) {
-    if (name != p.name) continue;
-    if (p.flag != nullptr) {
-      if (value != 0.0 && value != 1.0) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "controller parameter '", name, "' is a flag: must be 0 (off) or 1 (on), got ", value));
-      }
-      *p.flag = value == 1.0;
-    } else {
-      *p.number = value;
-    }
-    return absl::OkStatus();
-  }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "unknown parameter '", name, "' for ", Describe(controller.kind, mode), " (expected one of ",
-      absl::StrJoin(ControllerParameterNames(controller.kind, mode), ", "), ")"));
+  const std::vector<NamedParameter> parameters = Parameters(controller, mode);
+  return SetNamedParameter(
+      parameters, name, value, {.noun = "controller parameter", .flag_is = "is a flag: "}, [&] {
+        const std::string owner = Describe(controller.kind, mode);
+        if (parameters.empty()) {
+          return absl::InvalidArgumentError(
+              absl::StrCat(owner, " takes no parameters, got '", name, "'"));
+        }
+        return absl::InvalidArgumentError(
+            absl::StrCat("unknown parameter '", name, "' for ", owner, " (expected one of ",
+                         absl::StrJoin(ParameterNames(parameters), ", "), ")"));
+      });
 }
 
 }  // namespace moreau::sim

@@ -104,6 +104,18 @@ Eigen::VectorXd PdAction(const v1::ModelSpec& spec, int t) {
   return action;
 }
 
+// Instance `id` of the restarted server is where `twin_id` of the reference
+// (never restarted) is, bit for bit: the same state blob and time.
+void ExpectSameState(client::Client& restarted, const std::string& id, client::Client& reference,
+                     const std::string& twin_id) {
+  auto restarted_state = restarted.GetState(id);
+  auto uninterrupted = reference.GetState(twin_id);
+  ASSERT_TRUE(restarted_state.ok()) << restarted_state.status();
+  ASSERT_TRUE(uninterrupted.ok()) << uninterrupted.status();
+  EXPECT_EQ(restarted_state->state().data(), uninterrupted->state().data());
+  EXPECT_EQ(restarted_state->time(), uninterrupted->time());
+}
+
 std::string CheckpointPath(const std::string& dir, const std::string& id) {
   return absl::StrCat(dir, "/", id, ".ckpt");
 }
@@ -201,12 +213,7 @@ TEST(ServiceRestart, SigtermThenRestartContinuesBitForBit) {
   step_both(server, 50);
   for (size_t k = 0; k < cases.size(); ++k) {
     SCOPED_TRACE(cases[k].name);
-    auto restarted = server.client->GetState(ids[k]);
-    auto uninterrupted = reference.client->GetState(reference_ids[k]);
-    ASSERT_TRUE(restarted.ok()) << restarted.status();
-    ASSERT_TRUE(uninterrupted.ok()) << uninterrupted.status();
-    EXPECT_EQ(restarted->state().data(), uninterrupted->state().data());
-    EXPECT_EQ(restarted->time(), uninterrupted->time());
+    ExpectSameState(*server.client, ids[k], *reference.client, reference_ids[k]);
   }
 }
 
@@ -245,12 +252,7 @@ TEST(ServiceRestart, ControllerContinuesBitForBitAfterARestart) {
   server = StartServer(flags);
   ASSERT_NE(server.client, nullptr);
   step_both(server);
-  auto restarted = server.client->GetState(id);
-  auto uninterrupted = reference.client->GetState(twin_id);
-  ASSERT_TRUE(restarted.ok()) << restarted.status();
-  ASSERT_TRUE(uninterrupted.ok()) << uninterrupted.status();
-  EXPECT_EQ(restarted->state().data(), uninterrupted->state().data());
-  EXPECT_EQ(restarted->time(), uninterrupted->time());
+  ExpectSameState(*server.client, id, *reference.client, twin_id);
 }
 
 TEST(ServiceRestart, RestoredInstancesKeepTheirTenant) {

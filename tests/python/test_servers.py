@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 import grpc
@@ -37,38 +38,42 @@ def test_vector_env_over_two_servers(fresh_servers) -> None:
         np.testing.assert_array_equal(obs[0], obs[4])
 
 
-def test_stopped_server_raises_instead_of_hanging(fresh_servers) -> None:
-    addresses = [s.address for s in fresh_servers]
-    env = moreau.VectorEnv("stand", 4, servers=addresses, seed=0, timeout=2.0)
+@contextlib.contextmanager
+def _stepped_env(addresses: list[str], timeout: float):
+    """A "stand" VectorEnv of 4 over the servers, reset and stepped once."""
+    env = moreau.VectorEnv("stand", 4, servers=addresses, seed=0, timeout=timeout)
     try:
         env.reset()
         env.step(np.zeros((4, 12)))
-        fresh_servers[1].stop()
-        start = time.monotonic()
-        with pytest.raises(moreau.MoreauError) as error:
-            env.step(np.zeros((4, 12)))
-        assert time.monotonic() - start < HANG
-        assert error.value.code in (grpc.StatusCode.UNAVAILABLE,
-                                    grpc.StatusCode.DEADLINE_EXCEEDED)
-        assert error.value.address == addresses[1]
-        assert addresses[1] in str(error.value)
+        yield env
     finally:
         env.close()
+
+
+def _next_step_error(env) -> moreau.MoreauError:
+    """The error the next step raises, within HANG."""
+    start = time.monotonic()
+    with pytest.raises(moreau.MoreauError) as error:
+        env.step(np.zeros((4, 12)))
+    assert time.monotonic() - start < HANG
+    return error.value
+
+
+def test_stopped_server_raises_instead_of_hanging(fresh_servers) -> None:
+    addresses = [s.address for s in fresh_servers]
+    with _stepped_env(addresses, timeout=2.0) as env:
+        fresh_servers[1].stop()
+        error = _next_step_error(env)
+        assert error.code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+        assert error.address == addresses[1]
+        assert addresses[1] in str(error)
 
 
 def test_frozen_server_fails_within_the_deadline(fresh_servers) -> None:
     addresses = [s.address for s in fresh_servers]
-    env = moreau.VectorEnv("stand", 4, servers=addresses, seed=0, timeout=1.0)
-    try:
-        env.reset()
-        env.step(np.zeros((4, 12)))
+    with _stepped_env(addresses, timeout=1.0) as env:
         fresh_servers[0].pause()
-        start = time.monotonic()
-        with pytest.raises(moreau.MoreauError) as error:
-            env.step(np.zeros((4, 12)))
-        assert time.monotonic() - start < HANG
-        assert error.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
-        assert error.value.address == addresses[0]
+        error = _next_step_error(env)
+        assert error.code == grpc.StatusCode.DEADLINE_EXCEEDED
+        assert error.address == addresses[0]
         fresh_servers[0].resume()
-    finally:
-        env.close()

@@ -9,11 +9,13 @@
 #include <random>
 
 #include "engine/contact/terrain.h"
+#include "tests/unit/contact/expect_invalid.h"
 #include "tests/unit/contact/test_bodies.h"
 
 namespace moreau::contact {
 namespace {
 
+using testing::ExpectInvalid;
 using testing::Ground;
 
 constexpr double kTol = 1e-12;
@@ -210,26 +212,21 @@ TEST(Hertz, ImplicitFrictionLeavesTheLawNormal) {
 }
 
 TEST(Hertz, InvalidParametersAreRejected) {
-  auto expect_invalid = [](const HertzParams& p, const char* field) {
-    const absl::Status s = Validate(p);
-    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
-    EXPECT_THAT(std::string(s.message()), ::testing::HasSubstr(field));
-  };
   HertzParams p;
   p.exponent = 0.5;
-  expect_invalid(p, "hertz.exponent");
+  ExpectInvalid(p, "hertz.exponent");
   p = {};
   p.ramp_depth = 0.0;
-  expect_invalid(p, "hertz.ramp_depth");
+  ExpectInvalid(p, "hertz.ramp_depth");
   p = {};
   p.sliding_velocity = p.stiction_velocity;
-  expect_invalid(p, "hertz.sliding_velocity");
+  ExpectInvalid(p, "hertz.sliding_velocity");
   p = {};
   p.reference_depth = 0.0;
-  expect_invalid(p, "hertz.reference_depth");
+  ExpectInvalid(p, "hertz.reference_depth");
   p = {};
   p.stiffness = std::nan("");
-  expect_invalid(p, "hertz.stiffness");
+  ExpectInvalid(p, "hertz.stiffness");
 }
 
 }  // namespace

@@ -10,11 +10,13 @@
 #include <string>
 
 #include "engine/contact/terrain.h"
+#include "tests/unit/contact/expect_invalid.h"
 #include "tests/unit/contact/test_bodies.h"
 
 namespace moreau::contact {
 namespace {
 
+using testing::ExpectInvalid;
 using testing::Ground;
 
 constexpr double kTol = 1e-9;
@@ -132,13 +134,10 @@ TEST(Micro, FrictionNeverExceedsMuFn) {
 TEST(Micro, InvalidParametersAreRejected) {
   MicroParams p;
   p.stiffness = -1.0;
-  absl::Status s = Validate(p);
-  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(std::string(s.message()), ::testing::HasSubstr("micro.stiffness"));
+  ExpectInvalid(p, "micro.stiffness");
   p = {};
   p.mu = INFINITY;
-  s = Validate(p);
-  EXPECT_THAT(std::string(s.message()), ::testing::HasSubstr("micro.mu"));
+  ExpectInvalid(p, "micro.mu");
 }
 
 }  // namespace

@@ -9,11 +9,13 @@
 
 #include "engine/contact/stick_slip.h"
 #include "engine/contact/terrain.h"
+#include "tests/unit/contact/expect_invalid.h"
 #include "tests/unit/contact/test_bodies.h"
 
 namespace moreau::contact {
 namespace {
 
+using testing::ExpectInvalid;
 using testing::Ground;
 using testing::PointContact;
 
@@ -173,20 +175,15 @@ TEST(SpringDamper, FrictionNeverExceedsMuLambdaN) {
 }
 
 TEST(SpringDamper, InvalidParametersAreRejected) {
-  auto expect_invalid = [](const SpringDamperParams& p, const char* field) {
-    const absl::Status s = Validate(p);
-    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
-    EXPECT_THAT(std::string(s.message()), ::testing::HasSubstr(field));
-  };
   SpringDamperParams p;
   p.normal_stiffness = 0.0;
-  expect_invalid(p, "spring_damper.normal_stiffness");
+  ExpectInvalid(p, "spring_damper.normal_stiffness");
   p = {};
   p.tangential_damping = -1.0;
-  expect_invalid(p, "spring_damper.tangential_damping");
+  ExpectInvalid(p, "spring_damper.tangential_damping");
   p = {};
   p.mu = std::nan("");
-  expect_invalid(p, "spring_damper.mu");
+  ExpectInvalid(p, "spring_damper.mu");
 }
 
 }  // namespace

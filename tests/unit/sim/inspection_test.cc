@@ -5,9 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "engine/model/loader.h"
 #include "engine/sim/simulation.h"
 #include "engine/sim/state.h"
+#include "tests/unit/sim/pd_mini_cheetah.h"
 
 namespace moreau::sim {
 namespace {
@@ -31,20 +34,16 @@ TEST(Inspection, ModelOnlyShowsTheDefaultStateAtRest) {
 }
 
 TEST(Inspection, InspectShowsWhatAFreshInspectionShows) {
-  auto model = LoadBuiltin("mini_cheetah");
-  ASSERT_TRUE(model.ok()) << model.status();
-  Settings settings;
-  settings.control.mode = ControlMode::kPd;
-  auto sim = Simulation::Create(*model, settings);
-  ASSERT_TRUE(sim.ok()) << sim.status();
-  (*sim)->ResetWithNoise(3, 0.2);
-  const Eigen::VectorXd action = (*model)->q_default.tail((*model)->nu());
-  Inspection kept((*sim)->model());
+  std::unique_ptr<Simulation> sim = PdMiniCheetah();
+  ASSERT_NE(sim, nullptr);
+  sim->ResetWithNoise(3, 0.2);
+  const Eigen::VectorXd action = HoldDefault(*sim);
+  Inspection kept(sim->model());
   for (int k = 0; k < 5; ++k) {
     SCOPED_TRACE(k);
-    ASSERT_TRUE((*sim)->StepAction(action, 20).ok());
-    kept.Inspect((*sim)->state());
-    Inspection fresh((*sim)->model(), (*sim)->state());
+    ASSERT_TRUE(sim->StepAction(action, 20).ok());
+    kept.Inspect(sim->state());
+    Inspection fresh(sim->model(), sim->state());
     ExpectSameBodyTransforms(kept, fresh);
     EXPECT_EQ(kept.KineticEnergy(), fresh.KineticEnergy());
     EXPECT_EQ(kept.PotentialEnergy(), fresh.PotentialEnergy());

@@ -4,27 +4,45 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
+#include <utility>
 
+#include "absl/functional/function_ref.h"
+#include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "engine/model/loader.h"
 #include "engine/sim/inspection.h"
 #include "engine/sim/simulation.h"
+#include "tests/unit/sim/pd_mini_cheetah.h"
 #include "tests/unit/testing/allocation_counter.h"
 
 namespace moreau::sim {
 namespace {
+
+// `run` (warmed up by the caller) succeeds without allocating.
+void ExpectAllocatesNothing(absl::FunctionRef<absl::Status()> run) {
+  const long before = ::moreau::testing::HeapAllocationCount();
+  const absl::Status status = run();
+  const long allocations = ::moreau::testing::HeapAllocationCount() - before;
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(allocations, 0);
+}
 
 // StepAction holding 0.2 on every actuator: 5 warm-up steps, then 200 steps
 // that must not allocate.
 void ExpectStepActionAllocatesNothing(Simulation& sim) {
   const Eigen::VectorXd action = Eigen::VectorXd::Constant(sim.model().nu(), 0.2);
   ASSERT_TRUE(sim.StepAction(action, 5).ok());  // warm up
-  const long before = ::moreau::testing::HeapAllocationCount();
-  const absl::Status status = sim.StepAction(action, 200);
-  const long allocations = ::moreau::testing::HeapAllocationCount() - before;
-  ASSERT_TRUE(status.ok()) << status;
-  EXPECT_EQ(allocations, 0);
+  ExpectAllocatesNothing([&] { return sim.StepAction(action, 200); });
+}
+
+// The same for a new simulation of `model` under `settings`.
+void ExpectStepActionAllocatesNothing(std::shared_ptr<const Model> model,
+                                      const Settings& settings) {
+  auto sim = Simulation::Create(std::move(model), settings);
+  ASSERT_TRUE(sim.ok()) << sim.status();
+  ExpectStepActionAllocatesNothing(**sim);
 }
 
 TEST(SimulationNoAllocation, StepEveryContactModel) {
@@ -46,11 +64,7 @@ TEST(SimulationNoAllocation, StepEveryContactModel) {
       for (int i = 6; i < (*model)->nv; ++i) tau[i] = 0.3;
       std::vector<Force> f_ext((*model)->nbodies, Force::Zero());
       ASSERT_TRUE((*sim)->Step(tau, 5, &f_ext).ok());  // warm up
-      const long before = ::moreau::testing::HeapAllocationCount();
-      const absl::Status status = (*sim)->Step(tau, 200, &f_ext);
-      const long allocations = ::moreau::testing::HeapAllocationCount() - before;
-      ASSERT_TRUE(status.ok()) << status;
-      EXPECT_EQ(allocations, 0);
+      ExpectAllocatesNothing([&] { return (*sim)->Step(tau, 200, &f_ext); });
     }
   }
 }
@@ -78,11 +92,7 @@ TEST(SimulationNoAllocation, HertzImplicitFrictionOnTheGround) {
     int active = 0;
     for (const contact::Contact& c : (*sim)->contacts().contacts) active += c.active ? 1 : 0;
     EXPECT_GT(active, 0);
-    const long before = ::moreau::testing::HeapAllocationCount();
-    const absl::Status status = (*sim)->StepAction(action, 200);
-    const long allocations = ::moreau::testing::HeapAllocationCount() - before;
-    ASSERT_TRUE(status.ok()) << status;
-    EXPECT_EQ(allocations, 0);
+    ExpectAllocatesNothing([&] { return (*sim)->StepAction(action, 200); });
   }
 }
 
@@ -143,9 +153,7 @@ TEST(SimulationNoAllocation, StepActionBothControlModes) {
     SCOPED_TRACE(ControlModeName(mode));
     Settings settings;
     settings.control.mode = mode;
-    auto sim = Simulation::Create(*model, settings);
-    ASSERT_TRUE(sim.ok()) << sim.status();
-    ExpectStepActionAllocatesNothing(**sim);
+    ExpectStepActionAllocatesNothing(*model, settings);
   }
 }
 
@@ -178,9 +186,7 @@ TEST(SimulationNoAllocation, StepActionInverseDynamicsModes) {
       Settings settings;
       settings.control.mode = mode;
       settings.contact = DefaultContactSettings(contact);
-      auto sim = Simulation::Create(*model, settings);
-      ASSERT_TRUE(sim.ok()) << sim.status();
-      ExpectStepActionAllocatesNothing(**sim);
+      ExpectStepActionAllocatesNothing(*model, settings);
     }
   }
 }
@@ -203,31 +209,19 @@ TEST(SimulationNoAllocation, StepClosedChainBothLoopSolvers) {
     ASSERT_TRUE((*sim)->SetState(start).ok());
     const Eigen::VectorXd tau = Eigen::VectorXd::Zero((*model)->nv);
     ASSERT_TRUE((*sim)->Step(tau, 5).ok());  // warm up
-    const long before = ::moreau::testing::HeapAllocationCount();
-    const absl::Status status = (*sim)->Step(tau, 200);
-    const long allocations = ::moreau::testing::HeapAllocationCount() - before;
-    ASSERT_TRUE(status.ok()) << status;
-    EXPECT_EQ(allocations, 0);
+    ExpectAllocatesNothing([&] { return (*sim)->Step(tau, 200); });
   }
 }
 
 // The loop with a deadline (the server's path): reading the clock before each
 // sub-step allocates nothing either.
 TEST(SimulationNoAllocation, StepActionUntilADeadline) {
-  auto model = LoadBuiltin("mini_cheetah");
-  ASSERT_TRUE(model.ok()) << model.status();
-  Settings settings;
-  settings.control.mode = ControlMode::kPd;
-  auto sim = Simulation::Create(*model, settings);
-  ASSERT_TRUE(sim.ok()) << sim.status();
-  const Eigen::VectorXd action = (*model)->q_default.tail((*model)->nu());
+  std::unique_ptr<Simulation> sim = PdMiniCheetah();
+  ASSERT_NE(sim, nullptr);
+  const Eigen::VectorXd action = HoldDefault(*sim);
   const absl::Time stop_at = absl::Now() + absl::Hours(1);
-  ASSERT_TRUE((*sim)->StepActionUntil(action, 5, stop_at).ok());  // warm up
-  const long before = ::moreau::testing::HeapAllocationCount();
-  const absl::Status status = (*sim)->StepActionUntil(action, 200, stop_at);
-  const long allocations = ::moreau::testing::HeapAllocationCount() - before;
-  ASSERT_TRUE(status.ok()) << status;
-  EXPECT_EQ(allocations, 0);
+  ASSERT_TRUE(sim->StepActionUntil(action, 5, stop_at).ok());  // warm up
+  ExpectAllocatesNothing([&] { return sim->StepActionUntil(action, 200, stop_at); });
 }
 
 // An Inspection kept and pointed at state after state (a Watch stream's body

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <memory>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -15,6 +16,7 @@
 #include "engine/model/loader.h"
 #include "engine/sim/simulation.h"
 #include "engine/sim/state.h"
+#include "tests/unit/sim/pd_mini_cheetah.h"
 
 namespace moreau::sim {
 namespace {
@@ -22,19 +24,10 @@ namespace {
 // The Mini Cheetah on spring-damper contact, its joints held by PD at their
 // default angles (τ depends on the state, so each sub-step recomputes it).
 std::unique_ptr<Simulation> MakeSim() {
-  auto model = LoadBuiltin("mini_cheetah");
-  EXPECT_TRUE(model.ok()) << model.status();
   Settings settings;
   settings.contact = DefaultContactSettings(ContactModel::kSpringDamper);
   settings.dt = 1e-3;
-  settings.control.mode = ControlMode::kPd;
-  auto sim = Simulation::Create(*model, settings);
-  EXPECT_TRUE(sim.ok()) << sim.status();
-  return std::move(*sim);
-}
-
-Eigen::VectorXd HoldDefault(const Simulation& sim) {
-  return sim.model().q_default.tail(sim.model().nu());
+  return PdMiniCheetah(settings);
 }
 
 TEST(StepActionUntil, WithoutDeadlineItIsStepActionBitForBit) {
