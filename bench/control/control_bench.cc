@@ -145,30 +145,32 @@ ABSL_FLAG(std::string, trot_id_constraint_controller, "velocity",
           "trot, mode id-constraint: 'velocity' (engine/control/velocity_trot.h: stance legs from "
           "one commanded base twist with the feet's contact points still, world-frame swing with "
           "contact-triggered touchdown) or 'trot' (001's PD-tuned trot, as the other modes).");
-ABSL_FLAG(double, vtrot_frequency, moreau::VelocityTrotOptions{}.frequency_hz,
+ABSL_FLAG(double, vtrot_frequency, moreau::control::VelocityTrotOptions{}.frequency_hz,
           "velocity trot: gait frequency f (Hz).");
-ABSL_FLAG(double, vtrot_speed, moreau::VelocityTrotOptions{}.forward_velocity,
+ABSL_FLAG(double, vtrot_speed, moreau::control::VelocityTrotOptions{}.forward_velocity,
           "velocity trot: forward speed (m/s); the step length is v beta / f.");
-ABSL_FLAG(double, vtrot_step_height, moreau::VelocityTrotOptions{}.step_height,
+ABSL_FLAG(double, vtrot_step_height, moreau::control::VelocityTrotOptions{}.step_height,
           "velocity trot: swing apex (m).");
-ABSL_FLAG(double, vtrot_approach, moreau::VelocityTrotOptions{}.approach_s,
+ABSL_FLAG(double, vtrot_approach, moreau::control::VelocityTrotOptions{}.approach_s,
           "velocity trot: time (s) planned for the swing's final approach to the ground.");
-ABSL_FLAG(double, vtrot_approach_height, moreau::VelocityTrotOptions{}.approach_height,
+ABSL_FLAG(double, vtrot_approach_height, moreau::control::VelocityTrotOptions{}.approach_height,
           "velocity trot: height (m) above the ground where the final approach starts.");
 ABSL_FLAG(double, vtrot_approach_time_constant,
-          moreau::VelocityTrotOptions{}.approach_time_constant_s,
+          moreau::control::VelocityTrotOptions{}.approach_time_constant_s,
           "velocity trot: the final approach descends at height / this (s), at least the "
           "touchdown speed.");
-ABSL_FLAG(double, vtrot_landing_fraction, moreau::VelocityTrotOptions{}.landing_fraction,
+ABSL_FLAG(double, vtrot_landing_fraction, moreau::control::VelocityTrotOptions{}.landing_fraction,
           "velocity trot: fraction of the swing at which the foot reaches the ground.");
-ABSL_FLAG(double, vtrot_touchdown_speed, moreau::VelocityTrotOptions{}.touchdown_speed,
+ABSL_FLAG(double, vtrot_touchdown_speed, moreau::control::VelocityTrotOptions{}.touchdown_speed,
           "velocity trot: the swing foot's descent speed at and after touchdown (m/s).");
 ABSL_FLAG(double, vtrot_attitude_time_constant,
-          moreau::VelocityTrotOptions{}.attitude_time_constant_s,
+          moreau::control::VelocityTrotOptions{}.attitude_time_constant_s,
           "velocity trot: roll/pitch correction time constant (s).");
-ABSL_FLAG(double, vtrot_height_time_constant, moreau::VelocityTrotOptions{}.height_time_constant_s,
+ABSL_FLAG(double, vtrot_height_time_constant,
+          moreau::control::VelocityTrotOptions{}.height_time_constant_s,
           "velocity trot: height correction time constant (s).");
-ABSL_FLAG(double, vtrot_swing_time_constant, moreau::VelocityTrotOptions{}.swing_time_constant_s,
+ABSL_FLAG(double, vtrot_swing_time_constant,
+          moreau::control::VelocityTrotOptions{}.swing_time_constant_s,
           "velocity trot: swing foot position feedback time constant (s).");
 ABSL_FLAG(std::string, json, "", "Write the JSON report to this file instead of stdout.");
 
@@ -216,10 +218,10 @@ struct Scenario {
   // Settings::control.id_time_constant in the modes id and id-constraint.
   double id_time_constant = 0.0;
   double id_constraint_time_constant = 0.0;
-  ControllerOptions trot_options;
+  control::ControllerOptions trot_options;
   // trot, id-constraint: VelocityTrot instead of the "trot" controller.
   bool velocity_trot = false;
-  VelocityTrotOptions velocity_options;
+  control::VelocityTrotOptions velocity_options;
 };
 
 // What one run of `duration` seconds at one Δt measured.
@@ -302,14 +304,14 @@ absl::StatusOr<RunResult> Run(const Scenario& scenario, sim::ControlMode mode, d
   // trot: each foot's phase offset in the gait (gait.h: leg phase ψ = φ + offset).
   std::vector<double> phase_offset(ncontacts, 0.0);
   if (scenario.trot) {
-    absl::StatusOr<LegLayout> layout = FindLegs(model);
+    absl::StatusOr<control::LegLayout> layout = control::FindLegs(model);
     if (!layout.ok()) return layout.status();
-    for (const Leg& leg : layout->legs) {
-      phase_offset[static_cast<size_t>(leg.foot)] = TrotPhaseOffset(leg);
+    for (const control::Leg& leg : layout->legs) {
+      phase_offset[static_cast<size_t>(leg.foot)] = control::TrotPhaseOffset(leg);
     }
   }
   // The gait whose stance phases the slip measure follows.
-  GaitParams gait_phases;
+  control::GaitParams gait_phases;
   double start_delay_s = scenario.trot_options.start_delay_s;
   if (velocity_trot) {
     gait_phases.duty_factor = scenario.velocity_options.duty_factor;
@@ -325,9 +327,9 @@ absl::StatusOr<RunResult> Run(const Scenario& scenario, sim::ControlMode mode, d
   static bool logged = false;
   if (scenario.trot && !logged && !absl::GetFlag(FLAGS_trot_log).empty()) {
     logged = true;
-    absl::StatusOr<LegLayout> layout = FindLegs(model);
+    absl::StatusOr<control::LegLayout> layout = control::FindLegs(model);
     if (!layout.ok()) return layout.status();
-    for (const Leg& leg : layout->legs)
+    for (const control::Leg& leg : layout->legs)
       foot_actuators[static_cast<size_t>(leg.foot)] = leg.actuator;
     log.open(absl::GetFlag(FLAGS_trot_log));
     if (!log) {
@@ -365,7 +367,7 @@ absl::StatusOr<RunResult> Run(const Scenario& scenario, sim::ControlMode mode, d
     }
     // The trot's targets of this step: the controller's command.
     if (scenario.trot) target = simulation.state().controller_command.head(nu);
-    ActuatorPositions(model, simulation.state().q, positions);
+    control::ActuatorPositions(model, simulation.state().q, positions);
     error_sum += (positions - target).cwiseAbs().mean();
 
     if (scenario.trot) {
@@ -379,8 +381,8 @@ absl::StatusOr<RunResult> Run(const Scenario& scenario, sim::ControlMode mode, d
         // The gait has the leg in stance, after the trot's start delay (the
         // drop from the default pose has landed); a swing foot that brushes
         // the ground is not in stance.
-        const double psi = WrapPhase(state.controller.phase + phase_offset[c]);
-        const bool stance_phase = state.time > start_delay_s && InStance(gait_phases, psi);
+        const double psi = control::WrapPhase(state.controller.phase + phase_offset[c]);
+        const bool stance_phase = state.time > start_delay_s && control::InStance(gait_phases, psi);
         const bool closed = contact.active && contact.NormalForce() > 0.0;
         TrackStance(stance_phase, closed, contact.position.head<2>(), trackers[c], stats);
         if (!log.is_open()) continue;
@@ -581,7 +583,7 @@ absl::StatusOr<Scenario> MakeUr10(bool geared) {
   }
   const Eigen::Index nu = s.model->nu();
   s.center.resize(nu);
-  ActuatorPositions(*s.model, s.model->q_default, s.center);
+  control::ActuatorPositions(*s.model, s.model->q_default, s.center);
   s.phase.resize(nu);
   for (Eigen::Index j = 0; j < nu; ++j)
     s.phase[j] = static_cast<double>(j) * std::numbers::pi / 6.0;
@@ -627,7 +629,7 @@ absl::StatusOr<Scenario> MakeTrot() {
                                                    "' (expected velocity or trot)"));
   }
   s.velocity_trot = id_constraint_controller == "velocity";
-  VelocityTrotOptions& vo = s.velocity_options;
+  control::VelocityTrotOptions& vo = s.velocity_options;
   vo.frequency_hz = absl::GetFlag(FLAGS_vtrot_frequency);
   vo.forward_velocity = absl::GetFlag(FLAGS_vtrot_speed);
   vo.step_height = absl::GetFlag(FLAGS_vtrot_step_height);
@@ -639,9 +641,9 @@ absl::StatusOr<Scenario> MakeTrot() {
   vo.attitude_time_constant_s = absl::GetFlag(FLAGS_vtrot_attitude_time_constant);
   vo.height_time_constant_s = absl::GetFlag(FLAGS_vtrot_height_time_constant);
   vo.swing_time_constant_s = absl::GetFlag(FLAGS_vtrot_swing_time_constant);
-  absl::StatusOr<LegLayout> layout = FindLegs(*s.model);
+  absl::StatusOr<control::LegLayout> layout = control::FindLegs(*s.model);
   if (!layout.ok()) return layout.status();
-  s.stand_height = DefaultStandHeight(*layout);
+  s.stand_height = control::DefaultStandHeight(*layout);
   return s;
 }
 
@@ -665,7 +667,7 @@ void WriteScenario(JsonWriter& json, const Scenario& s) {
     json.Key("trot_frequency_hz").Number(s.trot_options.trot_frequency_hz);
     json.Key("forward_velocity_mps").Number(s.trot_options.forward_velocity);
     if (s.velocity_trot) {
-      const VelocityTrotOptions& vo = s.velocity_options;
+      const control::VelocityTrotOptions& vo = s.velocity_options;
       json.Key("id_constraint_controller")
           .String("velocity trot (engine/control/velocity_trot.h), targets q + max(dt, T) qd_d");
       json.Key("velocity_trot").BeginObject();

@@ -23,7 +23,7 @@
 #include "engine/sim/settings.h"
 #include "engine/sim/simulation.h"
 
-namespace moreau {
+namespace moreau::bench {
 namespace {
 
 struct TrotRun {
@@ -59,11 +59,11 @@ TrotRun RunVelocityTrot(double dt, double duration) {
   if (!created.ok()) return r;
   sim::Simulation& simulation = **created;
   const Model& model = simulation.model();
-  const auto* trot = dynamic_cast<const VelocityTrot*>(simulation.controller());
+  const auto* trot = dynamic_cast<const control::VelocityTrot*>(simulation.controller());
   EXPECT_NE(trot, nullptr);
   if (trot == nullptr) return r;
   const size_t nc = model.contact_points.size();
-  GaitParams phases;
+  control::GaitParams phases;
   phases.duty_factor = trot->options().duty_factor;
   const double delay = trot->options().start_delay_s;
   std::vector<bench::StanceTracker> trackers(nc);
@@ -83,8 +83,9 @@ TrotRun RunVelocityTrot(double dt, double duration) {
     }
     const std::vector<contact::Contact>& contacts = simulation.contacts().contacts;
     for (size_t c = 0; c < nc && c < contacts.size(); ++c) {
-      const double psi = WrapPhase(state.controller.phase + trot->PhaseOffset(static_cast<int>(c)));
-      const bool stance_phase = state.time > delay && InStance(phases, psi);
+      const double psi =
+          control::WrapPhase(state.controller.phase + trot->PhaseOffset(static_cast<int>(c)));
+      const bool stance_phase = state.time > delay && control::InStance(phases, psi);
       const bool now_closed = contacts[c].active && contacts[c].NormalForce() > 0.0;
       bench::TrackStance(stance_phase, now_closed, contacts[c].position.head<2>(), trackers[c],
                          stats);
@@ -122,20 +123,20 @@ TEST(VelocityTrot, MiniCheetahTrotsAtTenMillisecondsWithoutSlipping) {
 TEST(VelocityTrot, RejectsBadOptions) {
   auto loaded = LoadBuiltin("mini_cheetah");
   ASSERT_TRUE(loaded.ok());
-  VelocityTrotOptions options;
+  control::VelocityTrotOptions options;
   options.frequency_hz = 0.0;
-  auto made = VelocityTrot::Create(**loaded, options);
+  auto made = control::VelocityTrot::Create(**loaded, options);
   ASSERT_FALSE(made.ok());
   EXPECT_EQ(made.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(made.status().message().find("frequency_hz"), std::string::npos);
   options = {};
   options.landing_fraction = 0.3;
-  made = VelocityTrot::Create(**loaded, options);
+  made = control::VelocityTrot::Create(**loaded, options);
   ASSERT_FALSE(made.ok());
   EXPECT_NE(made.status().message().find("landing_fraction"), std::string::npos);
   options = {};
   options.duty_factor = 1.0;
-  made = VelocityTrot::Create(**loaded, options);
+  made = control::VelocityTrot::Create(**loaded, options);
   ASSERT_FALSE(made.ok());
   EXPECT_NE(made.status().message().find("duty_factor"), std::string::npos);
 }
@@ -143,10 +144,10 @@ TEST(VelocityTrot, RejectsBadOptions) {
 TEST(VelocityTrot, RejectsAModelWithoutFourLegs) {
   auto loaded = LoadBuiltin("biped");
   ASSERT_TRUE(loaded.ok());
-  auto made = VelocityTrot::Create(**loaded);
+  auto made = control::VelocityTrot::Create(**loaded);
   ASSERT_FALSE(made.ok());
   EXPECT_EQ(made.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace
-}  // namespace moreau
+}  // namespace moreau::bench

@@ -8,7 +8,7 @@
 
 #include <cstring>
 
-namespace moreau {
+namespace moreau::bench {
 
 inline int BenchMain(int argc, char** argv, int (*profile)(const char* name)) {
   for (int i = 1; i < argc; ++i) {
@@ -20,6 +20,6 @@ inline int BenchMain(int argc, char** argv, int (*profile)(const char* name)) {
   return 0;
 }
 
-}  // namespace moreau
+}  // namespace moreau::bench
 
 #endif  // MOREAU_BENCH_ENGINE_BENCH_MAIN_H_

@@ -28,7 +28,7 @@
 #include "engine/dynamics/rnea.h"
 #include "engine/model/loader.h"
 
-namespace moreau {
+namespace moreau::bench {
 namespace {
 
 constexpr int kPool = 64;
@@ -146,6 +146,8 @@ int Profile(const char* arg) {
 }
 
 }  // namespace
-}  // namespace moreau
+}  // namespace moreau::bench
 
-int main(int argc, char** argv) { return moreau::BenchMain(argc, argv, moreau::Profile); }
+int main(int argc, char** argv) {
+  return moreau::bench::BenchMain(argc, argv, moreau::bench::Profile);
+}

@@ -26,7 +26,7 @@
 #include "engine/step/moreau_step.h"
 #include "engine/step/workspace.h"
 
-namespace moreau {
+namespace moreau::bench {
 namespace {
 
 constexpr int kWarmup = 2000;
@@ -41,8 +41,8 @@ struct StepFixture {
   contact::ProxParams prox;
   contact::ContactLaw law;
   contact::ContactForceParams force_law;
-  std::unique_ptr<Controller> controller;
-  ControllerState controller_state;
+  std::unique_ptr<control::Controller> controller;
+  control::ControllerState controller_state;
   double t = 0.0;
   Eigen::VectorXd q, v, tau;
   std::vector<double> impulses;
@@ -58,7 +58,7 @@ struct StepFixture {
     model = *m;
     w = step::MakeStepWorkspace(*model);
     q = model->q_default;
-    auto c = MakeController("trot", *model);
+    auto c = control::MakeController("trot", *model);
     if (!c.ok()) {
       std::fprintf(stderr, "cannot make the trot: %s\n", c.status().ToString().c_str());
       std::exit(1);
@@ -126,6 +126,8 @@ int Profile(const char* name) {
 }
 
 }  // namespace
-}  // namespace moreau
+}  // namespace moreau::bench
 
-int main(int argc, char** argv) { return moreau::BenchMain(argc, argv, moreau::Profile); }
+int main(int argc, char** argv) {
+  return moreau::bench::BenchMain(argc, argv, moreau::bench::Profile);
+}

@@ -357,7 +357,7 @@ int RunInProcess() {
     sims.push_back(std::move(*sim));
   }
   Eigen::VectorXd target((*model)->nu());
-  moreau::ActuatorPositions(**model, (*model)->q_default, target);
+  moreau::control::ActuatorPositions(**model, (*model)->q_default, target);
   int threads = absl::GetFlag(FLAGS_threads);
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int substeps = absl::GetFlag(FLAGS_substeps);

@@ -62,16 +62,16 @@ int main(int argc, char** argv) {
     struct sigaction action = {};
     action.sa_handler = OnStop;
     sigaction(SIGTERM, &action, nullptr);
-    moreau::soak::WorkerOptions options;
+    moreau::bench::soak::WorkerOptions options;
     options.address = absl::GetFlag(FLAGS_address);
     options.instances = absl::GetFlag(FLAGS_instances);
     options.seed = absl::GetFlag(FLAGS_seed);
     options.pace_ms = absl::GetFlag(FLAGS_pace_ms);
     options.max_batch = absl::GetFlag(FLAGS_max_batch);
     options.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
-    return moreau::soak::RunWorker(options, stop_worker);
+    return moreau::bench::soak::RunWorker(options, stop_worker);
   }
-  moreau::soak::SoakOptions options;
+  moreau::bench::soak::SoakOptions options;
   options.moreaud = absl::GetFlag(FLAGS_moreaud);
   options.self = SelfPath();
   options.duration_s = absl::GetFlag(FLAGS_duration_s);
@@ -91,5 +91,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "moreau_soak: --workers, --instances and --duration-s must be > 0\n");
     return 2;
   }
-  return moreau::soak::RunSoak(options);
+  return moreau::bench::soak::RunSoak(options);
 }

@@ -18,7 +18,7 @@
 
 extern char** environ;
 
-namespace moreau::soak {
+namespace moreau::bench::soak {
 
 absl::StatusOr<Child> Spawn(const std::vector<std::string>& argv,
                             const std::vector<std::string>& env) {
@@ -159,4 +159,4 @@ absl::StatusOr<std::string> ListeningAddress(absl::string_view line) {
   return absl::StrCat("127.0.0.1:", port);
 }
 
-}  // namespace moreau::soak
+}  // namespace moreau::bench::soak

@@ -11,7 +11,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 
-namespace moreau::soak {
+namespace moreau::bench::soak {
 
 // A child whose stdout is a pipe read by the parent, line by line.
 struct Child {
@@ -51,6 +51,6 @@ ProcStats ReadProcStats(pid_t pid);
 // HOST:PORT …" (whatever follows the port).
 absl::StatusOr<std::string> ListeningAddress(absl::string_view line);
 
-}  // namespace moreau::soak
+}  // namespace moreau::bench::soak
 
 #endif  // MOREAU_BENCH_SERVICE_SOAK_PROCESS_H_

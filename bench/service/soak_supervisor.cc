@@ -18,7 +18,7 @@
 #include "bench/service/soak_process.h"
 #include "bench/service/soak_tally.h"
 
-namespace moreau::soak {
+namespace moreau::bench::soak {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -372,4 +372,4 @@ class Soak {
 
 int RunSoak(const SoakOptions& options) { return Soak(options).Run(); }
 
-}  // namespace moreau::soak
+}  // namespace moreau::bench::soak

@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <string>
 
-namespace moreau::soak {
+namespace moreau::bench::soak {
 
 struct SoakOptions {
   std::string moreaud;  // the server binary
@@ -44,6 +44,6 @@ struct SoakOptions {
 // Runs the soak, prints the report to stdout; 0 when it passed, else 1.
 int RunSoak(const SoakOptions& options);
 
-}  // namespace moreau::soak
+}  // namespace moreau::bench::soak
 
 #endif  // MOREAU_BENCH_SERVICE_SOAK_SUPERVISOR_H_

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 
-#include "absl/strings/numbers.h"
 #include "absl/status/status.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 
-namespace moreau::soak {
+namespace moreau::bench::soak {
 
 void Tally::Unexpected(absl::string_view rpc, absl::string_view what, absl::string_view message) {
   ++unexpected_;
@@ -61,4 +61,4 @@ std::string CodeName(int code) {
   return name.empty() ? absl::StrCat("CODE_", code) : name;
 }
 
-}  // namespace moreau::soak
+}  // namespace moreau::bench::soak

@@ -16,7 +16,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 
-namespace moreau::soak {
+namespace moreau::bench::soak {
 
 // Counts by (RPC, code).
 using Counts = std::map<std::pair<std::string, int>, long>;
@@ -51,6 +51,6 @@ bool ParseSnapshot(absl::string_view body, Counts& counts);
 // The canonical name of a gRPC code number, e.g. "INVALID_ARGUMENT".
 std::string CodeName(int code);
 
-}  // namespace moreau::soak
+}  // namespace moreau::bench::soak
 
 #endif  // MOREAU_BENCH_SERVICE_SOAK_TALLY_H_

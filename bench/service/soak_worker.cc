@@ -15,7 +15,7 @@
 #include "bench/service/soak_tally.h"
 #include "clients/cpp/client.h"
 
-namespace moreau::soak {
+namespace moreau::bench::soak {
 namespace {
 
 namespace v1 = ::moreau::v1;
@@ -594,4 +594,4 @@ int RunWorker(const WorkerOptions& options, const std::atomic<bool>& stop) {
   return Worker(options, stop).Run();
 }
 
-}  // namespace moreau::soak
+}  // namespace moreau::bench::soak

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-namespace moreau::soak {
+namespace moreau::bench::soak {
 
 struct WorkerOptions {
   std::string address;  // host:port of moreaud
@@ -26,6 +26,6 @@ struct WorkerOptions {
 // code: 0, or 1 when it could not reach the server or create its instances.
 int RunWorker(const WorkerOptions& options, const std::atomic<bool>& stop);
 
-}  // namespace moreau::soak
+}  // namespace moreau::bench::soak
 
 #endif  // MOREAU_BENCH_SERVICE_SOAK_WORKER_H_

@@ -11,7 +11,7 @@
 
 #include "absl/status/status.h"
 
-namespace moreau::vs_mujoco {
+namespace moreau::bench::vs_mujoco {
 
 // One recorded instant of a run. Joints and feet are in Moreau's order
 // (Model::actuators, Model::contact_points) in both engines.
@@ -48,6 +48,6 @@ class EngineAdapter {
   virtual void Record(Sample& sample) const = 0;
 };
 
-}  // namespace moreau::vs_mujoco
+}  // namespace moreau::bench::vs_mujoco
 
 #endif  // MOREAU_BENCH_VS_MUJOCO_ENGINE_ADAPTER_H_

@@ -59,7 +59,7 @@ ABSL_FLAG(bool, json, false, "write the JSON report instead of markdown");
 ABSL_FLAG(std::string, plots, "",
           "folder for the traces (<scenario>.csv) and plots (<scenario>.png); created if needed");
 
-namespace moreau::vs_mujoco {
+namespace moreau::bench::vs_mujoco {
 namespace {
 
 struct Options {
@@ -280,7 +280,7 @@ absl::Status Run(const Options& options) {
 }
 
 }  // namespace
-}  // namespace moreau::vs_mujoco
+}  // namespace moreau::bench::vs_mujoco
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
@@ -293,12 +293,13 @@ int main(int argc, char** argv) {
               << "' (all options are --flags; see --help)\n";
     return 2;
   }
-  const absl::StatusOr<moreau::vs_mujoco::Options> options = moreau::vs_mujoco::OptionsFromFlags();
+  const absl::StatusOr<moreau::bench::vs_mujoco::Options> options =
+      moreau::bench::vs_mujoco::OptionsFromFlags();
   if (!options.ok()) {
     std::cerr << "moreau_vs_mujoco: " << options.status().message() << "\n";
     return 2;
   }
-  const absl::Status status = moreau::vs_mujoco::Run(*options);
+  const absl::Status status = moreau::bench::vs_mujoco::Run(*options);
   if (!status.ok()) {
     std::cerr << "moreau_vs_mujoco: " << status.message() << "\n";
     return 1;

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numbers>
 
-namespace moreau::vs_mujoco {
+namespace moreau::bench::vs_mujoco {
 namespace {
 
 constexpr double kDegrees = 180.0 / std::numbers::pi;
@@ -79,4 +79,4 @@ Agreement Compare(const RunResult& a, const RunResult& b) {
   return result;
 }
 
-}  // namespace moreau::vs_mujoco
+}  // namespace moreau::bench::vs_mujoco

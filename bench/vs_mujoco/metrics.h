@@ -10,7 +10,7 @@
 
 #include "bench/vs_mujoco/scenario.h"
 
-namespace moreau::vs_mujoco {
+namespace moreau::bench::vs_mujoco {
 
 // A foot is in contact when its normal force exceeds this (N): 001's
 // "contact activation" (force nonzero), with a threshold above the
@@ -41,6 +41,6 @@ Agreement Compare(const RunResult& a, const RunResult& b);
 // Ry(pitch) Rx(roll).
 Eigen::Vector3d RollPitchYaw(const Eigen::Vector4d& wxyz);
 
-}  // namespace moreau::vs_mujoco
+}  // namespace moreau::bench::vs_mujoco
 
 #endif  // MOREAU_BENCH_VS_MUJOCO_METRICS_H_

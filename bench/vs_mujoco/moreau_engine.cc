@@ -7,7 +7,7 @@
 #include "engine/contact/contact_set.h"
 #include "engine/util/status_macros.h"
 
-namespace moreau::vs_mujoco {
+namespace moreau::bench::vs_mujoco {
 
 absl::StatusOr<sim::Settings> MoreauSettings(std::string_view contact, double dt, double mu,
                                              const sim::ControllerSettings& controller) {
@@ -77,4 +77,4 @@ void MoreauEngine::Record(Sample& sample) const {
   }
 }
 
-}  // namespace moreau::vs_mujoco
+}  // namespace moreau::bench::vs_mujoco

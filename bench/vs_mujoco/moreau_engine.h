@@ -14,7 +14,7 @@
 #include "engine/sim/settings.h"
 #include "engine/sim/simulation.h"
 
-namespace moreau::vs_mujoco {
+namespace moreau::bench::vs_mujoco {
 
 // Settings for `contact` at time step dt with friction coefficient μ for
 // every contact law (as `moreau sim --mu`) and the controller `controller`
@@ -40,6 +40,6 @@ class MoreauEngine : public EngineAdapter {
   Eigen::VectorXd zero_action_;  // nu: the controller alone drives the joints
 };
 
-}  // namespace moreau::vs_mujoco
+}  // namespace moreau::bench::vs_mujoco
 
 #endif  // MOREAU_BENCH_VS_MUJOCO_MOREAU_ENGINE_H_

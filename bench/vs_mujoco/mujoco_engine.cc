@@ -17,7 +17,7 @@
 #include "engine/sim/make_controller.h"
 #include "engine/util/status_macros.h"
 
-namespace moreau::vs_mujoco {
+namespace moreau::bench::vs_mujoco {
 namespace {
 
 // Names of what the comparison adds to the robot.
@@ -316,7 +316,7 @@ absl::StatusOr<std::unique_ptr<MujocoEngine>> MujocoEngine::Create(
   settings.control.mode = sim::ControlMode::kTorque;
   settings.controller = controller;
   MOREAU_RETURN_IF_ERROR(sim::Validate(settings));
-  MOREAU_ASSIGN_OR_RETURN(std::unique_ptr<Controller> made,
+  MOREAU_ASSIGN_OR_RETURN(std::unique_ptr<control::Controller> made,
                           sim::MakeSimulationController(*model, settings));
   mjModel* m = mj_copyModel(nullptr, mujoco_model->mj());
   m->opt.timestep = dt;
@@ -334,7 +334,7 @@ absl::StatusOr<std::unique_ptr<MujocoEngine>> MujocoEngine::Create(
 
 MujocoEngine::MujocoEngine(std::shared_ptr<const MujocoModel> mujoco_model,
                            std::shared_ptr<const Model> model, mjModel* m, Cone cone,
-                           std::unique_ptr<Controller> controller, int period_steps)
+                           std::unique_ptr<control::Controller> controller, int period_steps)
     : map_(std::move(mujoco_model)),
       model_(std::move(model)),
       m_(m),
@@ -366,7 +366,7 @@ absl::Status MujocoEngine::Reset(const Eigen::VectorXd& q, const Eigen::VectorXd
   }
   d_->time = 0.0;
   mj_forward(m_, d_);
-  state_ = ControllerState{};
+  state_ = control::ControllerState{};
   tau_.setZero();
   steps_ = 0;
   return absl::OkStatus();
@@ -433,4 +433,4 @@ void MujocoEngine::Record(Sample& sample) const {
   }
 }
 
-}  // namespace moreau::vs_mujoco
+}  // namespace moreau::bench::vs_mujoco

@@ -33,7 +33,7 @@
 #include "engine/model/model.h"
 #include "engine/sim/settings.h"
 
-namespace moreau::vs_mujoco {
+namespace moreau::bench::vs_mujoco {
 
 enum class Cone { kPyramidal, kElliptic };
 const char* ConeName(Cone cone);
@@ -89,7 +89,8 @@ class MujocoEngine : public EngineAdapter {
 
  private:
   MujocoEngine(std::shared_ptr<const MujocoModel> mujoco_model, std::shared_ptr<const Model> model,
-               mjModel* m, Cone cone, std::unique_ptr<Controller> controller, int period_steps);
+               mjModel* m, Cone cone, std::unique_ptr<control::Controller> controller,
+               int period_steps);
   // q_, v_ ← MuJoCo's qpos, qvel in Moreau's layout.
   void ReadState();
   bool Diverged() const;
@@ -102,12 +103,12 @@ class MujocoEngine : public EngineAdapter {
   Eigen::VectorXd q_;    // nq (Moreau)
   Eigen::VectorXd v_;    // nv (Moreau)
   Eigen::VectorXd tau_;  // nv (Moreau): the controller's, held over its period
-  std::unique_ptr<Controller> controller_;  // nullptr: "none", τ = 0
-  ControllerState state_;                   // the controller's, from the start of a run
-  int period_steps_;                        // the controller runs every period_steps-th step
-  int64_t steps_ = 0;                       // steps since Reset
+  std::unique_ptr<control::Controller> controller_;  // nullptr: "none", τ = 0
+  control::ControllerState state_;                   // the controller's, from the start of a run
+  int period_steps_;   // the controller runs every period_steps-th step
+  int64_t steps_ = 0;  // steps since Reset
 };
 
-}  // namespace moreau::vs_mujoco
+}  // namespace moreau::bench::vs_mujoco
 
 #endif  // MOREAU_BENCH_VS_MUJOCO_MUJOCO_ENGINE_H_

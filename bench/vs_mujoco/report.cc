@@ -11,7 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "clients/json/json_writer.h"
 
-namespace moreau::vs_mujoco {
+namespace moreau::bench::vs_mujoco {
 namespace {
 
 constexpr double kDegrees = 180.0 / std::numbers::pi;
@@ -230,4 +230,4 @@ absl::Status WriteTraces(const std::string& dir, const Model& model, Scenario sc
   return absl::OkStatus();
 }
 
-}  // namespace moreau::vs_mujoco
+}  // namespace moreau::bench::vs_mujoco

@@ -13,7 +13,7 @@
 #include "bench/vs_mujoco/scenario.h"
 #include "engine/model/model.h"
 
-namespace moreau::vs_mujoco {
+namespace moreau::bench::vs_mujoco {
 
 // One scenario at one time step: every engine configuration's run (the
 // median-speed repetition of each).
@@ -61,6 +61,6 @@ void WriteJson(const Report& report, std::ostream& out);
 absl::Status WriteTraces(const std::string& dir, const Model& model, Scenario scenario,
                          const RunResult& moreau, const RunResult& mujoco);
 
-}  // namespace moreau::vs_mujoco
+}  // namespace moreau::bench::vs_mujoco
 
 #endif  // MOREAU_BENCH_VS_MUJOCO_REPORT_H_

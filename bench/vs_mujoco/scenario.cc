@@ -8,7 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 
-namespace moreau::vs_mujoco {
+namespace moreau::bench::vs_mujoco {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -124,4 +124,4 @@ bool Fell(const RunResult& run) {
   return false;
 }
 
-}  // namespace moreau::vs_mujoco
+}  // namespace moreau::bench::vs_mujoco

@@ -28,7 +28,7 @@
 #include "engine/model/model.h"
 #include "engine/sim/settings.h"
 
-namespace moreau::vs_mujoco {
+namespace moreau::bench::vs_mujoco {
 
 // Height of the drop: the lowest foot starts this far above the ground (m).
 inline constexpr double kDropHeight = 0.1;
@@ -76,6 +76,6 @@ absl::StatusOr<RunResult> RunScenario(Scenario scenario, const Model& model, Eng
 // tilted more than 60° at some sample (as `moreau sim` judges a fall).
 bool Fell(const RunResult& run);
 
-}  // namespace moreau::vs_mujoco
+}  // namespace moreau::bench::vs_mujoco
 
 #endif  // MOREAU_BENCH_VS_MUJOCO_SCENARIO_H_

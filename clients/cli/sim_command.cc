@@ -365,7 +365,7 @@ absl::StatusOr<sim::ControllerKind> ChooseController(const std::string& name, co
         absl::StrCat("--controller ", name, ": ", kind.status().message()));
   }
   if (*kind == sim::ControllerKind::kStand) {
-    const absl::StatusOr<LegLayout> legs = FindLegs(model);
+    const absl::StatusOr<control::LegLayout> legs = control::FindLegs(model);
     if (!legs.ok()) {
       warnings->push_back(absl::StrCat("--controller stand: ", legs.status().message(),
                                        "; falling back to --controller zero"));
@@ -450,7 +450,7 @@ void WriteText(const SimOptions& options, const SimResult& result, const RunMetr
   }
   out << "controller: " << result.controller << "  terrain: " << options.terrain << '\n';
   if (options.push.has_value()) {
-    const Push& push = *options.push;
+    const control::Push& push = *options.push;
     out << "push: " << FormatVector(push.force_world)
         << " N (world) from t = " << FormatNumber(push.start_s) << " s for "
         << FormatNumber(push.duration_s) << " s\n";
@@ -579,7 +579,7 @@ absl::Status RunSim(const Invocation& invocation) {
     const std::vector<Force>* external = nullptr;
     if (options.push.has_value() && options.push->Active(t)) {
       std::fill(f_ext.begin(), f_ext.end(), Force::Zero());
-      ApplyPush(*options.push, t, m, f_ext, simulation->data());
+      control::ApplyPush(*options.push, t, m, f_ext, simulation->data());
       external = &f_ext;
     }
     // The server's Step path: the action held, τ recomputed every step.

@@ -219,8 +219,8 @@ absl::StatusOr<contact::Terrain> MakeTerrain(const TerrainFlag& flag) {
   return *terrain;
 }
 
-absl::StatusOr<std::optional<Push>> MakePush(const PushFlag& flag) {
-  if (!flag.values.has_value()) return std::optional<Push>();
+absl::StatusOr<std::optional<control::Push>> MakePush(const PushFlag& flag) {
+  if (!flag.values.has_value()) return std::optional<control::Push>();
   const std::array<double, 5>& values = *flag.values;
   const std::string value = AbslUnparseFlag(flag);
   if (values[0] < 0.0) {
@@ -230,7 +230,7 @@ absl::StatusOr<std::optional<Push>> MakePush(const PushFlag& flag) {
   if (!(values[1] > 0.0)) {
     return absl::InvalidArgumentError(absl::StrCat("--push ", value, ": the DURATION must be > 0"));
   }
-  Push push;
+  control::Push push;
   push.start_s = values[0];
   push.duration_s = values[1];
   push.force_world = Vec3(values[2], values[3], values[4]);

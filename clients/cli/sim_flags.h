@@ -73,16 +73,16 @@ struct SimFlags {
 // The run the flags describe (the model, its initial state, --json and
 // --state-out aside).
 struct SimOptions {
-  sim::Settings settings;           // dt, contact, integrator, μ, terrain, transmission
-  std::string terrain;              // the --terrain value, e.g. "incline:10", "rough:0.02"
-  std::string controller;           // a sim::ControllerKinds() name
-  std::optional<Push> push;         // --push
-  double duration = 0.0;            // s, as given
-  int64_t steps = 0;                // duration / dt, rounded, ≥ 1
-  std::string out;                  // --out: CSV path, empty for none
-  int csv_every = 1;                // --csv-every: a CSV row every this many steps
-  bool progress = false;            // --progress: force the progress line
-  bool weight_feedforward = false;  // --weight-feedforward: trot stance legs carry the weight
+  sim::Settings settings;             // dt, contact, integrator, μ, terrain, transmission
+  std::string terrain;                // the --terrain value, e.g. "incline:10", "rough:0.02"
+  std::string controller;             // a sim::ControllerKinds() name
+  std::optional<control::Push> push;  // --push
+  double duration = 0.0;              // s, as given
+  int64_t steps = 0;                  // duration / dt, rounded, ≥ 1
+  std::string out;                    // --out: CSV path, empty for none
+  int csv_every = 1;                  // --csv-every: a CSV row every this many steps
+  bool progress = false;              // --progress: force the progress line
+  bool weight_feedforward = false;    // --weight-feedforward: trot stance legs carry the weight
   // --actions: replay recorded actions instead of a controller, each row held
   // for --action-substeps steps under --control-mode (settings.control.mode).
   std::string actions;

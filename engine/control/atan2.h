@@ -18,7 +18,7 @@
 
 #include <cmath>
 
-namespace moreau::control_math {
+namespace moreau::control {
 
 // atan(t) for t ≥ 0: t reduced to |t'| < 7/16 by atan(t) = atan(c) +
 // atan((t − c)/(1 + c t)) with c ∈ {0, ½, 1, 3/2, ∞}, then an odd
@@ -89,6 +89,6 @@ inline double Atan2(double y, double x) {
   return y > 0.0 ? kPi - (z - kPiLo) : (z - kPiLo) - kPi;
 }
 
-}  // namespace moreau::control_math
+}  // namespace moreau::control
 
 #endif  // MOREAU_ENGINE_CONTROL_ATAN2_H_

@@ -15,7 +15,7 @@
 #include "engine/control/legs.h"
 #include "engine/util/status_macros.h"
 
-namespace moreau {
+namespace moreau::control {
 namespace {
 
 // Phase step of the finite difference that gives the trot's q̇_d.
@@ -185,7 +185,7 @@ class TrotController final : public Controller {
       Eigen::Quaterniond quat(q[3], q[4], q[5], q[6]);
       quat.normalize();
       const Mat3 rotation = quat.toRotationMatrix();
-      const double yaw = control_math::Atan2(rotation(1, 0), rotation(0, 0));
+      const double yaw = Atan2(rotation(1, 0), rotation(0, 0));
       if (!state.heading_set) {
         state.heading = yaw;
         state.heading_set = true;
@@ -539,4 +539,4 @@ absl::StatusOr<std::unique_ptr<Controller>> MakeController(std::string_view name
                                           q_stand, std::move(inertia));
 }
 
-}  // namespace moreau
+}  // namespace moreau::control

@@ -41,7 +41,7 @@
 #include "engine/control/pd.h"
 #include "engine/model/model.h"
 
-namespace moreau {
+namespace moreau::control {
 
 // Legs a controller's state has room for: a trot has four (CheckTrotLayout).
 inline constexpr int kMaxControllerLegs = 4;
@@ -236,6 +236,6 @@ absl::StatusOr<std::unique_ptr<Controller>> MakeController(std::string_view name
                                                            const Model& model,
                                                            const ControllerOptions& options = {});
 
-}  // namespace moreau
+}  // namespace moreau::control
 
 #endif  // MOREAU_ENGINE_CONTROL_CONTROLLER_H_

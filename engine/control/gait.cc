@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace moreau {
+namespace moreau::control {
 
 double WrapPhase(double phase) {
   double wrapped = phase - std::floor(phase);
@@ -67,4 +67,4 @@ Vec3 NominalFoot(const Leg& leg, double stand_height) {
   return {leg.hip_pitch.x(), leg.hip_offset, leg.foot_radius - stand_height - leg.hip_position.z()};
 }
 
-}  // namespace moreau
+}  // namespace moreau::control

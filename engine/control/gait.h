@@ -29,7 +29,7 @@
 #include "engine/control/legs.h"
 #include "engine/model/model.h"
 
-namespace moreau {
+namespace moreau::control {
 
 struct GaitParams {
   double frequency_hz = 1.25;  // f, gait cycles per second (000: 1.25 Hz)
@@ -68,6 +68,6 @@ double DefaultStandHeight(const LegLayout& layout);
 // z = 0 when the base origin is `stand_height` above it with a level base.
 Vec3 NominalFoot(const Leg& leg, double stand_height);
 
-}  // namespace moreau
+}  // namespace moreau::control
 
 #endif  // MOREAU_ENGINE_CONTROL_GAIT_H_

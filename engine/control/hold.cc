@@ -3,7 +3,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 
-namespace moreau {
+namespace moreau::control {
 namespace {
 
 class HoldController final : public Controller {
@@ -40,4 +40,4 @@ absl::StatusOr<std::unique_ptr<Controller>> MakeHoldController(const Model& mode
   return std::make_unique<HoldController>(model, gains);
 }
 
-}  // namespace moreau
+}  // namespace moreau::control

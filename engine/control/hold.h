@@ -19,7 +19,7 @@
 #include "engine/control/pd.h"
 #include "engine/model/model.h"
 
-namespace moreau {
+namespace moreau::control {
 
 // Actuators whose angles the hold can keep: the room of
 // ControllerState::leg_targets.
@@ -31,6 +31,6 @@ inline constexpr int kMaxHeldJoints = 3 * kMaxControllerLegs;
 absl::StatusOr<std::unique_ptr<Controller>> MakeHoldController(const Model& model,
                                                                const PdGains& gains);
 
-}  // namespace moreau
+}  // namespace moreau::control
 
 #endif  // MOREAU_ENGINE_CONTROL_HOLD_H_

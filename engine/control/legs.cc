@@ -11,7 +11,7 @@
 #include "engine/dynamics/data.h"
 #include "engine/dynamics/kinematics.h"
 
-namespace moreau {
+namespace moreau::control {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -203,7 +203,7 @@ struct IkAngles {
 // which is small, by the series of atan when it is (|t| ≤ 1e-3: the t⁹/9
 // term is below 1e-27), else by atan2. Without `near`: atan2.
 double ArgFrom(double re, double im, const Arg* near) {
-  if (near == nullptr) return control_math::Atan2(im, re);
+  if (near == nullptr) return Atan2(im, re);
   const double x = re * near->re + im * near->im;
   const double y = im * near->re - re * near->im;
   if (x > 0.0 && std::abs(y) <= 1e-3 * x) {
@@ -211,7 +211,7 @@ double ArgFrom(double re, double im, const Arg* near) {
     const double t2 = t * t;
     return near->angle + t * (1.0 - t2 * (1.0 / 3.0 - t2 * (1.0 / 5.0 - t2 / 7.0)));
   }
-  return near->angle + control_math::Atan2(y, x);
+  return near->angle + Atan2(y, x);
 }
 
 // LegIk (see legs.h), recording the arguments it took in `out`. With `near`
@@ -259,7 +259,7 @@ IkResult SolveLeg(const Leg& leg, const Vec3& foot, const IkAngles* near, IkAngl
   out.knee.re = cos_delta;
   out.knee.im = abs_sin_delta;
   if (near == nullptr) {
-    out.knee.angle = control_math::Atan2(abs_sin_delta, cos_delta);  // acos(cos δ)
+    out.knee.angle = Atan2(abs_sin_delta, cos_delta);  // acos(cos δ)
   } else {
     // Keep acos's range: a step through 0 or π folds back.
     double alpha = ArgFrom(cos_delta, abs_sin_delta, &near->knee);
@@ -375,4 +375,4 @@ absl::Status CheckTrotLayout(const Model& model, const LegLayout& layout) {
   return absl::OkStatus();
 }
 
-}  // namespace moreau
+}  // namespace moreau::control

@@ -34,7 +34,7 @@
 #include "absl/status/statusor.h"
 #include "engine/model/model.h"
 
-namespace moreau {
+namespace moreau::control {
 
 struct Leg {
   int foot = -1;          // index into Model::contact_points
@@ -136,6 +136,6 @@ Vec3 LegForwardKinematics(const Leg& leg, const Vec3& angles);
 // LegForwardKinematics at θ, in closed form. Allocation-free.
 Mat3 LegJacobian(const Leg& leg, const Vec3& angles);
 
-}  // namespace moreau
+}  // namespace moreau::control
 
 #endif  // MOREAU_ENGINE_CONTROL_LEGS_H_

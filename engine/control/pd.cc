@@ -12,7 +12,7 @@
 #include "engine/dynamics/crba.h"
 #include "engine/dynamics/data.h"
 
-namespace moreau {
+namespace moreau::control {
 
 double WrapAngleOutside(double angle) {
   constexpr double kPi = std::numbers::pi;
@@ -203,4 +203,4 @@ void ActuatorVelocities(const Model& model, const Eigen::VectorXd& v,
   for (int k = 0; k < n; ++k) out[k] = v[model.joints[model.actuators[k].joint].v_index];
 }
 
-}  // namespace moreau
+}  // namespace moreau::control

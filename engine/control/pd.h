@@ -18,7 +18,7 @@
 
 #include "engine/model/model.h"
 
-namespace moreau {
+namespace moreau::control {
 
 // 001 Table I: k_p = 40 N m/rad, k_d = 1 N m s/rad (Mini Cheetah).
 struct PdGains {
@@ -107,6 +107,6 @@ inline double WrapAngle(double angle) {
   return WrapAngleOutside(angle);
 }
 
-}  // namespace moreau
+}  // namespace moreau::control
 
 #endif  // MOREAU_ENGINE_CONTROL_PD_H_

@@ -1,6 +1,6 @@
 #include "engine/control/push.h"
 
-namespace moreau {
+namespace moreau::control {
 
 void ApplyPush(const Push& push, double t, const Model& model, std::vector<spatial::Force>& f_ext,
                const Data& data) {
@@ -13,4 +13,4 @@ void ApplyPush(const Push& push, double t, const Model& model, std::vector<spati
   f_ext[kBase].linear += data.X_0[kBase].E * push.force_world;
 }
 
-}  // namespace moreau
+}  // namespace moreau::control

@@ -10,7 +10,7 @@
 #include "engine/model/model.h"
 #include "engine/spatial/motion.h"
 
-namespace moreau {
+namespace moreau::control {
 
 struct Push {
   double start_s = 0.0;             // s
@@ -29,6 +29,6 @@ struct Push {
 void ApplyPush(const Push& push, double t, const Model& model, std::vector<spatial::Force>& f_ext,
                const Data& data);
 
-}  // namespace moreau
+}  // namespace moreau::control
 
 #endif  // MOREAU_ENGINE_CONTROL_PUSH_H_

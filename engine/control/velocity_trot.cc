@@ -11,7 +11,7 @@
 #include "engine/control/legs.h"
 #include "engine/spatial/motion.h"
 
-namespace moreau {
+namespace moreau::control {
 namespace {
 
 // σ(u) = 10u³ − 15u⁴ + 6u⁵ (minimum jerk: zero velocity and acceleration at
@@ -403,4 +403,4 @@ void VelocityTrot::ComputeTargets(const Model& /*model*/, double /*t*/, double d
   state.elapsed_s += dt;
 }
 
-}  // namespace moreau
+}  // namespace moreau::control

@@ -71,7 +71,7 @@
 #include "engine/control/legs.h"
 #include "engine/model/model.h"
 
-namespace moreau {
+namespace moreau::control {
 
 struct VelocityTrotOptions {
   // Base height above flat ground (z = 0) when standing; 0: DefaultStandHeight.
@@ -161,6 +161,6 @@ class VelocityTrot final : public Controller {
   std::array<double, kLegs> offset_{};          // leg phase offsets
 };
 
-}  // namespace moreau
+}  // namespace moreau::control
 
 #endif  // MOREAU_ENGINE_CONTROL_VELOCITY_TROT_H_

@@ -68,7 +68,7 @@ absl::Status ValidateAction(const Model& model, const Eigen::VectorXd& action) {
 ActuationScratch MakeActuationScratch(const Model& model, double dt) {
   ActuationScratch scratch;
   scratch.qd_zero = Eigen::VectorXd::Zero(model.nu());
-  scratch.joint_inertia = JointInertias(model, model.q_default);
+  scratch.joint_inertia = control::JointInertias(model, model.q_default);
   scratch.dt = dt;
   const Eigen::Index nu = model.nu();
   std::vector<uint8_t> actuated(model.nv, 0);
@@ -154,8 +154,8 @@ void ActionTorques(const Model& model, const ControlSettings& control,
                    Eigen::Ref<Eigen::VectorXd> tau) {
   if (control.mode == ControlMode::kPd) {
     // 001 eq. 44, damping capped at I/Δt (pd.h).
-    StableJointPd(model, q, v, action, scratch.qd_zero, control.gains, scratch.joint_inertia,
-                  scratch.dt, tau);
+    control::StableJointPd(model, q, v, action, scratch.qd_zero, control.gains,
+                           scratch.joint_inertia, scratch.dt, tau);
     return;
   }
   tau.setZero();

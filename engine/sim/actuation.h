@@ -65,7 +65,7 @@ absl::StatusOr<ControlMode> ParseControlMode(std::string_view name);
 
 struct ControlSettings {
   ControlMode mode = ControlMode::kTorque;
-  PdGains gains;  // pd mode only; 001 Table I by default
+  control::PdGains gains;  // pd mode only; 001 Table I by default
   // id, id-constraint: v_des = (q_target − q) / max(Δt, T), T ≥ 0 (s).
   double id_time_constant = 0.0;
 };

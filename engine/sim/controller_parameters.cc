@@ -7,7 +7,7 @@
 namespace moreau::sim {
 namespace {
 
-std::vector<NamedParameter> StandParameters(ControllerOptions& o) {
+std::vector<NamedParameter> StandParameters(control::ControllerOptions& o) {
   return {{"kp", &o.gains.kp},
           {"kd", &o.gains.kd},
           {"stand_height", &o.stand_height},
@@ -15,12 +15,12 @@ std::vector<NamedParameter> StandParameters(ControllerOptions& o) {
 }
 
 // The hold (hold.h): the PD's gains.
-std::vector<NamedParameter> HoldParameters(ControllerOptions& o) {
+std::vector<NamedParameter> HoldParameters(control::ControllerOptions& o) {
   return {{"kp", &o.gains.kp}, {"kd", &o.gains.kd}};
 }
 
 // 001's trot (MakeController "trot").
-std::vector<NamedParameter> TrotParameters(ControllerOptions& o) {
+std::vector<NamedParameter> TrotParameters(control::ControllerOptions& o) {
   return {{"kp", &o.gains.kp},
           {"kd", &o.gains.kd},
           {"stand_height", &o.stand_height},
@@ -43,7 +43,7 @@ std::vector<NamedParameter> TrotParameters(ControllerOptions& o) {
 }
 
 // The velocity trot; its id_time_constant_s is Settings::control's.
-std::vector<NamedParameter> VelocityTrotParameters(VelocityTrotOptions& o) {
+std::vector<NamedParameter> VelocityTrotParameters(control::VelocityTrotOptions& o) {
   return {{"stand_height", &o.stand_height},
           {"frequency_hz", &o.frequency_hz},
           {"duty_factor", &o.duty_factor},

@@ -9,11 +9,11 @@
 
 namespace moreau::sim {
 
-absl::StatusOr<std::unique_ptr<Controller>> MakeSimulationController(const Model& model,
-                                                                     const Settings& s) {
+absl::StatusOr<std::unique_ptr<control::Controller>> MakeSimulationController(const Model& model,
+                                                                              const Settings& s) {
   const ControllerSettings& c = s.controller;
-  absl::StatusOr<std::unique_ptr<Controller>> made;
-  if (c.kind == ControllerKind::kNone) return std::unique_ptr<Controller>();
+  absl::StatusOr<std::unique_ptr<control::Controller>> made;
+  if (c.kind == ControllerKind::kNone) return std::unique_ptr<control::Controller>();
   // "trot": deadbeat joint rows (id-constraint) get the velocity trot.
   const bool velocity = RunsVelocityTrot(c.kind, s.control.mode);
   if (velocity && s.control.mode == ControlMode::kTorque) {
@@ -21,15 +21,16 @@ absl::StatusOr<std::unique_ptr<Controller>> MakeSimulationController(const Model
         "it drives the joints by targets only: needs a control mode other than torque");
   } else if (velocity) {
     // Its targets for the mode's time constant.
-    VelocityTrotOptions options = c.velocity_trot;
+    control::VelocityTrotOptions options = c.velocity_trot;
     options.id_time_constant_s = s.control.id_time_constant;
-    absl::StatusOr<std::unique_ptr<VelocityTrot>> trot = VelocityTrot::Create(model, options);
-    if (trot.ok()) return std::unique_ptr<Controller>(*std::move(trot));
+    absl::StatusOr<std::unique_ptr<control::VelocityTrot>> trot =
+        control::VelocityTrot::Create(model, options);
+    if (trot.ok()) return std::unique_ptr<control::Controller>(*std::move(trot));
     made = trot.status();
   } else {
     const bool trot = c.kind == ControllerKind::kTrot || c.kind == ControllerKind::kPdTrot;
     const char* name = trot ? "trot" : ControllerKindName(c.kind);
-    made = MakeController(name, model, c.options);
+    made = control::MakeController(name, model, c.options);
     if (made.ok()) return made;
     // MakeController names the controller it built ("trot" for pd-trot):
     // the message below names the kind chosen in the Settings instead.

@@ -19,8 +19,8 @@ namespace moreau::sim {
 // settings.controller.options; nullptr for "none". InvalidArgument for a
 // controller the model or the control mode cannot run, the message prefixed
 // "controller '<kind>': " once, with the kind's Settings name.
-absl::StatusOr<std::unique_ptr<Controller>> MakeSimulationController(const Model& model,
-                                                                     const Settings& settings);
+absl::StatusOr<std::unique_ptr<control::Controller>> MakeSimulationController(
+    const Model& model, const Settings& settings);
 
 }  // namespace moreau::sim
 

@@ -63,10 +63,10 @@ absl::StatusOr<ControllerKind> ParseControllerKind(std::string_view name);
 // A zero action leaves the controller alone in charge.
 struct ControllerSettings {
   ControllerKind kind = ControllerKind::kNone;
-  ControllerOptions options;          // zero, stand, hold, 001's trot
-  VelocityTrotOptions velocity_trot;  // the velocity trot; its id_time_constant_s
-                                      // is Settings::control's
-  int period_steps = 1;               // ≥ 1
+  control::ControllerOptions options;          // zero, stand, hold, 001's trot
+  control::VelocityTrotOptions velocity_trot;  // the velocity trot; its id_time_constant_s
+                                               // is Settings::control's
+  int period_steps = 1;                        // ≥ 1
 };
 
 // Whether the simulation runs the velocity trot (velocity_trot.h, options

@@ -73,13 +73,13 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(std::shared_ptr<c
     }
     model = std::move(copy);
   }
-  MOREAU_ASSIGN_OR_RETURN(std::unique_ptr<Controller> controller,
+  MOREAU_ASSIGN_OR_RETURN(std::unique_ptr<control::Controller> controller,
                           MakeSimulationController(*model, s));
   return std::unique_ptr<Simulation>(new Simulation(std::move(model), s, std::move(controller)));
 }
 
 Simulation::Simulation(std::shared_ptr<const Model> model, const Settings& settings,
-                       std::unique_ptr<Controller> controller)
+                       std::unique_ptr<control::Controller> controller)
     : model_(std::move(model)),
       settings_(settings),
       force_law_(ForceLawParams(settings.contact)),

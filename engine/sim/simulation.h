@@ -107,7 +107,7 @@ class Simulation {
   const Settings& settings() const { return settings_; }
   // The controller Settings::controller names; nullptr for "none". Its
   // time-varying state is State::controller.
-  const Controller* controller() const { return controller_.get(); }
+  const control::Controller* controller() const { return controller_.get(); }
   const StepReport& last_report() const { return report_; }
   // Contact set of the last step (positions, gaps, forces).
   const contact::ContactSet& contacts() const { return workspace_.contacts; }
@@ -116,7 +116,7 @@ class Simulation {
 
  private:
   Simulation(std::shared_ptr<const Model> model, const Settings& settings,
-             std::unique_ptr<Controller> controller);
+             std::unique_ptr<control::Controller> controller);
   // Settings::controller: when its period is due (State::steps a multiple of
   // it), computes its command into State::controller_command.
   void RunController();
@@ -153,10 +153,10 @@ class Simulation {
   State last_good_;
   step::StepWorkspace workspace_;
   StepReport report_;
-  Eigen::VectorXd tau_;                     // nv: τ of the current step
-  ActuationScratch actuation_;              // what StepAction's pd mode needs
-  std::unique_ptr<Controller> controller_;  // Settings::controller; nullptr: none
-  Eigen::VectorXd controlled_action_;       // nu: TargetAction's, TorqueAction's
+  Eigen::VectorXd tau_;                              // nv: τ of the current step
+  ActuationScratch actuation_;                       // what StepAction's pd mode needs
+  std::unique_ptr<control::Controller> controller_;  // Settings::controller; nullptr: none
+  Eigen::VectorXd controlled_action_;                // nu: TargetAction's, TorqueAction's
   bool diverged_ = false;
   std::string diverged_message_;  // the failed step's, while diverged_
 };

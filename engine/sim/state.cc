@@ -16,13 +16,13 @@ constexpr uint32_t kVersion = kStateFormatVersion;
 // How far from 1 a restored base quaternion's norm may be.
 constexpr double kQuaternionNormTolerance = 1e-6;
 
-void WriteFlags(ByteWriter& w, const std::array<bool, kMaxControllerLegs>& flags) {
+void WriteFlags(ByteWriter& w, const std::array<bool, control::kMaxControllerLegs>& flags) {
   uint32_t bits = 0;
   for (size_t i = 0; i < flags.size(); ++i) bits |= (flags[i] ? 1u : 0u) << i;
   w.U32(bits);
 }
 
-bool ReadFlags(ByteReader& r, std::array<bool, kMaxControllerLegs>& flags) {
+bool ReadFlags(ByteReader& r, std::array<bool, control::kMaxControllerLegs>& flags) {
   uint32_t bits = 0;
   if (!r.U32(bits)) return false;
   for (size_t i = 0; i < flags.size(); ++i) flags[i] = (bits >> i) & 1u;
@@ -42,7 +42,7 @@ bool ReadArray(ByteReader& r, std::array<double, N>& values) {
 }
 
 // Version 3: ControllerState field by field, in declaration order.
-void WriteControllerState(ByteWriter& w, const ControllerState& c) {
+void WriteControllerState(ByteWriter& w, const control::ControllerState& c) {
   w.F64(c.phase);
   w.F64(c.elapsed_s);
   w.U64(static_cast<uint64_t>(c.ik_clamped));
@@ -62,7 +62,7 @@ void WriteControllerState(ByteWriter& w, const ControllerState& c) {
   WriteArray(w, c.foothold);
 }
 
-bool ReadControllerState(ByteReader& r, ControllerState& c) {
+bool ReadControllerState(ByteReader& r, control::ControllerState& c) {
   uint64_t ik_clamped = 0;
   uint32_t heading_set = 0, leg_targets_set = 0;
   const bool ok =
@@ -79,7 +79,8 @@ bool ReadControllerState(ByteReader& r, ControllerState& c) {
 }
 
 // The controller section: ControllerState, the command's size and entries.
-std::string ControllerSection(const ControllerState& controller, const Eigen::VectorXd& command) {
+std::string ControllerSection(const control::ControllerState& controller,
+                              const Eigen::VectorXd& command) {
   ByteWriter w;
   WriteControllerState(w, controller);
   w.U32(static_cast<uint32_t>(command.size()));
@@ -88,7 +89,7 @@ std::string ControllerSection(const ControllerState& controller, const Eigen::Ve
 }
 
 // Every double of a controller state is finite.
-bool Finite(const ControllerState& c) {
+bool Finite(const control::ControllerState& c) {
   const auto finite = [](double x) { return std::isfinite(x); };
   const auto all = [&](const auto& values) {
     return std::all_of(values.begin(), values.end(), finite);
@@ -135,7 +136,7 @@ std::string SerializeState(const State& s) {
   for (double x : s.bilateral_impulses) w.F64(x);
   // The optional controller section, when not at the start of a run.
   const std::string section = ControllerSection(s.controller, s.controller_command);
-  if (section != ControllerSection(ControllerState{},
+  if (section != ControllerSection(control::ControllerState{},
                                    Eigen::VectorXd::Zero(s.controller_command.size()))) {
     w.Bytes(section.data(), section.size());
   }
@@ -189,7 +190,7 @@ absl::StatusOr<State> DeserializeState(const Model& model, std::string_view byte
   // The optional controller section: present when the rest of the blob is
   // exactly its size.
   const size_t section_size =
-      ControllerSection(ControllerState{}, s.controller_command).size();
+      ControllerSection(control::ControllerState{}, s.controller_command).size();
   if (ok && version >= 2 && r.Remaining() == section_size) {
     ok = ReadControllerState(r, s.controller);
     uint32_t ncmd = 0;

@@ -31,7 +31,7 @@ struct State {
   // Settings::controller: its time-varying state, and the command of its
   // last run, held until the next (nv: τ under torque control; under the
   // target modes the first nu entries are the joint targets).
-  ControllerState controller;
+  control::ControllerState controller;
   Eigen::VectorXd controller_command;
 };
 

@@ -2,7 +2,6 @@
 // servers, SIGTERM draining, metrics over real HTTP (sustained load is in
 // service_load_scenario_test.cc).
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <chrono>
@@ -121,7 +120,7 @@ TEST(ServiceLifecycle, ServiceAndInProcessEngineGiveBitIdenticalStates) {
     auto local = sim::Simulation::Create(*model, local_settings);
     ASSERT_TRUE(local.ok());
     Eigen::VectorXd q0(12);
-    ActuatorPositions(**model, (*model)->q_default, q0);
+    control::ActuatorPositions(**model, (*model)->q_default, q0);
     for (int t = 0; t < 25; ++t) {
       const Eigen::VectorXd action = q0 + 0.2 * TestAction(12, t, 1.0);
       ASSERT_TRUE(server.client->Step(created->instance_ids(0), action, 20).ok());

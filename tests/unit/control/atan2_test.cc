@@ -1,4 +1,4 @@
-// control_math::Atan2 (fdlibm's method) against the C library's atan2.
+// Atan2 (fdlibm's method) against the C library's atan2.
 #include "engine/control/atan2.h"
 
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <numbers>
 #include <random>
 
-namespace moreau::control_math {
+namespace moreau::control {
 namespace {
 
 // |a − b| in units in the last place of b.
@@ -54,4 +54,4 @@ TEST(Atan2, AxesQuadrantsAndSignedZeros) {
 }
 
 }  // namespace
-}  // namespace moreau::control_math
+}  // namespace moreau::control

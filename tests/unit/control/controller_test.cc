@@ -21,7 +21,7 @@
 #include "tests/unit/control/control_test_util.h"
 #include "tests/unit/dynamics/test_models.h"
 
-namespace moreau {
+namespace moreau::control {
 namespace {
 
 using testing::ConfigurationFromTargets;
@@ -676,4 +676,4 @@ TEST(TrotController, BackwardAndInPlace) {
 }
 
 }  // namespace
-}  // namespace moreau
+}  // namespace moreau::control

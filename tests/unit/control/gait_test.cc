@@ -9,7 +9,7 @@
 
 #include "tests/unit/control/control_test_util.h"
 
-namespace moreau {
+namespace moreau::control {
 namespace {
 
 TEST(Bezier, EndpointsLinearAndBernstein) {
@@ -154,4 +154,4 @@ TEST(DefaultStandHeight, FractionOfTheLegLength) {
 }
 
 }  // namespace
-}  // namespace moreau
+}  // namespace moreau::control

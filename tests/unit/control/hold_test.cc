@@ -13,7 +13,7 @@
 #include "engine/model/loader.h"
 #include "tests/unit/control/control_test_util.h"
 
-namespace moreau {
+namespace moreau::control {
 namespace {
 
 // q_default with every actuated joint moved by `offset` (rad).
@@ -137,4 +137,4 @@ TEST(HoldController, RefusesBadGainsAndTooManyActuators) {
 }
 
 }  // namespace
-}  // namespace moreau
+}  // namespace moreau::control

@@ -16,7 +16,7 @@
 #include "tests/unit/control/control_test_util.h"
 #include "tests/unit/dynamics/test_models.h"
 
-namespace moreau {
+namespace moreau::control {
 namespace {
 
 using testing::ContactPosition;
@@ -395,4 +395,4 @@ TEST(IkResultName, EveryValueNamed) {
 }
 
 }  // namespace
-}  // namespace moreau
+}  // namespace moreau::control

@@ -15,7 +15,7 @@
 #include "tests/unit/control/control_test_util.h"
 #include "tests/unit/testing/allocation_counter.h"
 
-namespace moreau {
+namespace moreau::control {
 namespace {
 
 TEST(NoAllocation, ControllerCompute) {
@@ -108,4 +108,4 @@ TEST(NoAllocation, CounterWorks) {
 }
 
 }  // namespace
-}  // namespace moreau
+}  // namespace moreau::control

@@ -16,7 +16,7 @@
 #include "engine/model/loader.h"
 #include "tests/unit/control/control_test_util.h"
 
-namespace moreau {
+namespace moreau::control {
 namespace {
 
 constexpr double kPi = std::numbers::pi;
@@ -252,4 +252,4 @@ TEST(ActuatorVelocities, GathersJointRates) {
 }
 
 }  // namespace
-}  // namespace moreau
+}  // namespace moreau::control

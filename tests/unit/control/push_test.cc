@@ -11,7 +11,7 @@
 #include "engine/dynamics/rnea.h"
 #include "tests/unit/control/control_test_util.h"
 
-namespace moreau {
+namespace moreau::control {
 namespace {
 
 TEST(Push, ActiveWindow) {
@@ -73,4 +73,4 @@ TEST(ApplyPush, GeneralizedForceIsTheWorldForceOnTheBase) {
 }
 
 }  // namespace
-}  // namespace moreau
+}  // namespace moreau::control

@@ -53,9 +53,9 @@ TEST(ActionTorques, TorqueModePlacesAndClampsPerActuator) {
 
 TEST(ActionTorques, PdModeIsJointPdWithZeroTargetRateBelowTheDampingCap) {
   auto model = Cheetah();
-  ControlSettings control{ControlMode::kPd, PdGains{30.0, 0.7}};
+  ControlSettings control{ControlMode::kPd, control::PdGains{30.0, 0.7}};
   Eigen::VectorXd target(Nu(*model));
-  ActuatorPositions(*model, model->q_default, target);
+  control::ActuatorPositions(*model, model->q_default, target);
   target.array() += 0.1;
   Eigen::VectorXd v = Eigen::VectorXd::LinSpaced(model->nv, -1.0, 1.0);
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(Nu(*model));
@@ -63,7 +63,7 @@ TEST(ActionTorques, PdModeIsJointPdWithZeroTargetRateBelowTheDampingCap) {
   const ActuationScratch scratch = MakeActuationScratch(*model, 1e-4);
   Eigen::VectorXd tau(model->nv), expected(model->nv);
   ActionTorques(*model, control, target, model->q_default, v, scratch, tau);
-  JointPd(*model, model->q_default, v, target, zero, control.gains, expected);
+  control::JointPd(*model, model->q_default, v, target, zero, control.gains, expected);
   EXPECT_EQ(tau, expected);
   EXPECT_FALSE(tau.tail(model->nv - 6).isZero());
 }
@@ -78,7 +78,7 @@ TEST(StepAction, PdModeStaysStableAtLargeTimeSteps) {
   auto sim = Simulation::Create(model, settings);
   ASSERT_TRUE(sim.ok());
   Eigen::VectorXd target(12);
-  ActuatorPositions(*model, model->q_default, target);
+  control::ActuatorPositions(*model, model->q_default, target);
   target.array() += 0.3;
   ASSERT_TRUE((*sim)->StepAction(target, 800).ok());  // 2 s
   EXPECT_LT((*sim)->state().v.lpNorm<Eigen::Infinity>(), 5.0);
@@ -131,12 +131,12 @@ TEST(StepAction, PdModeHoldsTheDefaultPoseBetterThanZeroTorque) {
   auto limp = Simulation::Create(model, Settings{});
   ASSERT_TRUE(held.ok() && limp.ok());
   Eigen::VectorXd target(12);
-  ActuatorPositions(*model, model->q_default, target);
+  control::ActuatorPositions(*model, model->q_default, target);
   ASSERT_TRUE((*held)->StepAction(target, 500).ok());
   ASSERT_TRUE((*limp)->StepAction(Eigen::VectorXd::Zero(12), 500).ok());
   Eigen::VectorXd q_held(12), q_limp(12);
-  ActuatorPositions(*model, (*held)->state().q, q_held);
-  ActuatorPositions(*model, (*limp)->state().q, q_limp);
+  control::ActuatorPositions(*model, (*held)->state().q, q_held);
+  control::ActuatorPositions(*model, (*limp)->state().q, q_limp);
   EXPECT_LT((q_held - target).norm(), 0.5 * (q_limp - target).norm());
 }
 

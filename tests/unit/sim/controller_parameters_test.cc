@@ -20,8 +20,8 @@ using ::testing::HasSubstr;
 
 // Every field of both option structs, in declaration order.
 std::vector<double> Fields(const ControllerSettings& c) {
-  const ControllerOptions& o = c.options;
-  const VelocityTrotOptions& v = c.velocity_trot;
+  const control::ControllerOptions& o = c.options;
+  const control::VelocityTrotOptions& v = c.velocity_trot;
   return {o.gains.kp,
           o.gains.kd,
           o.stand_height,
@@ -148,7 +148,7 @@ TEST(ControllerParametersTest, RefusesUnknownNamesListingTheAcceptedOnes) {
   status = SetControllerParameter(c, ControlMode::kTorque, "frequency_hz", 2.0);
   EXPECT_THAT(status.message(), HasSubstr("'torque' (pd-trot)"));
   EXPECT_THAT(status.message(), HasSubstr("trot_frequency_hz"));
-  EXPECT_EQ(c.options.gains.kp, ControllerOptions().gains.kp);
+  EXPECT_EQ(c.options.gains.kp, control::ControllerOptions().gains.kp);
 }
 
 TEST(ControllerParametersTest, HoldTakesTheGains) {
@@ -195,7 +195,7 @@ TEST(ControllerParametersTest, RefusesNonFiniteValuesAndFlagsOtherThanZeroOrOne)
   EXPECT_THAT(status.message(), HasSubstr("'stable_pd'"));
   EXPECT_THAT(status.message(), HasSubstr("0 (off) or 1 (on), got 0.5"));
   EXPECT_TRUE(c.options.stable_pd);
-  EXPECT_EQ(c.options.gains.kd, ControllerOptions().gains.kd);
+  EXPECT_EQ(c.options.gains.kd, control::ControllerOptions().gains.kd);
 }
 
 }  // namespace

@@ -62,9 +62,9 @@ TEST(SimulationController, TorqueControlEqualsComputeThenStep) {
     ASSERT_NE(outside, nullptr);
     ASSERT_NE(inside, nullptr);
     const Model& m = outside->model();
-    auto controller = MakeController(name, m);
+    auto controller = control::MakeController(name, m);
     ASSERT_TRUE(controller.ok()) << controller.status();
-    ControllerState cs;
+    control::ControllerState cs;
     Eigen::VectorXd tau = Eigen::VectorXd::Zero(m.nv);
     for (int k = 0; k < 800; ++k) {  // past the trot's start delay
       const State& s = outside->state();
@@ -93,9 +93,9 @@ TEST(SimulationController, TargetModeEqualsTargetsThenStepAction) {
   ASSERT_NE(outside, nullptr);
   ASSERT_NE(inside, nullptr);
   const Model& m = outside->model();
-  auto controller = MakeController("trot", m);
+  auto controller = control::MakeController("trot", m);
   ASSERT_TRUE(controller.ok()) << controller.status();
-  ControllerState cs;
+  control::ControllerState cs;
   Eigen::VectorXd tau = Eigen::VectorXd::Zero(m.nv);
   for (int k = 0; k < 400; ++k) {
     const State& s = outside->state();
@@ -179,9 +179,9 @@ TEST(SimulationController, HoldTargetsTheHeldPoseInTheTargetModes) {
     ASSERT_NE(sim, nullptr);
     const Model& m = sim->model();
     Eigen::VectorXd held(m.nu());
-    ActuatorPositions(m, sim->state().q, held);
+    control::ActuatorPositions(m, sim->state().q, held);
     StepZero(*sim, 1);
-    const PdGains gains;
+    const control::PdGains gains;
     for (int a = 0; a < m.nu(); ++a) {
       // The first run: the joints are at the held angles, so are the targets.
       EXPECT_EQ(sim->state().controller_command[a], held[a]) << a;
@@ -269,7 +269,7 @@ TEST(SimulationController, ActionAddsToTheCommand) {
     EXPECT_EQ(sim->applied_torques()[dof], 0.5 + sim->state().controller_command[dof]) << a;
   }
   // Step(τ) applies τ as given: the controller does not run.
-  const ControllerState before = sim->state().controller;
+  const control::ControllerState before = sim->state().controller;
   ASSERT_TRUE(sim->Step(Eigen::VectorXd::Zero(m.nv), 1).ok());
   EXPECT_EQ(sim->state().controller.elapsed_s, before.elapsed_s);
 }
@@ -289,10 +289,10 @@ TEST(SimulationController, StandReachesItsSetPointInTheIdModes) {
     const Model& m = sim->model();
     const Eigen::VectorXd q0 = sim->state().q;
     StepZero(*sim, 1);
-    const auto controller = MakeController("stand", m);
+    const auto controller = control::MakeController("stand", m);
     ASSERT_TRUE(controller.ok()) << controller.status();
     const Eigen::VectorXd& q_d = (*controller)->LastTargets();
-    const PdGains gains;
+    const control::PdGains gains;
     for (int a = 0; a < m.nu(); ++a) {
       const double q_a = q0[m.joints[m.actuators[a].joint].q_index];
       EXPECT_DOUBLE_EQ(sim->state().controller_command[a],

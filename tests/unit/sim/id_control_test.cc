@@ -181,7 +181,7 @@ struct GaitResult {
 GaitResult RunGait(const std::string& controller_name, double dt, double duration,
                    ControlMode mode = ControlMode::kIdConstraint,
                    ContactModel contact = ContactModel::kMoreauSor, double time_constant = 0.0,
-                   const ControllerOptions& options = {}) {
+                   const control::ControllerOptions& options = {}) {
   GaitResult r;
   auto loaded = LoadBuiltin("mini_cheetah");
   EXPECT_TRUE(loaded.ok());
@@ -219,11 +219,12 @@ GaitResult RunGait(const std::string& controller_name, double dt, double duratio
   const Eigen::VectorXd no_action = Eigen::VectorXd::Zero(m.nu());
   const int nc = static_cast<int>(m.contact_points.size());
   // The gait's stance phases per foot (gait.h: leg phase ψ = φ + offset).
-  auto layout = FindLegs(m);
+  auto layout = control::FindLegs(m);
   EXPECT_TRUE(layout.ok()) << layout.status();
   if (!layout.ok()) return r;
   std::vector<double> phase_offset(nc, 0.0);
-  for (const Leg& leg : layout->legs) phase_offset[leg.foot] = TrotPhaseOffset(leg);
+  for (const control::Leg& leg : layout->legs)
+    phase_offset[leg.foot] = control::TrotPhaseOffset(leg);
   const bool trot = controller_name == "trot";
   std::vector<Vec3> touchdown(nc);
   std::vector<bool> closed(nc, false);
@@ -246,7 +247,9 @@ GaitResult RunGait(const std::string& controller_name, double dt, double duratio
     for (int i = 0; i < nc; ++i) {
       const contact::Contact& ct = s.contacts().contacts[i];
       const bool stance_phase =
-          !trot || InStance(GaitParams{}, WrapPhase(s.state().controller.phase + phase_offset[i]));
+          !trot ||
+          control::InStance(control::GaitParams{},
+                            control::WrapPhase(s.state().controller.phase + phase_offset[i]));
       // From the end of the trot's start delay (0.5 s): the drop from the
       // default pose has landed by then.
       const bool now = s.state().time > 0.5 && stance_phase && ct.active && ct.NormalForce() > 1e-6;
@@ -308,7 +311,7 @@ TEST(IdConstraint, MiniCheetahStandsAtTenMillisecondSteps) {
 // is the velocity trot (engine/control/velocity_trot.h), whose stance-slip
 // bound is checked in bench/control/velocity_trot_test.cc.
 TEST(IdConstraint, MiniCheetahTrotsWith001GeneratorAtTenMillisecondSteps) {
-  ControllerOptions gentle;
+  control::ControllerOptions gentle;
   gentle.attitude_gain = 1.0;
   gentle.attitude_damping_s = 0.05;
   gentle.velocity_filter_s = 0.2;

@@ -120,8 +120,8 @@ std::shared_ptr<const Model> Robot(const std::string& name) {
 }
 
 RunResult Simulate(const std::string& robot, const std::string& controller_name, const ModelCase& c,
-                   double duration, std::optional<Push> push = std::nullopt,
-                   const ControllerOptions& options = {}) {
+                   double duration, std::optional<control::Push> push = std::nullopt,
+                   const control::ControllerOptions& options = {}) {
   RunResult r;
   const std::shared_ptr<const Model> model = Robot(robot);
   if (model == nullptr) return r;
@@ -169,7 +169,7 @@ RunResult Simulate(const std::string& robot, const std::string& controller_name,
     const std::vector<Force>* external = nullptr;
     if (push.has_value() && push->Active(t)) {
       std::fill(f_ext.begin(), f_ext.end(), Force::Zero());
-      ApplyPush(*push, t, m, f_ext, s.data());
+      control::ApplyPush(*push, t, m, f_ext, s.data());
       external = &f_ext;
     }
     if (!s.StepAction(no_action, 1, external).ok()) return r;
@@ -335,7 +335,7 @@ TEST(Quadruped, UnitreeA1Stands) {
 // it rocks and yaws ±30° and falls within seconds on every model, so that is
 // checked too.
 TEST(Quadruped, UnitreeA1TrotsWithTheWeightFeedforward) {
-  ControllerOptions carried;
+  control::ControllerOptions carried;
   carried.weight_feedforward = true;
   std::vector<ModelCase> cases(std::begin(kCases), std::end(kCases));
   cases.push_back(kMoreauJorAtOneMillisecond);
@@ -362,7 +362,7 @@ TEST(Quadruped, UnitreeA1TrotsWithTheWeightFeedforward) {
 // contact spheres at its feet only, so its trunk does not stop on its side:
 // it rolls on through the ground onto its back, tilt ≈ 180°.)
 TEST(Quadruped, MiniCheetahPushedOverFallsOnItsSide) {
-  Push push;
+  control::Push push;
   push.start_s = 1.0;
   push.duration_s = 0.2;
   push.force_world = Vec3(0.0, 150.0, 0.0);  // 30 N s sideways, 9 kg robot
