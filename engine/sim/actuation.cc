@@ -55,6 +55,7 @@ absl::Status ValidateAction(const Model& model, const Eigen::VectorXd& action) {
     return absl::InvalidArgumentError(absl::StrCat("action has size ", action.size(), ", expected ",
                                                    nu, " (one entry per actuator)"));
   }
+  if (action.allFinite()) return absl::OkStatus();  // one vectorized pass: the common case
   for (Eigen::Index a = 0; a < nu; ++a) {
     if (!std::isfinite(action[a])) {
       return absl::InvalidArgumentError(absl::StrCat("action[", a, "] (", model.actuators[a].name,
@@ -74,11 +75,13 @@ ActuationScratch MakeActuationScratch(const Model& model, double dt) {
   std::vector<uint8_t> actuated(model.nv, 0);
   scratch.v_des = Eigen::VectorXd::Zero(nu);
   scratch.bound = Eigen::VectorXd::Zero(nu);
+  scratch.effort_limit = Eigen::VectorXd::Zero(nu);
   for (Eigen::Index a = 0; a < nu; ++a) {
     const Actuator& act = model.actuators[a];
     const int dof = model.joints[act.joint].v_index;
     scratch.dofs.push_back(dof);
     actuated[dof] = 1;
+    scratch.effort_limit[a] = act.effort_limit;
     scratch.bound[a] = act.effort_limit * dt;  // 002: |Λ_j| ≤ τ_max Δt
   }
   for (int i = 0; i < model.nv; ++i) {
@@ -160,11 +163,9 @@ void ActionTorques(const Model& model, const ControlSettings& control,
   }
   tau.setZero();
   if (control.mode != ControlMode::kTorque) return;  // id, id-constraint: see actuation.h
-  for (int a = 0; a < model.nu(); ++a) {
-    const Actuator& act = model.actuators[a];
-    const double limit = act.effort_limit;
-    tau[model.joints[act.joint].v_index] =
-        std::clamp(action[static_cast<Eigen::Index>(a)], -limit, limit);
+  for (size_t a = 0; a < scratch.dofs.size(); ++a) {
+    const auto i = static_cast<Eigen::Index>(a);
+    tau[scratch.dofs[a]] = std::clamp(action[i], -scratch.effort_limit[i], scratch.effort_limit[i]);
   }
 }
 

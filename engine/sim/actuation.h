@@ -81,8 +81,9 @@ struct ActuationScratch {
   Eigen::VectorXd qd_zero;        // actuator-sized zeros: the pd target rate
   Eigen::VectorXd joint_inertia;  // JointInertias at the default pose (pd.h)
   double dt = 0.0;                // the simulation's time step (s)
+  std::vector<int> dofs;          // v index of each actuator's joint
+  Eigen::VectorXd effort_limit;   // each actuator's τ_max (Actuator::effort_limit)
   // id and id-constraint (actuator-sized unless noted):
-  std::vector<int> dofs;        // v index of each actuator's joint
   Eigen::VectorXd v_des;        // desired joint velocities
   Eigen::VectorXd bound;        // τ_max Δt (+∞ without an effort limit)
   std::vector<int> unactuated;  // v indices without an actuator, increasing

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <variant>
 
@@ -96,6 +97,7 @@ Simulation::Simulation(std::shared_ptr<const Model> model, const Settings& setti
 
 void Simulation::Reset() {
   state_ = DefaultState(*model_);
+  state_checked_ = false;
   diverged_ = false;
   diverged_message_.clear();
 }
@@ -108,6 +110,7 @@ void Simulation::ResetWithNoise(uint64_t seed, double scale) {
     if (j.type != JointType::kFree) state_.q[j.q_index] += u(rng);
   }
   for (int i = 0; i < model_->nv; ++i) state_.v[i] = u(rng);
+  state_checked_ = false;
 }
 
 absl::Status Simulation::SetState(const State& s) {
@@ -140,6 +143,7 @@ absl::Status Simulation::SetState(const State& s) {
     next.controller_command = Eigen::VectorXd::Zero(m.nv);
   }
   state_ = std::move(next);
+  state_checked_ = false;
   diverged_ = false;
   diverged_message_.clear();
   return absl::OkStatus();
@@ -148,6 +152,7 @@ absl::Status Simulation::SetState(const State& s) {
 absl::Status Simulation::Restore(std::string_view bytes) {
   MOREAU_ASSIGN_OR_RETURN(State s, DeserializeState(*model_, bytes));
   state_ = std::move(s);
+  state_checked_ = false;
   diverged_ = false;
   diverged_message_.clear();
   return absl::OkStatus();
@@ -164,10 +169,11 @@ absl::Status Simulation::RecordDivergence(absl::Status failure) {
 }
 
 bool Simulation::StateOutOfBounds() const {
-  // Vectorized reductions: AllFinite, then the largest |q_i| and |v_i|.
-  if (!AllFinite(state_.q) || !AllFinite(state_.v)) return true;
-  if (state_.q.size() > 0 && state_.q.cwiseAbs().maxCoeff() > kMaxCoordinate) return true;
-  return state_.v.size() > 0 && state_.v.cwiseAbs().maxCoeff() > settings_.max_speed;
+  // One vectorized pass per vector: |x| ≤ bound is false for NaN and ±∞ (the
+  // bounds are finite; an infinite max_speed bounds by the largest double).
+  const double speed_bound = std::min(settings_.max_speed, std::numeric_limits<double>::max());
+  return !(state_.q.array().abs() <= kMaxCoordinate).all() ||
+         !(state_.v.array().abs() <= speed_bound).all();
 }
 
 absl::Status Simulation::StepOnce(const Eigen::VectorXd& tau, const std::vector<Force>* f_ext,
@@ -236,11 +242,14 @@ absl::Status Simulation::StepLoop(int substeps, absl::Time stop_at, const std::v
     // leaves one (it keeps the last good state), and solving contact from it
     // costs every solver its iteration limit. Later sub-steps start from a
     // state the previous one checked.
-    if (k == 0 && StateOutOfBounds()) {
+    if (k == 0 && !state_checked_ && StateOutOfBounds()) {
       return RecordDivergence(absl::FailedPreconditionError(absl::StrCat(
           "the state is diverged (a speed above max_speed = ", settings_.max_speed,
           " or a coordinate beyond ", kMaxCoordinate, "); set or reset a state before stepping")));
     }
+    // From here on state_ is a checked state: this one, a step's that passed
+    // the check below, or last_good_ put back.
+    state_checked_ = true;
     last_good_ = state_;  // equal sizes: no allocation
     set_tau(state_);
     absl::Status status = StepOnce(tau_, f_ext, joint_rows);
@@ -316,9 +325,10 @@ const Eigen::VectorXd& Simulation::TargetAction(const Eigen::VectorXd& action) {
 
 const Eigen::VectorXd& Simulation::TorqueAction(const Eigen::VectorXd& action) {
   if (controller_ == nullptr) return action;
-  for (int a = 0; a < model_->nu(); ++a) {
-    const int dof = model_->joints[model_->actuators[a].joint].v_index;
-    controlled_action_[a] = action[a] + state_.controller_command[dof];
+  const std::vector<int>& dofs = actuation_.dofs;
+  for (size_t a = 0; a < dofs.size(); ++a) {
+    const auto i = static_cast<Eigen::Index>(a);
+    controlled_action_[i] = action[i] + state_.controller_command[dofs[a]];
   }
   return controlled_action_;
 }

@@ -158,6 +158,8 @@ class Simulation {
   std::unique_ptr<control::Controller> controller_;  // Settings::controller; nullptr: none
   Eigen::VectorXd controlled_action_;                // nu: TargetAction's, TorqueAction's
   bool diverged_ = false;
+  // state_ passed StateOutOfBounds since it was last reset, set or restored.
+  bool state_checked_ = false;
   std::string diverged_message_;  // the failed step's, while diverged_
 };
 
