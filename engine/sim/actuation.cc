@@ -9,6 +9,7 @@
 #include "engine/dynamics/jacobians.h"
 #include "engine/dynamics/kinematics.h"
 #include "engine/dynamics/rnea.h"
+#include "engine/util/finite.h"
 
 namespace moreau::sim {
 
@@ -55,7 +56,7 @@ absl::Status ValidateAction(const Model& model, const Eigen::VectorXd& action) {
     return absl::InvalidArgumentError(absl::StrCat("action has size ", action.size(), ", expected ",
                                                    nu, " (one entry per actuator)"));
   }
-  if (action.allFinite()) return absl::OkStatus();  // one vectorized pass: the common case
+  if (AllFinite(action)) return absl::OkStatus();  // one vectorized pass: the common case
   for (Eigen::Index a = 0; a < nu; ++a) {
     if (!std::isfinite(action[a])) {
       return absl::InvalidArgumentError(absl::StrCat("action[", a, "] (", model.actuators[a].name,
@@ -86,6 +87,12 @@ ActuationScratch MakeActuationScratch(const Model& model, double dt) {
   }
   for (int i = 0; i < model.nv; ++i) {
     if (actuated[i] == 0) scratch.unactuated.push_back(i);
+  }
+  if (nu > 0) {
+    scratch.dof_block = scratch.dofs[0];
+    for (Eigen::Index a = 0; a < nu; ++a) {
+      if (scratch.dofs[a] != scratch.dof_block + a) scratch.dof_block = -1;
+    }
   }
   const auto nU = static_cast<Eigen::Index>(scratch.unactuated.size());
   scratch.qacc = Eigen::VectorXd::Zero(model.nv);
@@ -161,11 +168,24 @@ void ActionTorques(const Model& model, const ControlSettings& control,
                            scratch.joint_inertia, scratch.dt, tau);
     return;
   }
+  if (control.mode != ControlMode::kTorque) {  // id, id-constraint: see actuation.h
+    tau.setZero();
+    return;
+  }
+  const Eigen::Index nu = scratch.effort_limit.size();
+  const double* limit = scratch.effort_limit.data();
   tau.setZero();
-  if (control.mode != ControlMode::kTorque) return;  // id, id-constraint: see actuation.h
-  for (size_t a = 0; a < scratch.dofs.size(); ++a) {
-    const auto i = static_cast<Eigen::Index>(a);
-    tau[scratch.dofs[a]] = std::clamp(action[i], -scratch.effort_limit[i], scratch.effort_limit[i]);
+  if (scratch.dof_block >= 0) {
+    // Consecutive dofs: min(max(x, −τ_max), τ_max), std::clamp's value, in
+    // a loop the compiler vectorizes.
+    double* block = tau.data() + scratch.dof_block;
+    for (Eigen::Index a = 0; a < nu; ++a) {
+      block[a] = std::min(std::max(action[a], -limit[a]), limit[a]);
+    }
+    return;
+  }
+  for (Eigen::Index a = 0; a < nu; ++a) {
+    tau[scratch.dofs[a]] = std::clamp(action[a], -limit[a], limit[a]);
   }
 }
 

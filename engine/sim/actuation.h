@@ -82,7 +82,10 @@ struct ActuationScratch {
   Eigen::VectorXd joint_inertia;  // JointInertias at the default pose (pd.h)
   double dt = 0.0;                // the simulation's time step (s)
   std::vector<int> dofs;          // v index of each actuator's joint
-  Eigen::VectorXd effort_limit;   // each actuator's τ_max (Actuator::effort_limit)
+  // dofs[a] = dof_block + a for every actuator (consecutive dofs in actuator
+  // order, the usual layout), else −1.
+  Eigen::Index dof_block = -1;
+  Eigen::VectorXd effort_limit;  // each actuator's τ_max (Actuator::effort_limit)
   // id and id-constraint (actuator-sized unless noted):
   Eigen::VectorXd v_des;        // desired joint velocities
   Eigen::VectorXd bound;        // τ_max Δt (+∞ without an effort limit)

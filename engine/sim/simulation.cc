@@ -169,11 +169,9 @@ absl::Status Simulation::RecordDivergence(absl::Status failure) {
 }
 
 bool Simulation::StateOutOfBounds() const {
-  // One vectorized pass per vector: |x| ≤ bound is false for NaN and ±∞ (the
-  // bounds are finite; an infinite max_speed bounds by the largest double).
+  // The bounds are finite: an infinite max_speed bounds by the largest double.
   const double speed_bound = std::min(settings_.max_speed, std::numeric_limits<double>::max());
-  return !(state_.q.array().abs() <= kMaxCoordinate).all() ||
-         !(state_.v.array().abs() <= speed_bound).all();
+  return !AllWithin(state_.q, kMaxCoordinate) || !AllWithin(state_.v, speed_bound);
 }
 
 absl::Status Simulation::StepOnce(const Eigen::VectorXd& tau, const std::vector<Force>* f_ext,
@@ -325,6 +323,11 @@ const Eigen::VectorXd& Simulation::TargetAction(const Eigen::VectorXd& action) {
 
 const Eigen::VectorXd& Simulation::TorqueAction(const Eigen::VectorXd& action) {
   if (controller_ == nullptr) return action;
+  if (actuation_.dof_block >= 0) {
+    controlled_action_ =
+        action + state_.controller_command.segment(actuation_.dof_block, action.size());
+    return controlled_action_;
+  }
   const std::vector<int>& dofs = actuation_.dofs;
   for (size_t a = 0; a < dofs.size(); ++a) {
     const auto i = static_cast<Eigen::Index>(a);

@@ -51,6 +51,32 @@ TEST(ActionTorques, TorqueModePlacesAndClampsPerActuator) {
   EXPECT_EQ(tau[model->joints[model->actuators[0].joint].v_index], 17.0);
 }
 
+TEST(ActionTorques, ActuatorsOutOfDofOrderArePlacedByTheirJoints) {
+  // The Mini Cheetah's actuators drive dofs 6, 7, …: one consecutive block.
+  EXPECT_EQ(MakeActuationScratch(*Cheetah(), 1e-3).dof_block, 6);
+  auto swapped = std::make_shared<Model>(*Cheetah());
+  std::swap(swapped->actuators[0], swapped->actuators[1]);
+  swapped->actuators[1].effort_limit = 3.0;
+  std::shared_ptr<const Model> model = swapped;
+  const ActuationScratch scratch = MakeActuationScratch(*model, 1e-3);
+  EXPECT_EQ(scratch.dof_block, -1);
+  Eigen::VectorXd action(Nu(*model));
+  for (Eigen::Index a = 0; a < action.size(); ++a) action[a] = 1.5 * static_cast<double>(a) - 4.0;
+  action[1] = 10.0;  // past its limit of 3
+  Eigen::VectorXd tau = Eigen::VectorXd::Constant(model->nv, 99.0);
+  ActionTorques(*model, ControlSettings{}, action, model->q_default,
+                Eigen::VectorXd::Zero(model->nv), scratch, tau);
+  EXPECT_TRUE(tau.head<6>().isZero());
+  for (Eigen::Index a = 0; a < action.size(); ++a) {
+    const Actuator& act = model->actuators[a];
+    EXPECT_EQ(tau[model->joints[act.joint].v_index],
+              std::clamp(action[a], -act.effort_limit, act.effort_limit))
+        << act.name;
+  }
+  EXPECT_EQ(tau[model->joints[model->actuators[1].joint].v_index], 3.0);
+  EXPECT_EQ(tau[model->joints[model->actuators[0].joint].v_index], -4.0);
+}
+
 TEST(ActionTorques, PdModeIsJointPdWithZeroTargetRateBelowTheDampingCap) {
   auto model = Cheetah();
   ControlSettings control{ControlMode::kPd, control::PdGains{30.0, 0.7}};
