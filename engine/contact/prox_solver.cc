@@ -175,7 +175,7 @@ ProxResult ProxSolver::Solve(const ProxParams& params, std::span<const ContactLa
     Lambda.setZero();
     return rejected;
   }
-  if (!params.warm_start || !Lambda.allFinite()) Lambda.setZero();
+  if (!params.warm_start || !AllFinite(Lambda)) Lambda.setZero();
 
   // Bilateral rows: r_j = α / G_jj (000 after eq. 16); a row whose Jacobian
   // vanishes (G_jj ≈ 0 relative to G's scale) is held at 0.

@@ -82,9 +82,9 @@ QpResult QpSolver::SolveAdmm(const QpParams& params, std::span<const ConeBlock> 
   auto zp = zp_.head(n);
   z = x;
   // Warm dual from the stationarity of the start: ρ u = −(P z + q) projected
-  // away where z is interior is not known; start from the full gradient.
-  u.noalias() = P * z;
-  u += q;
+  // away where z is interior is not known; start from the full gradient
+  // (w = P z on entry).
+  u = w + q;
   u /= -rho;
 
   QpResult result;

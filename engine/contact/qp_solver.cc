@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/util/enum_table.h"
+#include "engine/util/finite.h"
 
 namespace moreau::contact {
 
@@ -140,12 +141,12 @@ QpResult QpSolver::Solve(const QpParams& params, std::span<const ConeBlock> bloc
     }
   }
   if (n > max_size_ || covered != n || P.rows() != n || P.cols() != n || q.size() != n ||
-      !blocks_ok || !Validate(params).ok() || !P.allFinite() || !q.allFinite()) {
+      !blocks_ok || !Validate(params).ok() || !AllFinite(P) || !AllFinite(q)) {
     x.setZero();
     return rejected;
   }
   if (n == 0) return QpResult{0, true, 0.0};
-  if (!params.warm_start || !x.allFinite()) x.setZero();
+  if (!params.warm_start || !AllFinite(x)) x.setZero();
   ProjectOntoCone(blocks, x);
   // A warm start is kept only when its objective ½ xᵀPx + qᵀx is below the
   // cold start's, 0 (x = 0 is in K), as MuJoCo's warm start is kept only when
@@ -153,7 +154,10 @@ QpResult QpSolver::Solve(const QpParams& params, std::span<const ConeBlock> bloc
   // impulses) then costs no more iterations than no warm start.
   auto Px = w_.head(n);
   Px.noalias() = P * x;
-  if (!(0.5 * x.dot(Px) + q.dot(x) <= 0.0)) x.setZero();
+  if (!(0.5 * x.dot(Px) + q.dot(x) <= 0.0)) {
+    x.setZero();
+    Px.setZero();  // P·0, as the product's sums of ±0 from +0 give
+  }
   switch (params.method) {
     case QpMethod::kAdmm:
       return SolveAdmm(params, blocks, P, q, x);

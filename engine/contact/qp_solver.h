@@ -114,6 +114,7 @@ class QpSolver {
                  Eigen::Ref<Eigen::VectorXd> x);
 
  private:
+  // Solve leaves w_.head(n) = P x for its start x (SolveAdmm reads it).
   QpResult SolveAdmm(const QpParams& params, std::span<const ConeBlock> blocks,
                      Eigen::Ref<const Eigen::MatrixXd> P, Eigen::Ref<const Eigen::VectorXd> q,
                      Eigen::Ref<Eigen::VectorXd> x);

@@ -6,6 +6,7 @@
 #include "engine/dynamics/crba.h"
 #include "engine/dynamics/jacobians.h"
 #include "engine/step/delassus.h"
+#include "engine/util/finite.h"
 
 namespace moreau::step {
 namespace {
@@ -62,7 +63,7 @@ void SolveFriction(const contact::HertzParams& params, StepWorkspace& w) {
     w.friction.lu.compute(w.friction.J);
     w.friction.step = w.friction.lu.solve(w.friction.R);
     bool improved = false;
-    if (w.friction.step.allFinite()) {
+    if (AllFinite(w.friction.step)) {
       double t = 1.0;
       for (int halving = 0; halving <= kMaxHalvings && !improved; ++halving, t *= 0.5) {
         w.friction.trial = w.friction.v - t * w.friction.step;
