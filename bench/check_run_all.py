@@ -3,9 +3,12 @@
 BENCHMARKS.md, then the generated file's structure (format_benchmarks.py
 check): both sections rerun, with command, machine, commit and date lines and
 a table of numbers; the fuzz section kept from the copy and marked as kept.
+Then the A/B sweep (sim_sweep.py ab) of the build's `moreau` against itself:
+every pair ends at the same pose and formats into a table of ratios.
 
 Usage: check_run_all.py SOURCE_DIR BUILD_DIR
 """
+import json
 import os
 import re
 import shutil
@@ -51,6 +54,35 @@ def main() -> int:
     assert re.search(r"(?m)^Commit: .*; kept: not rerun at [0-9a-f]{7,}", fuzz), fuzz
     # The figures of the kept section are the copy's, unchanged.
     assert "| `urdf` |" in fuzz, fuzz
+    return check_ab(source, build)
+
+
+def check_ab(source: str, build: str) -> int:
+    moreau = os.path.join(build, "clients/cli/moreau")
+    proc = subprocess.run(
+        ["/usr/bin/python3", os.path.join(source, "bench/sim_sweep.py"), "ab", "--quick",
+         "--moreau", moreau, "--baseline", moreau], capture_output=True, text=True, timeout=55)
+    if proc.returncode != 0:
+        print(proc.stdout, proc.stderr)
+        return 1
+    rows = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [(r["controller"], r["contact"]) for r in rows] == [
+        ("stand", "spring-damper"), ("stand", "hertz"), ("trot", "spring-damper"),
+        ("trot", "hertz")], rows
+    for r in rows:
+        # The same binary twice: the same arithmetic, so the same final pose.
+        assert r["same_final_pose"], r
+        assert len(r["ratios"]) == 1 and r["ratios"][0] > 0, r
+    with tempfile.TemporaryDirectory(prefix=f"moreau-ab-{os.getpid()}-") as raw:
+        with open(os.path.join(raw, "ab.jsonl"), "w") as f:
+            f.write(proc.stdout)
+        section = subprocess.run(
+            ["/usr/bin/python3", os.path.join(source, "bench/format_benchmarks.py"), "section",
+             "ab", raw, "--command", "c", "--machine", "m", "--commit", "abc1234",
+             "--date", "d"], capture_output=True, text=True, check=True).stdout
+    assert "<!-- area: ab -->" in section, section
+    assert re.search(r"(?m)^\| stand \| spring-damper \| [\d ]+ \| [\d ]+ \| \d\.\d{3} \|", section), \
+        section
     print("ok")
     return 0
 

@@ -26,6 +26,7 @@ import sys
 TITLES = {
     "engine": "Rigid-body algorithms and steps",
     "steps": "Simulation steps per contact model",
+    "ab": "Simulation steps against a baseline commit",
     "max_dt": "Largest time step of an upright trot",
     "stand_slip": "Hertz: a standing robot's foot slip",
     "a1": "The Unitree A1 trot with weight feed-forward",
@@ -47,6 +48,11 @@ INTROS = {
              "with each contact model; steps/s of the stepping loop (controller included), "
              "median and range over the runs. \"fell\": base below 1/3 of its start height or "
              "tilted over 60°; \"diverged\": stopped with the divergence error.",
+    "ab": "The Mini Cheetah standing and trotting for 10 s at Δt 1 ms with each contact model, "
+          "each run paired with the same run of the baseline commit's `moreau` (ABBA order, "
+          "one process at a time): median steps/s of the stepping loop and the median of the "
+          "pairs' ratios, this commit / baseline. \"same pose\": every pair ended at the "
+          "same final base pose (the arithmetic did not change).",
     "max_dt": "The same trot over an ascending sweep of Δt, stopping at the first that falls "
               "or diverges. Outcomes are deterministic.",
     "stand_slip": "The Mini Cheetah standing for 10 s (`--controller stand`): the largest "
@@ -182,6 +188,20 @@ def format_steps(raw: str) -> str:
     runs = len(read_jsonl(os.path.join(raw, "steps.jsonl"))[0]["steps_per_s"])
     return table(["contact", "Δt", f"steps/s (median of {runs})", "range", "realtime factor",
                   "outcome", "final x (m)"], rows)
+
+
+def format_ab(raw: str) -> str:
+    rows = []
+    for r in read_jsonl(os.path.join(raw, "ab.jsonl")):
+        ratios = r["ratios"]
+        rows.append([r["controller"], r["contact"], num(statistics.median(r["steps_per_s"])),
+                     num(statistics.median(r["baseline_steps_per_s"])),
+                     f"{statistics.median(ratios):.3f}",
+                     f"{min(ratios):.3f}–{max(ratios):.3f}",
+                     "yes" if r["same_final_pose"] else "no"])
+    pairs = len(read_jsonl(os.path.join(raw, "ab.jsonl"))[0]["ratios"])
+    return table(["controller", "contact", "steps/s", "baseline steps/s",
+                  f"ratio (median of {pairs} pairs)", "range", "same pose"], rows)
 
 
 def format_max_dt(raw: str) -> str:
@@ -407,7 +427,7 @@ def format_fuzz(raw: str) -> str:
                   "out of memory", "corpus after"], rows)
 
 
-FORMATTERS = {"engine": format_engine, "steps": format_steps, "max_dt": format_max_dt,
+FORMATTERS = {"engine": format_engine, "steps": format_steps, "ab": format_ab, "max_dt": format_max_dt,
               "stand_slip": format_stand_slip, "a1": format_a1, "chains": format_chains,
               "control": format_control, "service": format_service, "python": format_python,
               "vs_mujoco": format_vs_mujoco, "soak": format_soak, "fuzz": format_fuzz}

@@ -5,6 +5,7 @@
 # Run it on an otherwise idle machine; progress goes to stderr.
 #
 #   bench/run_all.sh [--quick] [--only AREA[,AREA…]] [--out FILE] [--fuzz]
+#                    [--baseline COMMIT]
 #
 #   --quick   short runs (a smoke test; its figures mean nothing); needs --out
 #   --only    these areas only; the other sections of FILE are kept as they are
@@ -12,10 +13,13 @@
 #   --no-build  use the binaries as they are (ctest's check of this script)
 #   --fuzz    also rerun the fuzzing campaign (1 000 000 executions per target,
 #             about 35 min); without it the fuzz section is kept from FILE
+#   --baseline COMMIT  also rerun the A/B of `moreau sim` against COMMIT's
+#             build (built once into build-baseline-SHA/, about 15 min; the ab
+#             area); without it the ab section is kept from FILE
 #
 # A full run without --fuzz takes about 15 min, 10 of them the soak test.
 #
-# Areas: engine steps max_dt stand_slip a1 chains control service python
+# Areas: engine steps ab max_dt stand_slip a1 chains control service python
 # vs_mujoco soak fuzz. Environment: BUILD_DIR (default build), FUZZ_BUILD_DIR
 # (default build-fuzz), JOBS (build parallelism, default nproc).
 set -euo pipefail
@@ -23,14 +27,15 @@ caller=$PWD
 cd "$(dirname "$0")/.."
 root=$PWD
 
-all_areas=(engine steps max_dt stand_slip a1 chains control service python vs_mujoco soak fuzz)
-quick=0 fuzz=0 only="" out="" no_build=0
+all_areas=(engine steps ab max_dt stand_slip a1 chains control service python vs_mujoco soak fuzz)
+quick=0 fuzz=0 only="" out="" no_build=0 baseline=""
 while (($#)); do
   case "$1" in
     --quick) quick=1; shift ;;
     --fuzz) fuzz=1; shift ;;
     --no-build) no_build=1; shift ;;
     --only) only="$2"; shift 2 ;;
+    --baseline) baseline="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     -h|--help) sed -n '2,/^set /{/^set /d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
     *) echo "run_all: unknown argument $1" >&2; exit 2 ;;
@@ -65,6 +70,10 @@ fi
 declare -A run
 for a in "${areas[@]}"; do run[$a]=1; done
 if ((!fuzz)) && [[ -n "${run[fuzz]:-}" && -z "$only" ]]; then unset 'run[fuzz]'; fi
+if [[ -n "${run[ab]:-}" && -z "$baseline" ]]; then
+  if [[ -n "$only" ]]; then echo "run_all: the ab area needs --baseline COMMIT" >&2; exit 2; fi
+  unset 'run[ab]'
+fi
 
 t0=$SECONDS
 log() { printf '[run_all %4ds] %s\n' "$((SECONDS - t0))" "$*" >&2; }
@@ -82,7 +91,7 @@ targets=()
 for a in "${!run[@]}"; do
   case "$a" in
     engine) targets+=(dynamics_bench step_bench) ;;
-    steps|max_dt|stand_slip|a1) targets+=(moreau) ;;
+    steps|ab|max_dt|stand_slip|a1) targets+=(moreau) ;;
     chains) targets+=(sim_four_bar_test sim_biped_contact_test) ;;
     control) targets+=(moreau_control_bench) ;;
     service) targets+=(moreaud moreau_loadgen) ;;
@@ -155,6 +164,25 @@ area_steps() {
   local pin=()
   (($(nproc) > 1)) && pin=(--pin 1)
   sim_area steps "${pin[@]}"
+}
+area_ab() {
+  local sha dir
+  sha=$(git rev-parse --short "$baseline^{commit}") ||
+    { echo "run_all: --baseline $baseline is not a commit" >&2; exit 2; }
+  dir="$root/build-baseline-$sha"
+  if [[ ! -x "$dir/build/clients/cli/moreau" ]]; then
+    log "ab: building moreau at $sha into $dir"
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    git archive "$sha" | tar -x -C "$dir"
+    cmake -S "$dir" -B "$dir/build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+    cmake --build "$dir/build" --parallel "$jobs" --target moreau >"$work/baseline.log" 2>&1 ||
+      { cat "$work/baseline.log" >&2; exit 1; }
+  fi
+  local pin=()
+  (($(nproc) > 1)) && pin=(--pin 1)
+  sim_area ab --baseline "$dir/build/clients/cli/moreau" "${pin[@]}"
+  cmd+="; baseline: commit $sha"
 }
 area_max_dt() { sim_area max_dt; }
 area_stand_slip() { sim_area stand_slip; }
@@ -313,6 +341,7 @@ for a in "${all_areas[@]}"; do
   if [[ -z "${run[$a]:-}" ]]; then
     note="kept: not rerun at $commit on $(date -u +%Y-%m-%d)"
     if [[ "$a" == fuzz ]]; then note+=" (\`--fuzz\` reruns it)"; fi
+    if [[ "$a" == ab ]]; then note+=" (\`--baseline COMMIT\` reruns it)"; fi
     "$py" "$fmt" keep "$a" "$old" --note "$note" >>"$new" || log "$a: no earlier section to keep"
     continue
   fi

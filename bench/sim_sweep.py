@@ -12,6 +12,10 @@ Areas:
   stand_slip  the standing Mini Cheetah on hertz (every integrator, two Δt)
               and on hard contact: the largest foot slip and penetration
   a1          the Unitree A1 trotting with and without --weight-feedforward
+  ab          the Mini Cheetah standing and trotting at Δt 1 ms with every
+              contact model, each run paired with the same run of --baseline
+              (another build of `moreau`, in ABBA order): steps/s of both,
+              their ratios, and whether the final poses agree
 
 --quick runs 0.5 s of simulated time, one repeat and a few configurations.
 """
@@ -54,9 +58,10 @@ STAND_CASES = [("hertz", "heun", 1e-4, []), ("hertz", "heun", 5e-5, []),
                ("moreau-sor", "—", 1e-3, [])]
 
 
-def run_sim(args: argparse.Namespace, model: str, flags: list[str]) -> dict:
+def run_sim(args: argparse.Namespace, model: str, flags: list[str],
+            binary: str | None = None) -> dict:
     """One `moreau sim ... --json` run; a diverged run (exit 1) still reports."""
-    cmd = [args.moreau, "sim", model, "--duration", str(args.duration), "--json", *flags]
+    cmd = [binary or args.moreau, "sim", model, "--duration", str(args.duration), "--json", *flags]
     if args.pin is not None:
         cmd = ["taskset", "-c", str(args.pin), *cmd]
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
@@ -132,7 +137,34 @@ def area_a1(args: argparse.Namespace) -> None:
         emit(row)
 
 
-AREAS = {"steps": area_steps, "max_dt": area_max_dt, "stand_slip": area_stand_slip,
+# The contact models of the A/B area, spelled as every release of the CLI
+# accepts them (--contact).
+AB_CONTACTS = ["spring-damper", "hertz", "micro", "moreau-jor", "moreau-sor", "least-constraint",
+               "micro-macro"]
+
+
+def area_ab(args: argparse.Namespace) -> None:
+    if args.baseline is None:
+        sys.exit("sim_sweep ab: give --baseline BINARY (the `moreau` to compare against)")
+    contacts_ab = AB_CONTACTS[:2] if args.quick else [c for c in AB_CONTACTS if not args.contacts or c in args.contacts.split(",")]
+    for controller in ("stand", "trot"):
+        for contact in contacts_ab:
+            flags = ["--controller", controller, "--contact", contact, "--dt", "0.001"]
+            new, base, same = [], [], True
+            for i in range(args.repeats):
+                # ABBA: each binary runs first in half of the pairs.
+                order = (args.moreau, args.baseline) if i % 2 == 0 else (args.baseline, args.moreau)
+                runs = {b: run_sim(args, "mini_cheetah", flags, binary=b) for b in order}
+                new.append(runs[args.moreau]["steps_per_s"])
+                base.append(runs[args.baseline]["steps_per_s"])
+                same &= (runs[args.moreau]["final_base_pose"] ==
+                         runs[args.baseline]["final_base_pose"])
+            emit({"controller": controller, "contact": contact, "steps_per_s": new,
+                  "baseline_steps_per_s": base, "ratios": [n / b for n, b in zip(new, base)],
+                  "same_final_pose": same})
+
+
+AREAS = {"ab": area_ab, "steps": area_steps, "max_dt": area_max_dt, "stand_slip": area_stand_slip,
          "a1": area_a1}
 
 
@@ -140,11 +172,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("area", choices=sorted(AREAS))
     parser.add_argument("--moreau", default="build/clients/cli/moreau")
+    parser.add_argument("--baseline", default=None,
+                        help="ab: the `moreau` binary to compare against")
+    parser.add_argument("--contacts", default="",
+                        help="ab: only these contact models (comma-separated)")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--duration", type=float, default=None,
                         help="simulated seconds per run (default 10, --quick 0.5)")
     parser.add_argument("--repeats", type=int, default=None,
-                        help="steps: runs per configuration (default 5, --quick 1)")
+                        help="steps, ab: runs (ab: pairs) per configuration (default 5, --quick 1)")
     parser.add_argument("--pin", type=int, default=None,
                         help="run every simulation under taskset -c PIN")
     args = parser.parse_args()
@@ -155,6 +191,8 @@ def main() -> None:
     if args.pin is not None and shutil.which("taskset") is None:
         args.pin = None
     args.moreau = os.path.abspath(args.moreau)
+    if args.baseline is not None:
+        args.baseline = os.path.abspath(args.baseline)
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     start = time.monotonic()
     AREAS[args.area](args)
