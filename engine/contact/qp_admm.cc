@@ -20,41 +20,41 @@ constexpr double kRelaxation = 1.6;  // OSQP's default α
 constexpr int kRhoUpdateEvery = 10;
 
 // L (lower) ← chol(P + ρI) in place; P + ρI is positive definite for ρ > 0
-// and P ⪰ 0. Returns false on a non-positive pivot (P not PSD). Column by
-// column over contiguous memory (L and P are column-major): column j of L is
-// P's column j less L(j, k) times each earlier column k, scaled by its pivot.
+// and P ⪰ 0. Returns false on a non-positive pivot (P not PSD). Row by row
+// of L: L(j, j) = √(P(j, j) + ρ − Σ_k L(j, k)²), then below it
+// L(i, j) = (P(i, j) − Σ_k L(i, k) L(j, k)) / L(j, j), k < j — short dot
+// products, for the few dozen unknowns of a contact QP, on raw column-major
+// storage (entry (i, k) at i + k·ld).
 bool Factor(Eigen::Ref<const Eigen::MatrixXd> P, double rho, int n, Eigen::MatrixXd& L) {
   double* const l = L.data();
   const Eigen::Index ld = L.outerStride();
+  const double* const p = P.data();
+  const Eigen::Index pd = P.outerStride();
   for (int j = 0; j < n; ++j) {
-    double* const column = l + j * ld;
-    const double* const p_column = P.data() + j * P.outerStride();
-    for (int i = j; i < n; ++i) column[i] = p_column[i];
-    column[j] += rho;
-    for (int k = 0; k < j; ++k) {
-      const double* const earlier = l + k * ld;
-      const double l_jk = earlier[j];
-      for (int i = j; i < n; ++i) column[i] -= earlier[i] * l_jk;
+    double d = p[j + j * pd] + rho;
+    for (int k = 0; k < j; ++k) d -= l[j + k * ld] * l[j + k * ld];
+    if (!(d > 0.0)) return false;
+    const double pivot = std::sqrt(d);
+    l[j + j * ld] = pivot;
+    for (int i = j + 1; i < n; ++i) {
+      double sum = p[i + j * pd];
+      for (int k = 0; k < j; ++k) sum -= l[i + k * ld] * l[j + k * ld];
+      l[i + j * ld] = sum / pivot;
     }
-    if (!(column[j] > 0.0)) return false;
-    const double pivot = std::sqrt(column[j]);
-    column[j] = pivot;
-    for (int i = j + 1; i < n; ++i) column[i] /= pivot;
   }
   return true;
 }
 
-// w ← (L Lᵀ)⁻¹ w: L y = w by columns (each solved entry removed from those
-// below it), then Lᵀ x = y by rows of Lᵀ, i.e. columns of L.
+// w ← (L Lᵀ)⁻¹ w: L y = w forward, then Lᵀ x = y backward (row i of Lᵀ is
+// column i of L, contiguous).
 void SolveFactored(const Eigen::MatrixXd& L, int n, Eigen::Ref<Eigen::VectorXd> w) {
   const double* const l = L.data();
   const Eigen::Index ld = L.outerStride();
   double* const x = w.data();
-  for (int j = 0; j < n; ++j) {
-    const double* const column = l + j * ld;
-    x[j] /= column[j];
-    const double x_j = x[j];
-    for (int i = j + 1; i < n; ++i) x[i] -= column[i] * x_j;
+  for (int i = 0; i < n; ++i) {
+    double sum = x[i];
+    for (int k = 0; k < i; ++k) sum -= l[i + k * ld] * x[k];
+    x[i] = sum / l[i + i * ld];
   }
   for (int i = n - 1; i >= 0; --i) {
     const double* const column = l + i * ld;
