@@ -110,7 +110,6 @@ void Simulation::ResetWithNoise(uint64_t seed, double scale) {
     if (j.type != JointType::kFree) state_.q[j.q_index] += u(rng);
   }
   for (int i = 0; i < model_->nv; ++i) state_.v[i] = u(rng);
-  state_checked_ = false;
 }
 
 absl::Status Simulation::SetState(const State& s) {
