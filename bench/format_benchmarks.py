@@ -48,7 +48,7 @@ INTROS = {
              "with each contact model; steps/s of the stepping loop (controller included), "
              "median and range over the runs. \"fell\": base below 1/3 of its start height or "
              "tilted over 60°; \"diverged\": stopped with the divergence error.",
-    "ab": "The Mini Cheetah standing and trotting for 10 s at Δt 1 ms with each contact model, "
+    "ab": "The Mini Cheetah standing and trotting for 60 s at Δt 1 ms with each contact model, "
           "each run paired with the same run of the baseline commit's `moreau` (ABBA order, "
           "one process at a time): median steps/s of the stepping loop and the median of the "
           "pairs' ratios, this commit / baseline. \"same pose\": every pair ended at the "

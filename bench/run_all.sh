@@ -152,12 +152,14 @@ area_engine() {
   "$B/bench/engine/step_bench" $extra --benchmark_format=json >"$raw/step.json"
 }
 
-sim_area() {  # sim_area AREA [extra sim_sweep flags]
+sim_area() {  # sim_area AREA [extra sim_sweep flags]; $duration: simulated s (default 10)
   local name=$1; shift
-  local flags=("$@")
+  local flags=("$@") seconds
+  seconds=$(q 0.5 "${duration:-10}")
   ((quick)) && flags+=(--quick)
+  flags+=(--duration "$seconds")
   cmd="\`bench/sim_sweep.py $name ${flags[*]}\` (each run: \`$B/clients/cli/moreau sim MODEL"
-  cmd+=" --duration $(q 0.5 10) --json\` with the row's flags)"
+  cmd+=" --duration $seconds --json\` with the row's flags)"
   "$py" bench/sim_sweep.py "$name" --moreau "$B/clients/cli/moreau" "${flags[@]}" >"$raw/$name.jsonl"
 }
 area_steps() {
@@ -181,7 +183,7 @@ area_ab() {
   fi
   local pin=()
   (($(nproc) > 1)) && pin=(--pin 1)
-  sim_area ab --baseline "$dir/build/clients/cli/moreau" "${pin[@]}"
+  duration=60 sim_area ab --baseline "$dir/build/clients/cli/moreau" "${pin[@]}"
   cmd+="; baseline: commit $sha"
 }
 area_max_dt() { sim_area max_dt; }
