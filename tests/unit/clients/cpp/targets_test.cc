@@ -23,7 +23,9 @@ TEST(SpreadTest, BlocksAreContiguousAndDifferByAtMostOne) {
       int smallest = count;
       int largest = 0;
       for (int k = 0; k < replicas; ++k) {
-        if (k > 0) EXPECT_EQ(blocks[k - 1].second, blocks[k].first);
+        if (k > 0) {
+          EXPECT_EQ(blocks[k - 1].second, blocks[k].first);
+        }
         smallest = std::min(smallest, blocks[k].second - blocks[k].first);
         largest = std::max(largest, blocks[k].second - blocks[k].first);
       }
