@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -166,15 +167,21 @@ TEST_F(ReplicaSetTest, KilledReplicaFailsTheNextCallNamingIt) {
       << step;
 }
 
-// Run with nss_wrapper preloaded (a ctest of its own).
-class ReplicaSetDnsTest : public ReplicaSetTest {};
+// Run with nss_wrapper preloaded (a ctest of its own), which reads its hosts
+// file from NSS_WRAPPER_HOSTS at the first lookup.
+class ReplicaSetDnsTest : public ReplicaSetTest {
+ protected:
+  void SetUp() override {
+    setenv("NSS_WRAPPER_HOSTS", MOREAU_REPLICAS_HOSTS, /*overwrite=*/1);
+    ReplicaSetTest::SetUp();
+  }
+};
 
 TEST_F(ReplicaSetDnsTest, DnsTargetReachesEveryReplica) {
   const std::string target = absl::StrCat("dns:///", kReplicasName, ":", servers_[0]->port());
   auto resolved = client::ResolveTargets({target});
   ASSERT_TRUE(resolved.ok()) << resolved.status()
-                             << " (run with LD_PRELOAD=libnss_wrapper.so and NSS_WRAPPER_HOSTS="
-                                "tests/integration/replicas_hosts: see CMakeLists.txt)";
+                             << " (run with LD_PRELOAD=libnss_wrapper.so: see CMakeLists.txt)";
   EXPECT_EQ(*resolved, addresses_);
   MOREAU_ASSERT_OK_AND_ASSIGN(std::unique_ptr<ReplicaSet> fleet, ReplicaSet::Connect({target}));
   ASSERT_EQ(fleet->size(), 3);
