@@ -11,6 +11,7 @@ packages=(
   libssl-dev openssl
   python3 python3-pytest python3-numpy python3-grpcio python3-protobuf python3-matplotlib
   python3-venv
+  libnss-wrapper
   libmujoco-dev
   clang-14 libclang-rt-14-dev libfuzzer-14-dev
 )

@@ -89,8 +89,13 @@ absl::StatusOr<std::unique_ptr<ServerProcess>> ServerProcess::Start(
   if (listening == std::string::npos) {
     return absl::InternalError(absl::StrCat("unexpected first line: ", *line));
   }
+  // "listening on HOST:PORT": the host is the text before the port's colon.
+  const size_t host_start = listening + std::string("listening on ").size();
+  const size_t host_end = line->find(':', host_start);
   const int port = AfterColon(*line, listening);
-  server->address_ = absl::StrCat("127.0.0.1:", port);
+  server->host_ = line->substr(host_start, host_end - host_start);
+  server->port_ = port;
+  server->address_ = absl::StrCat(server->host_, ":", port);
   if (metrics != std::string::npos) {
     server->metrics_port_ = AfterColon(*line, metrics + std::string("metrics on http").size() + 1);
   }
@@ -145,15 +150,21 @@ std::string ReadTextFile(const std::string& path) {
 }
 
 absl::StatusOr<std::string> HttpGet(int port, const std::string& path) {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return absl::InternalError("socket failed");
+  return HttpGet("127.0.0.1", port, path);
+}
+
+absl::StatusOr<std::string> HttpGet(const std::string& host, int port, const std::string& path) {
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (inet_pton(AF_INET, host.c_str(), &addr.sin_addr) != 1) {
+    return absl::InvalidArgumentError(absl::StrCat("not an IPv4 address: ", host));
+  }
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return absl::InternalError("socket failed");
   if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
     close(fd);
-    return absl::UnavailableError(absl::StrCat("cannot connect to port ", port));
+    return absl::UnavailableError(absl::StrCat("cannot connect to ", host, ":", port));
   }
   const std::string request = absl::StrCat("GET ", path, " HTTP/1.0\r\nHost: localhost\r\n\r\n");
   if (write(fd, request.data(), request.size()) != static_cast<ssize_t>(request.size())) {

@@ -17,12 +17,24 @@ from typing import Iterator
 import pytest
 
 _LISTENING = re.compile(r"moreaud: listening on ([^\s,]+):(\d+)")
+_METRICS = re.compile(r"metrics on http://[^\s/]+:(\d+)/metrics")
+
+# The name tests/integration/replicas_hosts gives to 127.0.0.1, .2 and .3 (read
+# through nss_wrapper by the tests that preload it).
+REPLICAS_NAME = "moreaud-replicas.test"
+
+
+class StartError(RuntimeError):
+    """moreaud did not print its "listening on" line (e.g. the port is taken)."""
 
 
 class Server:
     """A moreaud child process."""
 
-    def __init__(self, *extra: str) -> None:
+    def __init__(self, *extra: str, required: bool = True) -> None:
+        """Flags in ``extra`` override the defaults (the last one wins). When
+        the server does not start: the test fails, or StartError when not
+        ``required``."""
         binary = os.environ.get("MOREAUD_BIN")
         if not binary or not Path(binary).is_file():
             pytest.fail("set MOREAUD_BIN to the moreaud binary (ctest does)")
@@ -33,8 +45,15 @@ class Server:
         match = _LISTENING.search(line)
         if not match:
             self.process.kill()
+            self.process.wait(timeout=30)
+            if not required:
+                raise StartError(f"moreaud did not start: {line!r}")
             pytest.fail(f"moreaud did not start: {line!r}")
-        self.address = f"{match.group(1)}:{match.group(2)}"
+        self.host = match.group(1)
+        self.port = int(match.group(2))
+        self.address = f"{self.host}:{self.port}"
+        metrics = _METRICS.search(line)
+        self.metrics_port = int(metrics.group(1)) if metrics else None
 
     def stop(self) -> None:
         """Kills the server (as a crash would)."""
@@ -85,6 +104,34 @@ def fresh_servers() -> Iterator[list[Server]]:
     yield servers
     for s in servers:
         s.resume()
+        s.stop()
+
+
+def start_replicas(count: int = 3, attempts: int = 5) -> list[Server]:
+    """``count`` servers on 127.0.0.1, 127.0.0.2, … sharing one port (as the
+    pods behind a headless Service do), metrics on, one worker each. The
+    port is the one the first server was given; when it is taken on another
+    address, all start again on a new one (``attempts`` times at most)."""
+    for _ in range(attempts):
+        first = Server("--metrics-port", "0", "--workers", "1")
+        servers = [first]
+        try:
+            for k in range(2, count + 1):
+                servers.append(Server("--host", f"127.0.0.{k}", "--port", str(first.port),
+                                      "--metrics-port", "0", "--workers", "1", required=False))
+            return servers
+        except StartError:
+            for s in servers:
+                s.stop()
+    pytest.fail(f"could not start {count} moreaud on one port in {attempts} attempts")
+
+
+@pytest.fixture
+def replicas() -> Iterator[list[Server]]:
+    """Three servers of the test's own on 127.0.0.1-3, one port (it may kill them)."""
+    servers = start_replicas(3)
+    yield servers
+    for s in servers:
         s.stop()
 
 

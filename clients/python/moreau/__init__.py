@@ -7,6 +7,8 @@
 * :class:`Env` — one environment with Gymnasium's API shape.
 * :class:`VectorEnv` — many environments over one or more servers, stepped
   with StepBatch, NEXT_STEP autoreset.
+* :class:`ReplicaSet` — instances spread over several servers (a list of
+  addresses or a ``dns:///NAME:PORT`` target), each call sent to its owner.
 
 Tasks (``stand``, ``walk``, ``reach``) are defined in :mod:`moreau.tasks`.
 """
@@ -40,14 +42,15 @@ from moreau.client import (  # noqa: E402
 )
 from moreau.env import Env  # noqa: E402
 from moreau.observation import Observation, ObservationBatch  # noqa: E402
+from moreau.replicas import ReplicaSet, resolve_servers  # noqa: E402
 from moreau.spaces import Box  # noqa: E402
 from moreau.tasks import TASKS, ReachTask, StandTask, Task, WalkTask, make_task  # noqa: E402
 from moreau.vector_env import EnvState, VectorEnv  # noqa: E402
 
 __all__ = [
     "DEFAULT_TIMEOUT_S", "BodyPose", "Box", "Client", "Env", "EnvState", "Instances",
-    "MoreauError", "Observation", "ObservationBatch", "QueryResult", "ReachTask", "Session",
-    "StandTask", "State", "StepBatch", "TASKS", "Task", "VectorEnv", "WalkTask", "Watch",
-    "WatchFrame", "channel_credentials", "make_settings", "make_task", "model_source",
-    "tls_credentials",
+    "MoreauError", "Observation", "ObservationBatch", "QueryResult", "ReachTask", "ReplicaSet",
+    "Session", "StandTask", "State", "StepBatch", "TASKS", "Task", "VectorEnv", "WalkTask",
+    "Watch", "WatchFrame", "channel_credentials", "make_settings", "make_task", "model_source",
+    "resolve_servers", "tls_credentials",
 ]

@@ -284,7 +284,7 @@ def bearer_metadata(token: str | None) -> tuple[tuple[str, str], ...] | None:
 
 
 class Client:
-    """A connection to one moreaud.
+    """A connection to one moreaud (for several, see :class:`moreau.ReplicaSet`).
 
     Args:
         address: ``host:port``.
@@ -303,6 +303,9 @@ class Client:
     def __init__(self, address: str, *, timeout: float = DEFAULT_TIMEOUT_S,
                  options: Sequence[tuple[str, Any]] = (), tls: TlsArgument = None,
                  token: str | None = None) -> None:
+        if not isinstance(address, str):
+            raise TypeError(f"a Client is one server: give one 'host:port', got "
+                            f"{type(address).__name__} (for several, use moreau.ReplicaSet)")
         self.address = address
         self.timeout = timeout
         channel_options = [

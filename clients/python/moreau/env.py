@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from moreau.client import DEFAULT_TIMEOUT_S, TlsArgument
+from moreau.replicas import Resolver
 from moreau.spaces import Box
 from moreau.tasks import Task
 from moreau.vector_env import EnvState, VectorEnv
@@ -17,9 +18,12 @@ class Env:
 
     Args:
         task: ``"stand"``, ``"walk"``, ``"reach"`` or a :class:`moreau.tasks.Task`.
-        address: the server, ``host:port``.
+        address: the server, ``host:port``; or a list of addresses or a
+            ``dns:///NAME:PORT`` target (see :mod:`moreau.replicas`), of
+            which the environment uses the first (sorted) replica.
         timeout: deadline of every call (s).
         tls, token: TLS and the bearer token, as for :class:`moreau.Client`.
+        resolver: in place of the system resolver for ``dns:`` targets.
         task_options: passed to the task (see :mod:`moreau.tasks`).
 
     ``reset(seed=None, options=None) → (obs, info)``;
@@ -31,11 +35,12 @@ class Env:
     metadata: dict[str, Any] = {"render_modes": []}
     render_mode = None
 
-    def __init__(self, task: str | Task, address: str = "127.0.0.1:50051", *,
+    def __init__(self, task: str | Task, address: str | Sequence[str] = "127.0.0.1:50051", *,
                  timeout: float = DEFAULT_TIMEOUT_S, tls: TlsArgument = None,
-                 token: str | None = None, **task_options: Any) -> None:
-        self._vec = VectorEnv(task, 1, servers=[address], timeout=timeout, autoreset=False,
-                              tls=tls, token=token, **task_options)
+                 token: str | None = None, resolver: Resolver | None = None,
+                 **task_options: Any) -> None:
+        self._vec = VectorEnv(task, 1, servers=address, timeout=timeout, autoreset=False,
+                              tls=tls, token=token, resolver=resolver, **task_options)
         self.task = self._vec.task
         self.spec = self._vec.spec
         self.observation_space: Box = self._vec.single_observation_space

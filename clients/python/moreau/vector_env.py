@@ -1,8 +1,10 @@
 """``moreau.VectorEnv``: many environments over one or more moreaud servers,
 in the shape of Gymnasium's vector API and EnvPool's two modes.
 
-Environments are spread over the servers in contiguous blocks (env i lives
-on server ``i * len(servers) // num_envs``). Each step sends one StepBatch
+``servers`` is a list of ``host:port`` addresses or a ``dns:///NAME:PORT``
+target resolving to every replica (see :mod:`moreau.replicas`). Environments
+are spread over the servers in contiguous blocks whose sizes differ by at
+most one (server k holds envs ``[k·n//s, (k+1)·n//s)``). Each step sends one StepBatch
 per server, all servers at once, and waits for all of them; the resets that
 autoreset needs go out in the same round. ``send``/``recv`` (EnvPool's
 asynchronous mode) keep several such rounds over disjoint groups of envs in
@@ -20,6 +22,7 @@ import numpy as np
 from moreau.client import (DEFAULT_TIMEOUT_S, Client, MoreauError, Pending, State, TlsArgument,
                            status_code)
 from moreau.observation import Observation, ObservationBatch
+from moreau.replicas import ReplicaSet, Resolver, spread
 from moreau.spaces import Box, batch_space
 from moreau.tasks import Task, make_task
 
@@ -66,8 +69,11 @@ class VectorEnv:
     Args:
         task: ``"stand"``, ``"walk"``, ``"reach"`` or a :class:`moreau.tasks.Task`.
         num_envs: how many environments.
-        servers: moreaud addresses (``host:port``); environments are spread
-            over them.
+        servers: moreaud addresses (``host:port``), one ``dns:///NAME:PORT``
+            target resolved to every address of NAME (e.g. a Kubernetes
+            headless Service), or a list mixing both; environments are spread
+            over them evenly. A replica that fails makes the call raise
+            MoreauError naming its ``address`` and the ``method``.
         seed: env i draws its randomness from a generator seeded ``seed + i``
             (None: fresh entropy). ``reset(seed=…)`` re-seeds.
         timeout: deadline of every call (s). A server that stops answering
@@ -77,6 +83,8 @@ class VectorEnv:
         tls, token: TLS and the bearer token of every server, as for
             :class:`moreau.Client` (e.g. ``tls="ca.pem"``; the token defaults
             to the ``MOREAU_TOKEN`` environment variable).
+        resolver: ``(name, port) → IP addresses`` used for ``dns:`` targets
+            in place of the system resolver.
         task_options: passed to the task (e.g. ``max_episode_steps``,
             ``command`` for walk, ``urdf_path`` for reach, ``settings``).
 
@@ -100,31 +108,29 @@ class VectorEnv:
     metadata = {"autoreset_mode": "NextStep"}
 
     def __init__(self, task: str | Task, num_envs: int,
-                 servers: Sequence[str] = ("127.0.0.1:50051",), seed: int | None = None, *,
-                 timeout: float = DEFAULT_TIMEOUT_S, autoreset: bool = True,
-                 tls: TlsArgument = None, token: str | None = None,
-                 **task_options: Any) -> None:
+                 servers: str | Sequence[str] = ("127.0.0.1:50051",),
+                 seed: int | None = None, *, timeout: float = DEFAULT_TIMEOUT_S,
+                 autoreset: bool = True, tls: TlsArgument = None, token: str | None = None,
+                 resolver: Resolver | None = None, **task_options: Any) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be ≥ 1, got {num_envs}")
         if not servers:
             raise ValueError("give at least one server address")
-        if isinstance(servers, str):
-            servers = [servers]
         self.task = make_task(task, **task_options)
         self.num_envs = num_envs
         self.autoreset = autoreset
         self.timeout = timeout
         self._seed = seed
-        self.clients = [Client(address, timeout=timeout, tls=tls, token=token)
-                        for address in servers]
+        self._closed = True  # until the replicas are connected
+        self.replicas = ReplicaSet(servers, timeout=timeout, tls=tls, token=token,
+                                   resolver=resolver)
+        self.clients = self.replicas.clients  # one per replica
+        self._closed = False
         self._shards: list[_Shard] = []
         self._rounds: deque[_Round] = deque()  # send()s awaiting recv(), oldest first
-        self._closed = False
-        s = len(servers)
-        bounds = [k * num_envs // s for k in range(s + 1)]
-        for k, client in enumerate(self.clients):
-            if bounds[k + 1] > bounds[k]:
-                self._shards.append(_Shard(client, bounds[k], bounds[k + 1]))
+        for client, (start, stop) in zip(self.clients, spread(num_envs, len(self.clients))):
+            if stop > start:
+                self._shards.append(_Shard(client, start, stop))
         try:
             self._create()
         except BaseException:
@@ -135,22 +141,14 @@ class VectorEnv:
 
     def _create(self) -> None:
         task = self.task
-        source = task.model_source()
-        settings = task.settings()
-        pending = []
+        # Created on every replica at once, in the blocks of the shards.
+        made = self.replicas.create_instances(task.model_source(), self.num_envs,
+                                              settings=task.settings())
         for shard in self._shards:
-            from moreau._proto import pb  # noqa: PLC0415 (keeps the import graph flat)
-            request = pb.CreateInstancesRequest(model=source, settings=settings,
-                                                count=shard.stop - shard.start)
-            pending.append(shard.client.call_async("CreateInstances", request))
-        responses = [p.result() for p in pending]
-        for shard, response in zip(self._shards, responses):
-            shard.ids = list(response.instance_ids)
-        spec = responses[0].spec
-        self.spec = spec
-        task.bind(spec, self.num_envs, self._positions_at)
-        self._obs = ObservationBatch.from_protos(
-            [o for r in responses for o in r.observations])
+            shard.ids = made.ids[shard.start:shard.stop]
+        self.spec = made.spec
+        task.bind(made.spec, self.num_envs, self._positions_at)
+        self._obs = made.observations
         nu = task.action_size
         for shard in self._shards:
             shard.step = shard.client.prepare_step_batch(shard.ids, nu, task.substeps, packed=True)
