@@ -4,6 +4,7 @@
 // calls and come back, and Prometheus's own linter (promtool check metrics)
 // accepts the page.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
