@@ -52,6 +52,7 @@
 #include "server/auth_interceptor.h"
 #include "server/authenticator.h"
 #include "server/checkpoint_store.h"
+#include "server/in_flight_interceptor.h"
 #include "server/maintenance.h"
 #include "server/metrics.h"
 #include "server/server_parts.h"
@@ -280,11 +281,11 @@ int main(int argc, char** argv) {
   int port = 0;
   builder.AddListeningPort(absl::StrCat(host, ":", absl::GetFlag(FLAGS_port)), *credentials, &port);
   builder.RegisterService(&service);
-  if (call_auth != nullptr) {
-    std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> creators;
-    creators.push_back(call_auth->InterceptorFactory());
-    builder.experimental().SetInterceptorCreators(std::move(creators));
-  }
+  std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> creators;
+  if (call_auth != nullptr) creators.push_back(call_auth->InterceptorFactory());
+  creators.push_back(moreau::server::InFlightInterceptorFactory(
+      &metrics, moreau::v1::Simulator::service_full_name()));
+  builder.experimental().SetInterceptorCreators(std::move(creators));
   builder.SetMaxReceiveMessageSize(max_message);
   builder.SetMaxSendMessageSize(max_message);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();

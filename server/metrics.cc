@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "engine/util/enum_table.h"
+#include "server/build_info.h"
 
 namespace moreau::server {
 namespace {
@@ -21,6 +22,13 @@ std::string CodeName(int code) {
 prometheus::Labels WithTenant(prometheus::Labels labels, const std::string& tenant) {
   if (!tenant.empty()) labels.emplace("tenant", tenant);
   return labels;
+}
+
+// The buckets of moreau_rpc_latency_seconds (seconds).
+const prometheus::Histogram::BucketBoundaries& RpcLatencyBuckets() {
+  static const auto* buckets = new prometheus::Histogram::BucketBoundaries{
+      2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 1e-3, 2.5e-3, 5e-3, 1e-2, 0.1, 1.0, 10.0};
+  return *buckets;
 }
 
 double ClockSeconds() {
@@ -45,6 +53,13 @@ static_assert(std::size(kRpcs) == static_cast<size_t>(Rpc::kCount));
 }  // namespace
 
 const char* RpcName(Rpc rpc) { return EnumName(kRpcs, rpc); }
+
+std::optional<Rpc> RpcByName(std::string_view name) {
+  for (const EnumEntry<Rpc>& entry : kRpcs) {
+    if (name == entry.name) return entry.value;
+  }
+  return std::nullopt;
+}
 
 Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
   steps_family_ = &prometheus::BuildCounter()
@@ -107,6 +122,53 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
                           .Register(*registry_);
   checkpoints_ok_ = &checkpoints.Add({{"outcome", "ok"}});
   checkpoints_error_ = &checkpoints.Add({{"outcome", "error"}});
+  auto& in_flight = prometheus::BuildGauge()
+                        .Name("moreau_rpcs_in_flight")
+                        .Help("Calls being served now, by method (a stream until it ends)")
+                        .Register(*registry_);
+  auto& open_streams = prometheus::BuildGauge()
+                           .Name("moreau_open_streams")
+                           .Help("Open Session and Watch streams, by method")
+                           .Register(*registry_);
+  open_sessions_ = &open_streams.Add({{"method", RpcName(Rpc::kSession)}});
+  open_watches_ = &open_streams.Add({{"method", RpcName(Rpc::kWatch)}});
+  worker_threads_ = &prometheus::BuildGauge()
+                         .Name("moreau_worker_threads")
+                         .Help("Threads of the worker pool that runs the longer steps")
+                         .Register(*registry_)
+                         .Add({});
+  queue_depth_ = &prometheus::BuildGauge()
+                      .Name("moreau_worker_queue_depth")
+                      .Help("Step tasks waiting for a worker thread")
+                      .Register(*registry_)
+                      .Add({});
+  queue_wait_ = &prometheus::BuildHistogram()
+                     .Name("moreau_worker_queue_wait_seconds")
+                     .Help("Time a step task waited in the worker queue before a worker ran it")
+                     .Register(*registry_)
+                     .Add({}, prometheus::Histogram::BucketBoundaries{1e-5, 5e-5, 1e-4, 5e-4, 1e-3,
+                                                                      5e-3, 1e-2, 0.1, 1.0, 10.0});
+  max_instances_ = &prometheus::BuildGauge()
+                        .Name("moreau_max_instances")
+                        .Help("Most instances the server hosts at once (--max-instances)")
+                        .Register(*registry_)
+                        .Add({});
+  prometheus::BuildGauge()
+      .Name("moreau_build_info")
+      .Help("Always 1; the labels are the server's version and git commit")
+      .Register(*registry_)
+      .Add({{"version", kMoreauVersion}, {"commit", kMoreauCommit}})
+      .Set(1);
+  for (const EnumEntry<Rpc>& entry : kRpcs) {
+    in_flight_[static_cast<int>(entry.value)] = &in_flight.Add({{"method", entry.name}});
+    // Each method's successful calls, so that rates and ratios have a series
+    // before the first call.
+    latency_[static_cast<int>(entry.value)][static_cast<int>(grpc::StatusCode::OK)].store(
+        &rpc_latency_family_->Add(
+            {{"method", entry.name}, {"code", CodeName(static_cast<int>(grpc::StatusCode::OK))}},
+            RpcLatencyBuckets()),
+        std::memory_order_release);
+  }
   last_clock_s_ = ClockSeconds();
 }
 
@@ -179,12 +241,15 @@ void Metrics::ObserveRpc(Rpc rpc, grpc::StatusCode code, double seconds,
   if (h == nullptr) {
     absl::MutexLock lock(&mu_);
     h = &rpc_latency_family_->Add(
-        WithTenant({{"method", RpcName(rpc)}, {"code", CodeName(c)}}, tenant),
-        prometheus::Histogram::BucketBoundaries{2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 1e-3, 2.5e-3,
-                                                5e-3, 1e-2, 0.1, 1.0, 10.0});
+        WithTenant({{"method", RpcName(rpc)}, {"code", CodeName(c)}}, tenant), RpcLatencyBuckets());
     slot.store(h, std::memory_order_release);
   }
   h->Observe(seconds);
+}
+
+void Metrics::SetOpenStreams(Rpc rpc, int count) {
+  if (rpc == Rpc::kSession) open_sessions_->Set(count);
+  if (rpc == Rpc::kWatch) open_watches_->Set(count);
 }
 
 void Metrics::ObserveStep(double seconds_per_step, int solver_iterations) {

@@ -1,7 +1,13 @@
 // Prometheus metrics of the server (prometheus-cpp), served over plain HTTP on
-// --metrics-port: steps by model and contact model, live instances, RPC
-// latency by method and code, step time, solver iterations, diverged
-// instances, simulated seconds, the realtime factor and checkpoint writes.
+// --metrics-port: steps by model and contact model, live instances and their
+// limit, RPC latency by method and code, calls in flight by method, open
+// streams, the worker queue's depth and wait time, step time, solver
+// iterations, diverged instances, simulated seconds, the realtime factor,
+// checkpoint writes and the build's version and commit.
+//
+// Every series whose label values are known in advance (methods, stream
+// kinds, checkpoint outcomes, code OK of each method's latency) exists from
+// start-up at 0, so that rate() and alerts see it before its first event.
 //
 // Per-call and per-instance series also carry a `tenant` label. Tenants come
 // only from the server's tokens file, so the label's values are bounded by
@@ -23,7 +29,9 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
@@ -48,6 +56,8 @@ enum class Rpc {
   kCount,
 };
 const char* RpcName(Rpc rpc);
+// The Rpc named `name` (as in simulator.proto's service), or nullopt.
+std::optional<Rpc> RpcByName(std::string_view name);
 
 class Metrics {
  public:
@@ -90,6 +100,20 @@ class Metrics {
   // Realtime factor since the previous call: Δ simulated s / Δ wall s (clock).
   void UpdateRealtimeFactor() ABSL_LOCKS_EXCLUDED(mu_);
 
+  // A call of `rpc` arrived / ended (a stream ends when its last reaction is
+  // done): moreau_rpcs_in_flight{method}.
+  void RpcStarted(Rpc rpc) { in_flight_[static_cast<int>(rpc)]->Increment(); }
+  void RpcEnded(Rpc rpc) { in_flight_[static_cast<int>(rpc)]->Decrement(); }
+  // Open Session (`rpc` kSession) or Watch (kWatch) streams now.
+  void SetOpenStreams(Rpc rpc, int count);
+  // The worker pool: its threads, the tasks waiting for one, and how long
+  // one task waited from Submit until a worker started it.
+  void SetWorkerThreads(int count) { worker_threads_->Set(count); }
+  void SetQueueDepth(int depth) { queue_depth_->Set(depth); }
+  void ObserveQueueWait(double seconds) { queue_wait_->Observe(seconds); }
+  // The server's --max-instances.
+  void SetMaxInstances(int count) { max_instances_->Set(count); }
+
  private:
   std::shared_ptr<prometheus::Registry> registry_;
   std::unique_ptr<prometheus::Exposer> exposer_;
@@ -105,6 +129,13 @@ class Metrics {
   prometheus::Gauge* realtime_factor_;
   prometheus::Counter* checkpoints_ok_;
   prometheus::Counter* checkpoints_error_;
+  std::array<prometheus::Gauge*, static_cast<int>(Rpc::kCount)> in_flight_{};
+  prometheus::Gauge* open_sessions_;
+  prometheus::Gauge* open_watches_;
+  prometheus::Gauge* worker_threads_;
+  prometheus::Gauge* queue_depth_;
+  prometheus::Histogram* queue_wait_;
+  prometheus::Gauge* max_instances_;
 
   // Latency histograms of one tenant by [rpc][code], created on first use.
   using LatencyTable = std::array<std::array<std::atomic<prometheus::Histogram*>, 17>,

@@ -37,6 +37,7 @@ grpc::ServerBidiReactor<v1::SessionRequest, v1::SessionResponse>* SessionHub::St
                                     max_sessions_, " (the server's --max-sessions)")));
     }
     sessions_.push_back(reactor);
+    metrics_->SetOpenStreams(Rpc::kSession, static_cast<int>(sessions_.size()));
   }
   reactor->ArmRead();
   return reactor;
@@ -151,6 +152,7 @@ void SessionReactor::OnDone() {
     absl::MutexLock lock(&hub_->mu_);
     auto& list = hub_->sessions_;
     list.erase(std::remove(list.begin(), list.end(), this), list.end());
+    hub_->metrics_->SetOpenStreams(Rpc::kSession, static_cast<int>(list.size()));
   }
   hub_->metrics_->ObserveRpc(Rpc::kSession, code_, absl::ToDoubleSeconds(absl::Now() - start_),
                              tenant_);

@@ -61,6 +61,7 @@ class WatchHub::Reactor final : public grpc::ServerWriteReactor<v1::WatchFrame> 
       absl::MutexLock lock(&hub_->mu_);
       auto& list = hub_->reactors_;
       list.erase(std::remove(list.begin(), list.end(), this), list.end());
+      hub_->metrics_->SetOpenStreams(Rpc::kWatch, static_cast<int>(list.size()));
     }
     --instance_->watchers;
     hub_->metrics_->ObserveRpc(Rpc::kWatch, grpc::StatusCode::OK,
@@ -148,6 +149,7 @@ grpc::ServerWriteReactor<v1::WatchFrame>* WatchHub::Start(std::shared_ptr<Instan
   absl::MutexLock lock(&mu_);
   --starting_;
   reactors_.push_back(reactor);
+  metrics_->SetOpenStreams(Rpc::kWatch, static_cast<int>(reactors_.size()));
   return reactor;
 }
 

@@ -1,11 +1,22 @@
 #include "server/worker_pool.h"
 
+#include <chrono>
 #include <utility>
 
 namespace moreau::server {
+namespace {
 
-WorkerPool::WorkerPool(int threads) {
+int64_t SteadyNowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+WorkerPool::WorkerPool(int threads, Metrics* metrics) : metrics_(metrics) {
   if (threads < 1) threads = 1;
+  if (metrics_ != nullptr) metrics_->SetWorkerThreads(threads);
   threads_.reserve(static_cast<size_t>(threads));
   for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { Run(); });
 }
@@ -19,21 +30,27 @@ WorkerPool::~WorkerPool() {
 }
 
 void WorkerPool::Submit(absl::AnyInvocable<void() &&> task) {
+  const int64_t now = metrics_ != nullptr ? SteadyNowNs() : 0;
   absl::MutexLock lock(&mu_);
-  tasks_.push_back(std::move(task));
+  tasks_.push_back(Task{std::move(task), now});
+  if (metrics_ != nullptr) metrics_->SetQueueDepth(static_cast<int>(tasks_.size()));
 }
 
 void WorkerPool::Run() {
   for (;;) {
-    absl::AnyInvocable<void() &&> task;
+    Task task;
     {
       absl::MutexLock lock(&mu_);
       mu_.Await(absl::Condition(&WorkerPool::HasWork, this));
       if (tasks_.empty()) return;  // stopping and drained
       task = std::move(tasks_.front());
       tasks_.pop_front();
+      if (metrics_ != nullptr) metrics_->SetQueueDepth(static_cast<int>(tasks_.size()));
     }
-    std::move(task)();
+    if (metrics_ != nullptr) {
+      metrics_->ObserveQueueWait(static_cast<double>(SteadyNowNs() - task.submitted_ns) * 1e-9);
+    }
+    std::move(task.run)();
   }
 }
 

@@ -1,9 +1,11 @@
 // A fixed pool of worker threads that run tasks in submission order (the
 // EnvPool pattern, STYLE.md rule 9): the server hands it instance steps so
-// long steps never hold gRPC's own threads.
+// long steps never hold gRPC's own threads. With metrics, it reports its
+// threads, the tasks waiting and each task's wait (Submit to start).
 #ifndef MOREAU_SERVER_WORKER_POOL_H_
 #define MOREAU_SERVER_WORKER_POOL_H_
 
+#include <cstdint>
 #include <deque>
 #include <thread>
 #include <vector>
@@ -11,13 +13,15 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/functional/any_invocable.h"
 #include "absl/synchronization/mutex.h"
+#include "server/metrics.h"
 
 namespace moreau::server {
 
 class WorkerPool {
  public:
-  // `threads` ≥ 1 workers, started now.
-  explicit WorkerPool(int threads);
+  // `threads` ≥ 1 workers, started now; `metrics` (optional) must outlive
+  // the pool.
+  explicit WorkerPool(int threads, Metrics* metrics = nullptr);
   // Runs every task already submitted, then joins the workers.
   ~WorkerPool();
   WorkerPool(const WorkerPool&) = delete;
@@ -31,8 +35,14 @@ class WorkerPool {
   void Run() ABSL_LOCKS_EXCLUDED(mu_);
   static bool HasWork(WorkerPool* pool);
 
+  struct Task {
+    absl::AnyInvocable<void() &&> run;
+    int64_t submitted_ns;  // steady clock
+  };
+
+  Metrics* const metrics_;
   absl::Mutex mu_;
-  std::deque<absl::AnyInvocable<void() &&>> tasks_ ABSL_GUARDED_BY(mu_);
+  std::deque<Task> tasks_ ABSL_GUARDED_BY(mu_);
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   std::vector<std::thread> threads_;
 };
