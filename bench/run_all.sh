@@ -183,7 +183,7 @@ area_ab() {
   fi
   local pin=()
   (($(nproc) > 1)) && pin=(--pin 1)
-  duration=60 sim_area ab --baseline "$dir/build/clients/cli/moreau" "${pin[@]}"
+  duration=60 sim_area ab --baseline "${dir#"$root"/}/build/clients/cli/moreau" "${pin[@]}"
   cmd+="; baseline: commit $sha"
 }
 area_max_dt() { sim_area max_dt; }
