@@ -6,7 +6,6 @@ service it does not have.
 moreaud comes by environment, MOREAUD_BIN (default build/server/moreaud).
 """
 
-import json
 import os
 import pathlib
 import re
