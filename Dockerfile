@@ -57,7 +57,7 @@ LABEL org.opencontainers.image.title="moreaud" \
       org.opencontainers.image.source="${MOREAU_SOURCE}" \
       org.opencontainers.image.licenses="${MOREAU_LICENSE}" \
       org.opencontainers.image.base.name="debian:bookworm-slim" \
-      io.moreau.isa="${MOREAU_ISA}"
+      moreau.isa="${MOREAU_ISA}"
 
 # A numeric user (Kubernetes' runAsNonRoot checks the number). /var/lib/moreau,
 # owned by it, is where a --state-dir volume goes.

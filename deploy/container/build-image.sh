@@ -12,6 +12,9 @@
 #   --jobs N      parallel compile jobs inside the build (default: one per core)
 #   --image NAME  the image name (default localhost/moreau:latest)
 #
+# The hash is taken before the build: leave the tree alone while it builds, or
+# the tag names sources the image was not built from.
+#
 # Prints podman's progress (the build's steps and the compile's [n/N] lines);
 # the last line is "build-image: NAME IMAGE_ID".
 set -euo pipefail
