@@ -11,8 +11,12 @@ import re
 from conftest import IMAGE, REPO, build_image, podman
 
 
+def inspect() -> dict:
+    return json.loads(podman("image", "inspect", IMAGE).stdout)[0]
+
+
 def config() -> dict:
-    return json.loads(podman("image", "inspect", IMAGE).stdout)[0]["Config"]
+    return inspect()["Config"]
 
 
 def test_image_builds_and_a_second_run_reuses_it():
@@ -34,7 +38,9 @@ def test_runs_moreaud_as_a_numeric_non_root_user():
 
 
 def test_health_check_asks_the_health_service():
-    test = config()["Healthcheck"]["Test"]
+    # podman shows the Docker-format health check beside Config, Docker inside it.
+    image = inspect()
+    test = (image.get("Healthcheck") or image["Config"]["Healthcheck"])["Test"]
     assert test[0] == "CMD" and test[1:4] == ["moreau", "remote", "health"], test
 
 
