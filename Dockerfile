@@ -24,15 +24,23 @@ ARG MOREAU_ISA=x86-64-v3
 ARG MOREAU_BUILD_JOBS=
 # The compiler launcher (empty: none, every file compiled afresh).
 ARG MOREAU_CCACHE=ccache
+# ccache's folder: by default a cache mount, so that a rebuild after a change
+# recompiles only what changed. build-image.sh mounts the host's ccache folder
+# instead and names it here, with the host's locale (MOREAU_BUILD_ENV: ccache
+# hashes LANG and LC_*), so that the files the host's build compiled are not
+# compiled again.
+ARG MOREAU_CCACHE_DIR=/root/.cache/ccache
+ARG MOREAU_BUILD_ENV=
 WORKDIR /src
 COPY . .
-# Only the two binaries; ccache's folder is a cache mount, so that a rebuild
-# after a change recompiles only what changed.
+# Only the two binaries, built in /src/build with ccache's paths relative to
+# /src: the same compiler arguments as a host's build in its checkout's build/.
 RUN --mount=type=cache,target=/root/.cache/ccache \
-    cmake -S . -B /build -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    export CCACHE_DIR="$MOREAU_CCACHE_DIR" CCACHE_BASEDIR=/src $MOREAU_BUILD_ENV \
+ && cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DMOREAU_ARCH_FLAGS="-march=${MOREAU_ISA}" -DCMAKE_CXX_COMPILER_LAUNCHER="${MOREAU_CCACHE}" \
- && cmake --build /build --target moreaud moreau ${MOREAU_BUILD_JOBS:+-j "$MOREAU_BUILD_JOBS"} \
- && strip --strip-unneeded /build/server/moreaud /build/clients/cli/moreau
+ && cmake --build build --target moreaud moreau ${MOREAU_BUILD_JOBS:+-j "$MOREAU_BUILD_JOBS"} \
+ && strip --strip-unneeded build/server/moreaud build/clients/cli/moreau
 
 FROM debian:bookworm-slim
 # Shared libraries only: no compiler, no -dev package.
@@ -42,7 +50,7 @@ RUN apt-get update \
     | DEBIAN_FRONTEND=noninteractive xargs apt-get install -y --no-install-recommends \
  && rm -rf /var/lib/apt/lists/* /tmp/packages \
  && install -d -o 10001 -g 10001 /var/lib/moreau
-COPY --from=build /build/server/moreaud /build/clients/cli/moreau /usr/local/bin/
+COPY --from=build /src/build/server/moreaud /src/build/clients/cli/moreau /usr/local/bin/
 COPY models/ /usr/share/moreau/models/
 
 ARG MOREAU_VERSION=0.1.0

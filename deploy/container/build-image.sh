@@ -15,6 +15,11 @@
 # The hash is taken before the build: leave the tree alone while it builds, or
 # the tag names sources the image was not built from.
 #
+# When the host has ccache, its cache folder is mounted into the build, so
+# that what the host's build compiled (scripts/build.sh: same Debian compiler,
+# same flags when the host's MOREAU_ARCH_FLAGS is -march=ISA) is not compiled
+# again; the image is the same either way.
+#
 # Prints podman's progress (the build's steps and the compile's [n/N] lines);
 # the last line is "build-image: NAME IMAGE_ID".
 set -euo pipefail
@@ -69,6 +74,17 @@ hash="$(
     printf '%s\n' "${build_args[@]}"
   } | sha256sum | cut -c1-16
 )"
+# The host's ccache folder and locale (ccache hashes LANG and LC_*), not part
+# of the hash: they change how long the build takes, not what it makes.
+ccache_args=()
+if command -v ccache >/dev/null; then
+  ccache_dir="$(ccache -k cache_dir)"
+  mkdir -p "$ccache_dir"
+  locale_env="$(env | grep -E '^(LANG|LC_ALL|LC_CTYPE|LC_MESSAGES)=' | tr '\n' ' ' || true)"
+  ccache_args=(-v "$ccache_dir:/ccache" --build-arg MOREAU_CCACHE_DIR=/ccache
+               --build-arg "MOREAU_BUILD_ENV=$locale_env")
+fi
+
 repository="${image%:*}"
 source_tag="$repository:src-$hash"
 
@@ -79,7 +95,7 @@ else
   echo "build-image: building $source_tag (ISA $isa${jobs:+, $jobs jobs})"
   started=$SECONDS
   podman build --isolation=chroot --network=host --format docker --layers \
-    "${build_args[@]}" ${jobs:+--build-arg "MOREAU_BUILD_JOBS=$jobs"} \
+    "${build_args[@]}" "${ccache_args[@]}" ${jobs:+--build-arg "MOREAU_BUILD_JOBS=$jobs"} \
     -t "$source_tag" -t "$image" -f Dockerfile .
   echo "build-image: built in $((SECONDS - started)) s"
 fi
