@@ -1,21 +1,17 @@
 #!/usr/bin/env bash
-# Installs every build and test dependency of Moreau from Debian's packages.
-# Idempotent: skips apt-get when everything is already installed.
+# Installs every build and test dependency of Moreau from Debian's packages:
+# the lists scripts/packages/build.txt (what builds it; the Dockerfile's build
+# stage installs the same list) and scripts/packages/test.txt (what the tests,
+# benchmarks and fuzzing add). Idempotent: skips apt-get when everything is
+# already installed.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
-packages=(
-  build-essential cmake ninja-build pkg-config git
-  libeigen3-dev libabsl-dev liburdfdom-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
-  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc prometheus-cpp-dev
-  libssl-dev openssl
-  python3 python3-pytest python3-numpy python3-grpcio python3-protobuf python3-matplotlib
-  python3-venv python3-yaml
-  libnss-wrapper
-  prometheus
-  libmujoco-dev
-  clang-14 libclang-rt-14-dev libfuzzer-14-dev
-)
+mapfile -t packages < <(sh scripts/packages/names.sh scripts/packages/build.txt \
+  scripts/packages/test.txt)
+# `kubectl kustomize` renders deploy/k8s (tests/deploy); Debian's kubectl is in
+# kubernetes-client, unless another kubectl is installed already.
+command -v kubectl >/dev/null || packages+=(kubernetes-client)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -290,7 +290,7 @@ constexpr FlagSpec kActionSubstepsFlagSpec = Bind<&FlagValues::sim, &SimFlags::a
 constexpr FlagSpec kAddressFlagSpec = Bind<&FlagValues::remote, &RemoteFlags::address>({
     .name = "address",
     .value = "HOST:PORT",
-    .help = "moreaud address (host:port)",
+    .help = "moreaud address (host:port; default $MOREAU_ADDRESS when set)",
 });
 constexpr FlagSpec kCountFlagSpec = Bind<&FlagValues::remote, &RemoteFlags::count>({
     .name = "count",
@@ -331,6 +331,11 @@ constexpr FlagSpec kStateInFlagSpec = Bind<&FlagValues::remote, &RemoteFlags::st
     .name = "state_in",
     .value = "FILE",
     .help = "state: restore the state blob from this file",
+});
+constexpr FlagSpec kTimeoutFlagSpec = Bind<&FlagValues::remote, &RemoteFlags::timeout_s>({
+    .name = "timeout_s",
+    .value = "S",
+    .help = "health: seconds to wait for the answer",
 });
 constexpr FlagSpec kTlsCaFileFlagSpec = Bind<&FlagValues::remote, &RemoteFlags::tls_ca_file>({
     .name = "tls_ca_file",

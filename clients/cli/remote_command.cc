@@ -16,6 +16,7 @@
 #include "clients/cli/flag_specs.h"
 #include "clients/cli/number_list.h"
 #include "clients/cli/remote_flags.h"
+#include "clients/cli/remote_health.h"
 #include "clients/cli/settings_flags.h"
 #include "clients/cpp/client.h"
 #include "clients/json/json_writer.h"
@@ -263,11 +264,19 @@ absl::StatusOr<client::ClientOptions> ConnectionOptions(const RemoteFlags& flags
 }
 
 absl::Status RunRemote(const Invocation& inv) {
-  const std::string& address = inv.flags.remote.address;
+  // --address, else $MOREAU_ADDRESS, else the flag's default.
+  std::string address = inv.flags.remote.address;
+  const char* address_from_environment = std::getenv("MOREAU_ADDRESS");
+  if (inv.flags_given.count("address") == 0 && address_from_environment != nullptr &&
+      *address_from_environment != '\0') {
+    address = address_from_environment;
+  }
   absl::StatusOr<client::ClientOptions> options = ConnectionOptions(inv.flags.remote);
   if (!options.ok()) return options.status();
-  client::Client client(address, *options);
   const std::string& what = inv.args[0];
+  // Its own deadline and messages (an unreachable server is its answer).
+  if (what == "health") return RemoteHealth(address, *std::move(options), inv);
+  client::Client client(address, *options);
   absl::Status status;
   if (what == "list") {
     status = List(client, inv);
@@ -284,7 +293,7 @@ absl::Status RunRemote(const Invocation& inv) {
   } else {
     return absl::InvalidArgumentError(
         absl::StrCat("unknown remote command '", what,
-                     "' (expected list, create, step, state, watch, destroy)"));
+                     "' (expected list, create, step, state, watch, destroy, health)"));
   }
   if (status.code() == absl::StatusCode::kUnavailable) {
     return absl::UnavailableError(absl::StrCat("moreaud at ", address, ": ", status.message()));
@@ -297,19 +306,23 @@ absl::Status RunRemote(const Invocation& inv) {
 const Command& RemoteCommand() {
   static const Command* const command = new Command{
       .name = "remote",
-      .synopsis = "list|create MODEL|step ID|state ID|watch ID|destroy ID… [flags]",
-      .summary = "drive a running moreaud (list, create, step, state, watch)",
+      .synopsis =
+          "list|create MODEL|step ID|state ID|watch ID|destroy ID…|health [SERVICE] [flags]",
+      .summary = "drive a running moreaud (list, create, step, state, watch, health)",
       .description =
           "Talks to moreaud over gRPC. list: the built-in models. create MODEL: new instances "
           "of a built-in model or of a URDF file (prints their ids). step ID: one action held for "
           "--substeps steps (prints the "
           "observation). state ID: time, q, v (--state-out FILE saves the complete state blob, "
           "--state-in FILE restores one). watch ID: body poses and contact forces at --rate. "
-          "destroy ID…: free instances.",
+          "destroy ID…: free instances. health [SERVICE]: the gRPC health service's status of "
+          "the server (or of SERVICE, e.g. moreau.v1.Simulator); exits 0 when SERVING, 1 when "
+          "NOT_SERVING (draining), unreachable or silent for --timeout-s.",
       .notes =
           "Any --tls-* flag connects over TLS (--tls-cert-file and --tls-key-file add a "
           "client certificate, for servers that require one); a server with tokens needs "
-          "--token or $MOREAU_TOKEN.",
+          "--token or $MOREAU_TOKEN. Without --address, $MOREAU_ADDRESS names the server "
+          "when set.",
       .flags = {kAddressFlagSpec,
                 kCountFlagSpec,
                 kSettingsFileFlagSpec,
@@ -330,6 +343,7 @@ const Command& RemoteCommand() {
                 kFramesFlagSpec,
                 kStateOutFlagSpec,
                 kStateInFlagSpec,
+                kTimeoutFlagSpec,
                 kTlsCaFileFlagSpec,
                 kTlsCertFileFlagSpec,
                 kTlsKeyFileFlagSpec,

@@ -125,6 +125,10 @@ absl::Status Client::WaitForServer(absl::Duration timeout) {
   return absl::UnavailableError("the server did not answer in time");
 }
 
+absl::StatusOr<ServingStatus> Client::CheckHealth(const std::string& service) {
+  return client::CheckHealth(channel_, service, options_.timeout);
+}
+
 template <typename Request, typename Response, typename Method>
 absl::StatusOr<Response> Client::Call(Method method, const Request& request) {
   grpc::ClientContext context;

@@ -16,6 +16,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "clients/cpp/health.h"
 #include "moreau/v1/simulator.grpc.pb.h"
 
 namespace moreau::client {
@@ -61,6 +62,10 @@ class Client {
 
   // Waits until the channel is connected; UNAVAILABLE after `timeout`.
   absl::Status WaitForServer(absl::Duration timeout);
+
+  // The health service's status of `service` ("": the server as a whole),
+  // with the client's deadline (health.h: CheckHealth).
+  absl::StatusOr<ServingStatus> CheckHealth(const std::string& service);
 
   absl::StatusOr<v1::ListModelsResponse> ListModels();
   absl::StatusOr<v1::ModelSpec> GetModel(const v1::ModelSource& model);
