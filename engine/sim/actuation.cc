@@ -168,13 +168,10 @@ void ActionTorques(const Model& model, const ControlSettings& control,
                            scratch.joint_inertia, scratch.dt, tau);
     return;
   }
-  if (control.mode != ControlMode::kTorque) {  // id, id-constraint: see actuation.h
-    tau.setZero();
-    return;
-  }
+  tau.setZero();
+  if (control.mode != ControlMode::kTorque) return;  // id, id-constraint: see actuation.h
   const Eigen::Index nu = scratch.effort_limit.size();
   const double* limit = scratch.effort_limit.data();
-  tau.setZero();
   if (scratch.dof_block >= 0) {
     // Consecutive dofs: min(max(x, −τ_max), τ_max), std::clamp's value, in
     // a loop the compiler vectorizes.

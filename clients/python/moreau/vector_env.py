@@ -418,8 +418,7 @@ class VectorEnv:
                     shard.client.destroy_instances(shard.ids, timeout=min(self.timeout, 2.0))
                 except MoreauError:
                     pass
-        for client in self.clients:
-            client.close()
+        self.replicas.close()
 
     def __enter__(self) -> "VectorEnv":
         return self
@@ -430,8 +429,7 @@ class VectorEnv:
     def __del__(self) -> None:
         try:
             if not self._closed:
-                for client in self.clients:
-                    client.close()
+                self.replicas.close()
         except Exception:  # noqa: BLE001 - interpreter shutdown
             pass
 
