@@ -34,6 +34,7 @@ TITLES = {
     "control": "Paper 002's experiments: control modes and transmissions",
     "service": "The service, moreaud",
     "python": "Python client",
+    "container": "The container image",
     "vs_mujoco": "Moreau against MuJoCo",
     "soak": "Robustness: the soak and chaos test",
     "fuzz": "Fuzzing",
@@ -80,6 +81,12 @@ INTROS = {
               "1 ms per env-step, PD on the server) against one `moreaud --workers 2`, then "
               "the same work in process (`moreau_loadgen --mode=inprocess --threads=2`); "
               "env-steps/s.",
+    "container": "`localhost/moreau:latest` built by podman from the `Dockerfile` with no layer "
+                 "cache and no compiler cache (its base made by debootstrap when no registry "
+                 "answers); its size above `debian:bookworm-slim`. Then the Python rollout of "
+                 "the python area (`--policy zero`, the `walk` task) against `moreaud --workers "
+                 "2` in the container (`--network=host`) and against the same moreaud on the "
+                 "host, alternating; median env-steps/s.",
     "vs_mujoco": "One program runs the Unitree A1 URDF in both engines (MuJoCo 2.2.2) under "
                  "the same Moreau controllers, same Δt and steps, one thread: drop (released "
                  "10 cm up, joint PD), stand and trot, 10 s each. The tables are the "
@@ -363,6 +370,22 @@ def format_python(raw: str) -> str:
                   "env-steps timed"], rows)
 
 
+def format_container(raw: str) -> str:
+    m = read_json(os.path.join(raw, "container.json"))
+    inside = statistics.median(m["container_env_steps_per_s"])
+    host = statistics.median(m["host_env_steps_per_s"])
+    build = m["build_from_nothing_s"]
+    rows = [["runtime layers above the base", f"{(m['image_bytes'] - m['base_bytes']) / 1e6:.1f} MB",
+             "≤ 80 MB"],
+            ["whole image", f"{m['image_bytes'] / 1e6:.1f} MB", "—"],
+            ["build from nothing", f"{build} s" if build is not None else "not rerun", "—"],
+            [f"rollout in the container ({m['num_envs']} envs)", f"{num(inside)} env-steps/s",
+             "—"],
+            [f"rollout on the host ({m['num_envs']} envs)", f"{num(host)} env-steps/s", "—"],
+            ["container / host", f"{100 * inside / host:.1f} %", "≥ 95 %"]]
+    return table(["measure", "value", "goal"], rows)
+
+
 # ---- vs_mujoco, soak, fuzz ---------------------------------------------------------------------------
 
 def format_vs_mujoco(raw: str) -> str:
@@ -430,6 +453,7 @@ def format_fuzz(raw: str) -> str:
 FORMATTERS = {"engine": format_engine, "steps": format_steps, "ab": format_ab, "max_dt": format_max_dt,
               "stand_slip": format_stand_slip, "a1": format_a1, "chains": format_chains,
               "control": format_control, "service": format_service, "python": format_python,
+              "container": format_container,
               "vs_mujoco": format_vs_mujoco, "soak": format_soak, "fuzz": format_fuzz}
 
 

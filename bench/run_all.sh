@@ -5,7 +5,7 @@
 # Run it on an otherwise idle machine; progress goes to stderr.
 #
 #   bench/run_all.sh [--quick] [--only AREA[,AREA…]] [--out FILE] [--fuzz]
-#                    [--baseline COMMIT]
+#                    [--baseline COMMIT] [--container]
 #
 #   --quick   short runs (a smoke test; its figures mean nothing); needs --out
 #   --only    these areas only; the other sections of FILE are kept as they are
@@ -16,23 +16,28 @@
 #   --baseline COMMIT  also rerun the A/B of `moreau sim` against COMMIT's
 #             build (built once into build-baseline-SHA/, about 15 min; the ab
 #             area); without it the ab section is kept from FILE
+#   --container  also rerun the container area (deploy/container/measure.sh:
+#             the image built from nothing, about 20 min, then the rollout in
+#             and out of the container); without it its section is kept
 #
 # A full run without --fuzz takes about 15 min, 10 of them the soak test.
 #
 # Areas: engine steps ab max_dt stand_slip a1 chains control service python
-# vs_mujoco soak fuzz. Environment: BUILD_DIR (default build), FUZZ_BUILD_DIR
+# container vs_mujoco soak fuzz. Environment: BUILD_DIR (default build), FUZZ_BUILD_DIR
 # (default build-fuzz), JOBS (build parallelism, default nproc).
 set -euo pipefail
 caller=$PWD
 cd "$(dirname "$0")/.."
 root=$PWD
 
-all_areas=(engine steps ab max_dt stand_slip a1 chains control service python vs_mujoco soak fuzz)
-quick=0 fuzz=0 only="" out="" no_build=0 baseline=""
+all_areas=(engine steps ab max_dt stand_slip a1 chains control service python container vs_mujoco
+  soak fuzz)
+quick=0 fuzz=0 container=0 only="" out="" no_build=0 baseline=""
 while (($#)); do
   case "$1" in
     --quick) quick=1; shift ;;
     --fuzz) fuzz=1; shift ;;
+    --container) container=1; shift ;;
     --no-build) no_build=1; shift ;;
     --only) only="$2"; shift 2 ;;
     --baseline) baseline="$2"; shift 2 ;;
@@ -70,6 +75,7 @@ fi
 declare -A run
 for a in "${areas[@]}"; do run[$a]=1; done
 if ((!fuzz)) && [[ -n "${run[fuzz]:-}" && -z "$only" ]]; then unset 'run[fuzz]'; fi
+if ((!container)) && [[ -n "${run[container]:-}" && -z "$only" ]]; then unset 'run[container]'; fi
 if [[ -n "${run[ab]:-}" && -z "$baseline" ]]; then
   if [[ -n "$only" ]]; then echo "run_all: the ab area needs --baseline COMMIT" >&2; exit 2; fi
   unset 'run[ab]'
@@ -96,6 +102,7 @@ for a in "${!run[@]}"; do
     control) targets+=(moreau_control_bench) ;;
     service) targets+=(moreaud moreau_loadgen) ;;
     python) targets+=(moreaud moreau_loadgen moreau_python) ;;
+    container) targets+=(moreaud moreau moreau_python) ;;
     soak) targets+=(moreaud moreau_soak) ;;
   esac
 done
@@ -275,6 +282,14 @@ area_python() {
   stop_server
 }
 
+area_container() {
+  local flags=(--rounds "$(q 1 5)" --steps "$(q 10 300)" --num-envs "$(q 4 64)")
+  ((quick)) && flags+=(--skip-build)
+  cmd="\`deploy/container/measure.sh ${flags[*]}\`"
+  BUILD_DIR="$B" bash deploy/container/measure.sh "${flags[@]}" --json "$raw/container.json" \
+    >"$raw/measure.txt"
+}
+
 area_vs_mujoco() {
   local flags
   flags="--model=models/unitree_a1/a1.urdf "
@@ -344,6 +359,7 @@ for a in "${all_areas[@]}"; do
     note="kept: not rerun at $commit on $(date -u +%Y-%m-%d)"
     if [[ "$a" == fuzz ]]; then note+=" (\`--fuzz\` reruns it)"; fi
     if [[ "$a" == ab ]]; then note+=" (\`--baseline COMMIT\` reruns it)"; fi
+    if [[ "$a" == container ]]; then note+=" (\`--container\` reruns it)"; fi
     "$py" "$fmt" keep "$a" "$old" --note "$note" >>"$new" || log "$a: no earlier section to keep"
     continue
   fi
