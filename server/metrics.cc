@@ -31,6 +31,21 @@ const prometheus::Histogram::BucketBoundaries& RpcLatencyBuckets() {
   return *buckets;
 }
 
+// The one series of an unlabelled metric, registered with `registry`.
+prometheus::Gauge* UnlabelledGauge(prometheus::Registry& registry, const char* name,
+                                   const char* help) {
+  return &prometheus::BuildGauge().Name(name).Help(help).Register(registry).Add({});
+}
+prometheus::Counter* UnlabelledCounter(prometheus::Registry& registry, const char* name,
+                                       const char* help) {
+  return &prometheus::BuildCounter().Name(name).Help(help).Register(registry).Add({});
+}
+prometheus::Histogram* UnlabelledHistogram(prometheus::Registry& registry, const char* name,
+                                           const char* help,
+                                           const prometheus::Histogram::BucketBoundaries& buckets) {
+  return &prometheus::BuildHistogram().Name(name).Help(help).Register(registry).Add({}, buckets);
+}
+
 double ClockSeconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
@@ -78,42 +93,28 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
                              .Name("moreau_rpc_latency_seconds")
                              .Help("Server-side RPC latency by method and status code")
                              .Register(*registry_);
-  live_instances_ = &prometheus::BuildGauge()
-                         .Name("moreau_live_instances")
-                         .Help("Simulation instances currently hosted")
-                         .Register(*registry_)
-                         .Add({});
-  reclaimed_ = &prometheus::BuildCounter()
-                    .Name("moreau_instances_reclaimed_total")
-                    .Help("Instances freed after the idle timeout")
-                    .Register(*registry_)
-                    .Add({});
-  step_wall_seconds_ = &prometheus::BuildCounter()
-                            .Name("moreau_step_wall_seconds_total")
-                            .Help("Wall time spent stepping instances")
-                            .Register(*registry_)
-                            .Add({});
-  step_seconds_ = &prometheus::BuildHistogram()
-                       .Name("moreau_step_duration_seconds")
-                       .Help("Wall time per simulation step (averaged over a call's sub-steps)")
-                       .Register(*registry_)
-                       .Add({}, prometheus::Histogram::BucketBoundaries{
-                                    2e-6, 5e-6, 1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3, 1e-2});
-  solver_iterations_ =
-      &prometheus::BuildHistogram()
-           .Name("moreau_solver_iterations")
-           .Help("Prox solver sweeps of a call's last step (hard contact)")
-           .Register(*registry_)
-           .Add({}, prometheus::Histogram::BucketBoundaries{0, 1, 2, 5, 10, 20, 50, 100, 200, 500});
+  live_instances_ =
+      UnlabelledGauge(*registry_, "moreau_live_instances", "Simulation instances currently hosted");
+  reclaimed_ = UnlabelledCounter(*registry_, "moreau_instances_reclaimed_total",
+                                 "Instances freed after the idle timeout");
+  step_wall_seconds_ = UnlabelledCounter(*registry_, "moreau_step_wall_seconds_total",
+                                         "Wall time spent stepping instances");
+  step_seconds_ =
+      UnlabelledHistogram(*registry_, "moreau_step_duration_seconds",
+                          "Wall time per simulation step (averaged over a call's sub-steps)",
+                          prometheus::Histogram::BucketBoundaries{2e-6, 5e-6, 1e-5, 2e-5, 5e-5,
+                                                                  1e-4, 2e-4, 5e-4, 1e-3, 1e-2});
+  solver_iterations_ = UnlabelledHistogram(
+      *registry_, "moreau_solver_iterations",
+      "Prox solver sweeps of a call's last step (hard contact)",
+      prometheus::Histogram::BucketBoundaries{0, 1, 2, 5, 10, 20, 50, 100, 200, 500});
   tenant_instances_family_ = &prometheus::BuildGauge()
                                   .Name("moreau_tenant_instances")
                                   .Help("Simulation instances currently hosted, by tenant")
                                   .Register(*registry_);
-  realtime_factor_ = &prometheus::BuildGauge()
-                          .Name("moreau_realtime_factor")
-                          .Help("Simulated seconds per wall second, all instances, last interval")
-                          .Register(*registry_)
-                          .Add({});
+  realtime_factor_ =
+      UnlabelledGauge(*registry_, "moreau_realtime_factor",
+                      "Simulated seconds per wall second, all instances, last interval");
   auto& checkpoints = prometheus::BuildCounter()
                           .Name("moreau_checkpoints_total")
                           .Help(
@@ -132,27 +133,17 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
                            .Register(*registry_);
   open_sessions_ = &open_streams.Add({{"method", RpcName(Rpc::kSession)}});
   open_watches_ = &open_streams.Add({{"method", RpcName(Rpc::kWatch)}});
-  worker_threads_ = &prometheus::BuildGauge()
-                         .Name("moreau_worker_threads")
-                         .Help("Threads of the worker pool that runs the longer steps")
-                         .Register(*registry_)
-                         .Add({});
-  queue_depth_ = &prometheus::BuildGauge()
-                      .Name("moreau_worker_queue_depth")
-                      .Help("Step tasks waiting for a worker thread")
-                      .Register(*registry_)
-                      .Add({});
-  queue_wait_ = &prometheus::BuildHistogram()
-                     .Name("moreau_worker_queue_wait_seconds")
-                     .Help("Time a step task waited in the worker queue before a worker ran it")
-                     .Register(*registry_)
-                     .Add({}, prometheus::Histogram::BucketBoundaries{1e-5, 5e-5, 1e-4, 5e-4, 1e-3,
-                                                                      5e-3, 1e-2, 0.1, 1.0, 10.0});
-  max_instances_ = &prometheus::BuildGauge()
-                        .Name("moreau_max_instances")
-                        .Help("Most instances the server hosts at once (--max-instances)")
-                        .Register(*registry_)
-                        .Add({});
+  worker_threads_ = UnlabelledGauge(*registry_, "moreau_worker_threads",
+                                    "Threads of the worker pool that runs the longer steps");
+  queue_depth_ = UnlabelledGauge(*registry_, "moreau_worker_queue_depth",
+                                 "Step tasks waiting for a worker thread");
+  queue_wait_ =
+      UnlabelledHistogram(*registry_, "moreau_worker_queue_wait_seconds",
+                          "Time a step task waited in the worker queue before a worker ran it",
+                          prometheus::Histogram::BucketBoundaries{1e-5, 5e-5, 1e-4, 5e-4, 1e-3,
+                                                                  5e-3, 1e-2, 0.1, 1.0, 10.0});
+  max_instances_ = UnlabelledGauge(*registry_, "moreau_max_instances",
+                                   "Most instances the server hosts at once (--max-instances)");
   prometheus::BuildGauge()
       .Name("moreau_build_info")
       .Help("Always 1; the labels are the server's version and git commit")
