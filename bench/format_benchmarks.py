@@ -28,6 +28,7 @@ TITLES = {
     "steps": "Simulation steps per contact model",
     "ab": "Simulation steps against a baseline commit",
     "max_dt": "Largest time step of an upright trot",
+    "ladder": "Which Δt to pick: every quadruped, stand and trot",
     "stand_slip": "Hertz: a standing robot's foot slip",
     "a1": "The Unitree A1 trot with weight feed-forward",
     "chains": "Closed chains and the box-footed biped",
@@ -56,6 +57,10 @@ INTROS = {
           "same final base pose (the arithmetic did not change).",
     "max_dt": "The same trot over an ascending sweep of Δt, stopping at the first that falls "
               "or diverges. Outcomes are deterministic.",
+    "ladder": "Every quadruped of the repository standing (`--controller stand`) and trotting "
+              "(`--controller trot`) for 10 s with each contact model over an ascending sweep "
+              "of Δt: the largest Δt at which it holds the whole run (upright, not diverged), "
+              "and the first Δt that fails. Outcomes are deterministic.",
     "stand_slip": "The Mini Cheetah standing for 10 s (`--controller stand`): the largest "
                   "tangential travel of a foot since its touchdown (landing included) and the "
                   "deepest penetration, as `moreau sim` reports them.",
@@ -225,6 +230,20 @@ def format_max_dt(raw: str) -> str:
     note = "Δt tried: " + ", ".join(f"{t * 1e3:g}" for t in tried) + " ms.\n\n"
     return note + table(["contact", "largest upright Δt (final base x, y)", "first Δt that fails"],
                         rows)
+
+
+def format_ladder(raw: str) -> str:
+    def cell(c: dict) -> str:
+        largest = "none" if c["largest"] is None else ms(c["largest"])
+        fail = c["first_failure"]
+        return largest + ("" if fail is None else f" ({fail['outcome']} at {ms(fail['dt'])})")
+
+    rows, tried = [], []
+    for r in read_jsonl(os.path.join(raw, "ladder.jsonl")):
+        tried = r["tried_dt"]
+        rows.append([r["robot"], r["contact"], cell(r["stand"]), cell(r["trot"])])
+    note = "Δt tried: " + ", ".join(f"{t * 1e3:g}" for t in tried) + " ms.\n\n"
+    return note + table(["robot", "contact", "stand: largest Δt", "trot: largest Δt"], rows)
 
 
 def format_stand_slip(raw: str) -> str:
@@ -451,6 +470,7 @@ def format_fuzz(raw: str) -> str:
 
 
 FORMATTERS = {"engine": format_engine, "steps": format_steps, "ab": format_ab, "max_dt": format_max_dt,
+              "ladder": format_ladder,
               "stand_slip": format_stand_slip, "a1": format_a1, "chains": format_chains,
               "control": format_control, "service": format_service, "python": format_python,
               "container": format_container,

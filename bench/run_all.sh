@@ -22,7 +22,7 @@
 #
 # A full run without --fuzz takes about 15 min, 10 of them the soak test.
 #
-# Areas: engine steps ab max_dt stand_slip a1 chains control service python
+# Areas: engine steps ab max_dt ladder stand_slip a1 chains control service python
 # container vs_mujoco soak fuzz. Environment: BUILD_DIR (default build), FUZZ_BUILD_DIR
 # (default build-fuzz), JOBS (build parallelism, default nproc).
 set -euo pipefail
@@ -30,7 +30,7 @@ caller=$PWD
 cd "$(dirname "$0")/.."
 root=$PWD
 
-all_areas=(engine steps ab max_dt stand_slip a1 chains control service python container vs_mujoco
+all_areas=(engine steps ab max_dt ladder stand_slip a1 chains control service python container vs_mujoco
   soak fuzz)
 quick=0 fuzz=0 container=0 only="" out="" no_build=0 baseline=""
 while (($#)); do
@@ -97,7 +97,7 @@ targets=()
 for a in "${!run[@]}"; do
   case "$a" in
     engine) targets+=(dynamics_bench step_bench) ;;
-    steps|ab|max_dt|stand_slip|a1) targets+=(moreau) ;;
+    steps|ab|max_dt|ladder|stand_slip|a1) targets+=(moreau) ;;
     chains) targets+=(sim_four_bar_test sim_biped_contact_test) ;;
     control) targets+=(moreau_control_bench) ;;
     service) targets+=(moreaud moreau_loadgen) ;;
@@ -194,6 +194,7 @@ area_ab() {
   cmd+="; baseline: commit $sha"
 }
 area_max_dt() { sim_area max_dt; }
+area_ladder() { sim_area ladder; }
 area_stand_slip() { sim_area stand_slip; }
 area_a1() { sim_area a1; }
 

@@ -12,6 +12,10 @@ Areas:
   stand_slip  the standing Mini Cheetah on hertz (every integrator, two Δt)
               and on hard contact: the largest foot slip and penetration
   a1          the Unitree A1 trotting with and without --weight-feedforward
+  ladder      every quadruped of the repository, standing and trotting, with
+              every contact model: the largest Δt of an ascending sweep at
+              which the robot holds the whole run (stopping at the first that
+              falls or diverges)
   ab          the Mini Cheetah standing and trotting at Δt 1 ms with every
               contact model, each run paired with the same run of --baseline
               (another build of `moreau`, in ABBA order): steps/s of both,
@@ -47,6 +51,9 @@ CONTACTS = [
 ]
 QUICK_CONTACTS = ("moreau-sor", "spring-damper")
 MAX_DT_MS = [0.1, 1, 1.5, 2, 2.5, 3, 3.25, 3.5, 4]
+# The quadrupeds of the repository (name or URDF path for `moreau sim`).
+QUADRUPEDS = [("mini_cheetah", "mini_cheetah"), ("unitree_a1", "models/unitree_a1/a1.urdf")]
+LADDER_MS = [0.25, 0.5, 1, 1.5, 2, 2.5, 3, 4, 5]
 A1_URDF = "models/unitree_a1/a1.urdf"
 A1_CASES = [("spring-damper", 1.25e-3), ("hertz (heun)", 1e-4), ("micro", 1e-3),
             ("moreau-jor", 2.5e-3), ("moreau-sor", 2.5e-3), ("moreau-jor", 1e-3),
@@ -112,6 +119,32 @@ def area_max_dt(args: argparse.Namespace) -> None:
               "first_failure": failed})
 
 
+def largest_holding_dt(args: argparse.Namespace, model: str, flags: list[str],
+                       sweep_ms: list[float]) -> dict:
+    """The largest Δt of the ascending sweep before the first run that does not
+    stay upright, and that first failure."""
+    largest, failed = None, None
+    for ms in sweep_ms:
+        r = run_sim(args, model, [*flags, "--dt", str(ms * 1e-3)])
+        if outcome(r) != "upright":
+            failed = {"dt": ms * 1e-3, "outcome": outcome(r)}
+            break
+        largest = ms * 1e-3
+    return {"largest": largest, "first_failure": failed}
+
+
+def area_ladder(args: argparse.Namespace) -> None:
+    sweep = [1, 2.5] if args.quick else LADDER_MS
+    robots = QUADRUPEDS[:1] if args.quick else QUADRUPEDS
+    for robot, model in robots:
+        for label, flags in contacts(args):
+            row = {"robot": robot, "contact": label, "tried_dt": [ms * 1e-3 for ms in sweep]}
+            for controller in ("stand", "trot"):
+                row[controller] = largest_holding_dt(
+                    args, model, ["--controller", controller, *flags], sweep)
+            emit(row)
+
+
 def area_stand_slip(args: argparse.Namespace) -> None:
     cases = STAND_CASES[:1] + STAND_CASES[-1:] if args.quick else STAND_CASES
     for label, integrator, dt, extra in cases:
@@ -164,8 +197,8 @@ def area_ab(args: argparse.Namespace) -> None:
                   "same_final_pose": same})
 
 
-AREAS = {"ab": area_ab, "steps": area_steps, "max_dt": area_max_dt, "stand_slip": area_stand_slip,
-         "a1": area_a1}
+AREAS = {"ab": area_ab, "steps": area_steps, "max_dt": area_max_dt, "ladder": area_ladder,
+         "stand_slip": area_stand_slip, "a1": area_a1}
 
 
 def main() -> None:
