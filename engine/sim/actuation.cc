@@ -186,4 +186,23 @@ void ActionTorques(const Model& model, const ControlSettings& control,
   }
 }
 
+void ControlledActionTorques(const Eigen::VectorXd& action, const Eigen::VectorXd& command,
+                             const ActuationScratch& scratch, Eigen::Ref<Eigen::VectorXd> tau) {
+  tau.setZero();
+  const Eigen::Index nu = scratch.effort_limit.size();
+  const double* limit = scratch.effort_limit.data();
+  if (scratch.dof_block >= 0) {
+    double* block = tau.data() + scratch.dof_block;
+    const double* held = command.data() + scratch.dof_block;
+    for (Eigen::Index a = 0; a < nu; ++a) {
+      block[a] = std::min(std::max(action[a] + held[a], -limit[a]), limit[a]);
+    }
+    return;
+  }
+  for (Eigen::Index a = 0; a < nu; ++a) {
+    const int j = scratch.dofs[a];
+    tau[j] = std::clamp(action[a] + command[j], -limit[a], limit[a]);
+  }
+}
+
 }  // namespace moreau::sim

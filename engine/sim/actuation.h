@@ -107,6 +107,13 @@ void ActionTorques(const Model& model, const ControlSettings& control,
                    const Eigen::VectorXd& v, const ActuationScratch& scratch,
                    Eigen::Ref<Eigen::VectorXd> tau);
 
+// τ under torque control with a controller: on each actuated coordinate the
+// controller's torque command[dof] plus the action's entry, clamped to the
+// effort limit (ActionTorques of the summed action, without the sum's
+// vector); 0 on the unactuated ones. Allocation-free.
+void ControlledActionTorques(const Eigen::VectorXd& action, const Eigen::VectorXd& command,
+                             const ActuationScratch& scratch, Eigen::Ref<Eigen::VectorXd> tau);
+
 // id and id-constraint: scratch.v_des = (action − q_A) / max(Δt, T) per
 // actuator.
 void DesiredJointVelocities(const Model& model, const ControlSettings& control,

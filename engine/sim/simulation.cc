@@ -247,7 +247,7 @@ absl::Status Simulation::StepLoop(int substeps, absl::Time stop_at, const std::v
     // From here on state_ is a checked state: this one, a step's that passed
     // the check below, or last_good_ put back.
     state_checked_ = true;
-    last_good_ = state_;  // equal sizes: no allocation
+    CopyState(state_, last_good_);
     set_tau(state_);
     absl::Status status = StepOnce(tau_, f_ext, joint_rows);
     if (status.ok()) after_step();
@@ -257,7 +257,7 @@ absl::Status Simulation::StepLoop(int substeps, absl::Time stop_at, const std::v
                        " s (non-finite or exploding state); the last good state is kept"));
     }
     if (!status.ok()) {
-      state_ = last_good_;
+      CopyState(last_good_, state_);
       // A step that failed on the state (diverged, or M(q) not positive
       // definite) leaves the simulation diverged; other failures do not.
       if (absl::IsFailedPrecondition(status)) return RecordDivergence(std::move(status));
@@ -321,21 +321,6 @@ const Eigen::VectorXd& Simulation::TargetAction(const Eigen::VectorXd& action) {
   return controlled_action_;
 }
 
-const Eigen::VectorXd& Simulation::TorqueAction(const Eigen::VectorXd& action) {
-  if (controller_ == nullptr) return action;
-  if (actuation_.dof_block >= 0) {
-    controlled_action_ =
-        action + state_.controller_command.segment(actuation_.dof_block, action.size());
-    return controlled_action_;
-  }
-  const std::vector<int>& dofs = actuation_.dofs;
-  for (size_t a = 0; a < dofs.size(); ++a) {
-    const auto i = static_cast<Eigen::Index>(a);
-    controlled_action_[i] = action[i] + state_.controller_command[dofs[a]];
-  }
-  return controlled_action_;
-}
-
 absl::Status Simulation::StepAction(const Eigen::VectorXd& action, int substeps,
                                     const std::vector<Force>* f_ext) {
   return StepActionUntil(action, substeps, absl::InfiniteFuture(), f_ext);
@@ -387,7 +372,11 @@ absl::Status Simulation::StepActionUntil(const Eigen::VectorXd& action, int subs
         substeps, stop_at, f_ext,
         [&](const State& s) {
           RunController();
-          ActionTorques(*model_, control, TorqueAction(action), s.q, s.v, actuation_, tau_);
+          if (controller_ != nullptr) {
+            ControlledActionTorques(action, state_.controller_command, actuation_, tau_);
+          } else {
+            ActionTorques(*model_, control, action, s.q, s.v, actuation_, tau_);
+          }
         },
         {}, [] {});
   }

@@ -123,10 +123,6 @@ class Simulation {
   // The action a target mode tracks: `action` plus the controller's targets
   // (controlled_action_), or `action` itself without a controller.
   const Eigen::VectorXd& TargetAction(const Eigen::VectorXd& action);
-  // The torques torque control applies before its clamp to the effort limits:
-  // `action` plus the controller's τ on each actuated joint
-  // (controlled_action_), or `action` itself without a controller.
-  const Eigen::VectorXd& TorqueAction(const Eigen::VectorXd& action);
   absl::Status StepOnce(const Eigen::VectorXd& tau, const std::vector<Force>* f_ext,
                         const step::JointVelocityRows& joint_rows = {});
   // Any q or v not finite, |v|∞ > max_speed or |q|∞ > kMaxCoordinate.
@@ -156,7 +152,7 @@ class Simulation {
   Eigen::VectorXd tau_;                              // nv: τ of the current step
   ActuationScratch actuation_;                       // what StepAction's pd mode needs
   std::unique_ptr<control::Controller> controller_;  // Settings::controller; nullptr: none
-  Eigen::VectorXd controlled_action_;                // nu: TargetAction's, TorqueAction's
+  Eigen::VectorXd controlled_action_;                // nu: TargetAction's
   bool diverged_ = false;
   // state_ passed StateOutOfBounds since it was last reset, set or restored.
   bool state_checked_ = false;

@@ -112,6 +112,28 @@ State DefaultState(const Model& model) {
   return s;
 }
 
+void CopyState(const State& from, State& to) {
+  if (from.q.size() != to.q.size() || from.v.size() != to.v.size() ||
+      from.contact_states.size() != to.contact_states.size() ||
+      from.impulses.size() != to.impulses.size() ||
+      from.bilateral_impulses.size() != to.bilateral_impulses.size() ||
+      from.controller_command.size() != to.controller_command.size()) {
+    to = from;
+    return;
+  }
+  std::copy_n(from.q.data(), from.q.size(), to.q.data());
+  std::copy_n(from.v.data(), from.v.size(), to.v.data());
+  to.time = from.time;
+  to.steps = from.steps;
+  std::copy_n(from.contact_states.data(), from.contact_states.size(), to.contact_states.data());
+  std::copy_n(from.impulses.data(), from.impulses.size(), to.impulses.data());
+  std::copy_n(from.bilateral_impulses.data(), from.bilateral_impulses.size(),
+              to.bilateral_impulses.data());
+  to.controller = from.controller;
+  std::copy_n(from.controller_command.data(), from.controller_command.size(),
+              to.controller_command.data());
+}
+
 int BilateralRowCount(const Model& model) {
   return model.nu() + step::kLoopRows * static_cast<int>(model.loop_closures.size());
 }

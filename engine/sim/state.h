@@ -35,6 +35,10 @@ struct State {
   Eigen::VectorXd controller_command;
 };
 
+// to = from without allocating when their vectors already have equal sizes
+// (the step's rollback copy); otherwise as to = from.
+void CopyState(const State& from, State& to);
+
 // Bilateral rows of a hard-contact step for `model`: actuators + 5 per loop closure.
 int BilateralRowCount(const Model& model);
 

@@ -33,6 +33,25 @@ Eigen::VectorXd Torque(const Model& m, int k) {
   return tau;
 }
 
+// The step's rollback copy: every field, including the controller's, and a
+// plain assignment when the shapes differ.
+TEST(Snapshot, CopyStateCopiesEveryField) {
+  auto sim = MakeSim(ContactModel::kMoreauJor);
+  const Model& m = sim->model();
+  for (int k = 0; k < 50; ++k) ASSERT_TRUE(sim->Step(Torque(m, k), 1).ok());
+  State from = sim->state();
+  from.controller.phase = 0.25;
+  from.controller.leg_targets[2] = -1.5;
+  from.controller_command.setConstant(3.0);
+  State to = DefaultState(m);
+  CopyState(from, to);
+  EXPECT_EQ(SerializeState(to), SerializeState(from));
+
+  State smaller;
+  CopyState(from, smaller);
+  EXPECT_EQ(SerializeState(smaller), SerializeState(from));
+}
+
 TEST(Snapshot, RestoreContinuesBitExactly) {
   // The QP models keep their warm starts (previous impulses) and the
   // membrane's anchors in the State, so they restore bit-exactly too.
