@@ -91,7 +91,7 @@ INTROS = {
                  "answers); its size above `debian:bookworm-slim`. Then the Python rollout of "
                  "the python area (`--policy zero`, the `walk` task) against `moreaud --workers "
                  "2` in the container (`--network=host`) and against the same moreaud on the "
-                 "host, alternating; median env-steps/s.",
+                 "host, in ABBA order; median env-steps/s.",
     "vs_mujoco": "One program runs the Unitree A1 URDF in both engines (MuJoCo 2.2.2) under "
                  "the same Moreau controllers, same Δt and steps, one thread: drop (released "
                  "10 cm up, joint PD), stand and trot, 10 s each. The tables are the "

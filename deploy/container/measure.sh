@@ -11,7 +11,7 @@
 #   --skip-build  measure the existing localhost/moreau:latest; no build time
 #   --num-envs N  environments of the rollout (default 64)
 #   --steps S     timed policy steps (default 300)
-#   --rounds R    rollouts on each side, alternating; the median counts (default 3)
+#   --rounds R    rollouts on each side in ABBA order; the median counts (default 3)
 #   --json FILE   also write the figures to FILE (bench/run_all.sh's container area)
 #
 # Needs the host build (BUILD_DIR, default build/: moreaud, moreau and the
@@ -85,8 +85,14 @@ wait_serving "127.0.0.1:$((port + 1))"
 container_rates=() host_rates=()
 for ((r = 0; r < rounds; ++r)); do
   echo "measure: rollout round $((r + 1)) of $rounds" >&2
-  container_rates+=("$(rollout "127.0.0.1:$port")")
-  host_rates+=("$(rollout "127.0.0.1:$((port + 1))")")
+  # ABBA order: container first in even rounds, host first in odd ones.
+  if ((r % 2 == 0)); then
+    container_rates+=("$(rollout "127.0.0.1:$port")")
+    host_rates+=("$(rollout "127.0.0.1:$((port + 1))")")
+  else
+    host_rates+=("$(rollout "127.0.0.1:$((port + 1))")")
+    container_rates+=("$(rollout "127.0.0.1:$port")")
+  fi
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 in_container=$(median "${container_rates[@]}")
