@@ -383,7 +383,7 @@ absl::StatusOr<SimOptions> SimOptionsFromFlags(const SimFlags& flags,
     for (const std::string& entry : flags.controller_parameters) {
       // tuning=NAME: the tuning by name (auto, paper-001, derived), as --tuning.
       if (absl::StartsWith(entry, "tuning=")) {
-        const absl::string_view name = absl::string_view(entry).substr(7);
+        const absl::string_view name = absl::string_view(entry).substr(7);  // after "tuning="
         absl::StatusOr<control::Tuning> tuning = control::ParseTuning(name);
         double number = 0.0;
         if (tuning.ok()) {

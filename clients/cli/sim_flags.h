@@ -20,6 +20,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "clients/cli/settings_flags.h"
+#include "engine/control/controller.h"
 #include "engine/control/push.h"
 #include "engine/sim/settings.h"
 

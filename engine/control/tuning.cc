@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -74,7 +75,7 @@ Eigen::VectorXd StandInertias(const Model& model, const Eigen::VectorXd& q_stand
 
 }  // namespace
 
-std::string_view TuningName(Tuning tuning) {
+const char* TuningName(Tuning tuning) {
   switch (tuning) {
     case Tuning::kAuto:
       return "auto";
@@ -86,9 +87,9 @@ std::string_view TuningName(Tuning tuning) {
   return "unknown";
 }
 
-std::vector<std::string_view> TuningNames() { return {"auto", "paper-001", "derived"}; }
+std::vector<std::string> TuningNames() { return {"auto", "paper-001", "derived"}; }
 
-absl::StatusOr<Tuning> ParseTuning(std::string_view name) {
+absl::StatusOr<Tuning> ParseTuning(absl::string_view name) {
   for (Tuning t : {Tuning::kAuto, Tuning::kPaper001, Tuning::kDerived}) {
     if (name == TuningName(t)) return t;
   }

@@ -36,11 +36,12 @@
 #define MOREAU_ENGINE_CONTROL_TUNING_H_
 
 #include <Eigen/Core>
-#include <string_view>
+#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "engine/control/controller.h"
 #include "engine/control/gait.h"
 #include "engine/control/legs.h"
@@ -49,11 +50,11 @@
 namespace moreau::control {
 
 // "auto", "paper-001", "derived".
-std::string_view TuningName(Tuning tuning);
-std::vector<std::string_view> TuningNames();
+const char* TuningName(Tuning tuning);
+std::vector<std::string> TuningNames();
 
 // The Tuning named `name`; InvalidArgument naming the valid ones otherwise.
-absl::StatusOr<Tuning> ParseTuning(std::string_view name);
+absl::StatusOr<Tuning> ParseTuning(absl::string_view name);
 
 // kAuto resolved for `model` (kPaper001 or kDerived); the others as they are.
 Tuning ResolveTuning(Tuning tuning, const Model& model);

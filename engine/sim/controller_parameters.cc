@@ -9,9 +9,9 @@ namespace moreau::sim {
 namespace {
 
 // control::Tuning by number: 0 auto, 1 paper-001, 2 derived (tuning.h).
-const std::vector<std::string_view>& TuningChoices() {
-  static const std::vector<std::string_view>* const choices =
-      new std::vector<std::string_view>(control::TuningNames());
+const std::vector<std::string>& TuningChoices() {
+  static const std::vector<std::string>* const choices =
+      new std::vector<std::string>(control::TuningNames());
   return *choices;
 }
 

@@ -7,7 +7,6 @@
 #define MOREAU_ENGINE_SIM_NAMED_PARAMETERS_H_
 
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "absl/functional/function_ref.h"
@@ -30,7 +29,7 @@ struct NamedParameter {
   // doubles). Set by Choice; set_choice writes the value into the field.
   void* choice = nullptr;
   void (*set_choice)(void* field, int value) = nullptr;
-  const std::vector<std::string_view>* choices = nullptr;
+  const std::vector<std::string>* choices = nullptr;
   // 0 or 1, their meanings named by off and on: "0 (off) or 1 (on)".
   bool* flag = nullptr;
   const char* off = "off";
@@ -45,7 +44,7 @@ NamedParameter Integer(const char* name, int* field, int min, int max);
 // must outlive the table.
 template <typename Enum>
 NamedParameter Choice(const char* name, Enum* field,
-                      const std::vector<std::string_view>& choices) {
+                      const std::vector<std::string>& choices) {
   return {.name = name,
           .choice = field,
           .set_choice = [](void* f, int value) { *static_cast<Enum*>(f) = static_cast<Enum>(value); },
