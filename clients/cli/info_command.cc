@@ -55,13 +55,14 @@ int BodyCount(const Model& model) { return static_cast<int>(model.body_names.siz
 // the tuning, or why the model has none (no 3-joint legs, out of reach).
 struct ControllerInfo {
   control::Tuning requested = control::Tuning::kAuto;
-  absl::StatusOr<control::ControllerTuning> tuning;
+  absl::StatusOr<control::ControllerTuning> tuning = absl::UnknownError("not tuned");
   bool trot = false;  // four legs at the corners: the trot runs too
   control::LegLayout layout;
 };
 
 ControllerInfo DescribeController(const Model& model, control::Tuning requested) {
-  ControllerInfo info{.requested = requested, .tuning = absl::UnknownError("")};
+  ControllerInfo info;
+  info.requested = requested;
   absl::StatusOr<control::LegLayout> layout = control::FindLegs(model);
   if (!layout.ok()) {
     info.tuning = layout.status();

@@ -35,7 +35,7 @@ std::string Joint(const std::string& name, const std::string& parent, const std:
       "  <joint name=\"%s\" type=\"revolute\">\n    <origin xyz=\"%s\" rpy=\"0 0 0\"/>\n"
       "    <parent link=\"%s\"/>\n    <child link=\"%s\"/>\n    <axis xyz=\"%s\"/>\n"
       "    <limit effort=\"%.6g\" lower=\"%.6g\" upper=\"%.6g\" velocity=\"30\"/>\n  </joint>\n",
-      name, origin, parent, child, axis, lower, upper, effort);
+      name, origin, parent, child, axis, effort, lower, upper);
 }
 
 }  // namespace

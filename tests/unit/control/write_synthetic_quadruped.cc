@@ -9,6 +9,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/strip.h"
 #include "absl/strings/string_view.h"
 #include "tests/unit/control/synthetic_quadruped.h"
 
