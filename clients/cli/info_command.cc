@@ -290,9 +290,10 @@ void WriteInfoText(const Model& model, std::ostream& out, control::Tuning reques
   }
   const control::ControllerTuning& t = *controller.tuning;
   const bool derived = t.tuning == control::Tuning::kDerived;
-  out << "  tuning: " << control::TuningName(t.tuning) << "  leg length: "
-      << FormatNumber(t.leg_length) << " m  standing height: " << FormatNumber(t.stand_height)
-      << " m (legs at " << FormatNumber(t.stand_fraction) << " of their length)\n"
+  out << "  tuning: " << control::TuningName(t.tuning)
+      << "  leg length: " << FormatNumber(t.leg_length)
+      << " m  standing height: " << FormatNumber(t.stand_height) << " m (legs at "
+      << FormatNumber(t.stand_fraction) << " of their length)\n"
       << "  step height: " << FormatNumber(t.gait.step_height)
       << " m  step length: " << FormatNumber(t.gait.step_length)
       << " m  frequency: " << FormatNumber(t.gait.frequency_hz) << " Hz"
@@ -305,9 +306,8 @@ void WriteInfoText(const Model& model, std::ostream& out, control::Tuning reques
                                     FormatNumber(t.lever[a]), FormatNumber(t.kp[a]),
                                     FormatNumber(t.kd[a])};
     if (derived) {
-      row.push_back(a < t.inertia.size()
-                        ? FormatNumber(control::StiffnessCap(t.inertia[a], kCapDt))
-                        : "");
+      row.push_back(a < t.inertia.size() ? FormatNumber(control::StiffnessCap(t.inertia[a], kCapDt))
+                                         : "");
     }
     gains.AddRow(row);
   }
@@ -320,8 +320,9 @@ const Command& InfoCommand() {
       .synopsis =
           "MODEL [--json] [--base auto|fixed|floating] [--contact-links "
           "LINK,...] [--tuning auto|paper-001|derived]",
-      .summary = "describe a model: sizes, bodies, joints, mass, contacts, actuators, controller "
-                 "tuning",
+      .summary =
+          "describe a model: sizes, bodies, joints, mass, contacts, actuators, controller "
+          "tuning",
       .description =
           "Loads MODEL (a built-in name or a URDF file path) and prints nq, "
           "nv, whether the base floats, the total mass, the bodies (with the "

@@ -407,7 +407,7 @@ class TrotController final : public Controller {
   bool per_joint_;           // kp_, kd_ per actuator (derived) instead of gains_
   Eigen::VectorXd kp_;
   Eigen::VectorXd kd_;
-  GaitParams gait_;          // at full amplitude
+  GaitParams gait_;  // at full amplitude
   double delay_s_;
   double ramp_s_;
   bool velocity_feedforward_;
@@ -482,8 +482,8 @@ void Controller::ComputeReachTargets(const Model& model, double t, double dt, do
   // The approach time: the horizon, or the PD's time constant k_d/k_p when
   // that is longer (001 eq. 44's torque vanishes at q̇ = q̇_d + (k_p/k_d)(q_d − q)).
   const double pd_time_constant = pd_time_constant_s_ >= 0.0 ? pd_time_constant_s_
-                                  : gains_.kp > 0.0        ? gains_.kd / gains_.kp
-                                                           : 0.0;
+                                  : gains_.kp > 0.0          ? gains_.kd / gains_.kp
+                                                             : 0.0;
   const double approach_s = std::max(horizon, pd_time_constant);
   for (int a = 0; a < model.nu(); ++a) {
     const auto i = static_cast<Eigen::Index>(a);

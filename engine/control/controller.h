@@ -232,7 +232,7 @@ class Controller {
         qd_des_(Eigen::VectorXd::Zero(model.nu())),
         tau_scratch_(Eigen::VectorXd::Zero(model.nv)) {}
 
-  PdGains gains_;                // the joint PD's (001 eq. 44)
+  PdGains gains_;  // the joint PD's (001 eq. 44)
   // k_d / k_p of the PD (ComputeReachTargets); < 0: gains_'. Per-joint gains
   // (tuning.h, derived) set their largest.
   double pd_time_constant_s_ = -1.0;

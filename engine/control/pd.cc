@@ -119,8 +119,8 @@ void StableJointPd(const PdJoints& joints, const Eigen::VectorXd& q, const Eigen
     PdGains gains{kp[k], kd[k]};
     // The stiffness cap 0.5 I / Δt² (see the header).
     if (dt > 0.0 && inertia_k > 0.0) gains.kp = std::min(gains.kp, 0.5 * inertia_k / (dt * dt));
-    tau[vk] = StablePdTorque(q_des[k], q[joints.q_index[k]], qd_des[k], v[vk],
-                             joints.wrap[k] != 0, inertia_k, dt, gains, joints.effort_limit[k]);
+    tau[vk] = StablePdTorque(q_des[k], q[joints.q_index[k]], qd_des[k], v[vk], joints.wrap[k] != 0,
+                             inertia_k, dt, gains, joints.effort_limit[k]);
   }
 }
 

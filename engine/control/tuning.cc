@@ -52,8 +52,8 @@ Eigen::Vector2d RotateY(double phi, const Eigen::Vector2d& w) {
 double StandHeightAt(const LegLayout& layout, double fraction) {
   double sum = 0.0;
   for (const Leg& leg : layout.legs) {
-    sum += fraction * (leg.thigh_length + leg.shank_length) + leg.foot_radius -
-           leg.hip_position.z();
+    sum +=
+        fraction * (leg.thigh_length + leg.shank_length) + leg.foot_radius - leg.hip_position.z();
   }
   return sum / static_cast<double>(layout.legs.size());
 }
@@ -93,8 +93,9 @@ absl::StatusOr<Tuning> ParseTuning(absl::string_view name) {
   for (Tuning t : {Tuning::kAuto, Tuning::kPaper001, Tuning::kDerived}) {
     if (name == TuningName(t)) return t;
   }
-  return absl::InvalidArgumentError(absl::StrFormat(
-      "unknown controller tuning '%s' (expected one of: %s)", name, absl::StrJoin(TuningNames(), ", ")));
+  return absl::InvalidArgumentError(
+      absl::StrFormat("unknown controller tuning '%s' (expected one of: %s)", name,
+                      absl::StrJoin(TuningNames(), ", ")));
 }
 
 Tuning ResolveTuning(Tuning tuning, const Model& model) {
@@ -158,14 +159,13 @@ absl::StatusOr<ControllerTuning> TuneController(const Model& model, const LegLay
   t.lever = Eigen::VectorXd::Zero(nu);
 
   if (t.tuning == Tuning::kPaper001) {
-    t.stand_height =
-        options.stand_height > 0.0 ? options.stand_height : DefaultStandHeight(layout);
+    t.stand_height = options.stand_height > 0.0 ? options.stand_height : DefaultStandHeight(layout);
     MOREAU_ASSIGN_OR_RETURN(t.q_stand, StandPose(model, layout, t.stand_height));
     // L = v β / f: the stance foot then moves back at v relative to the hip.
-    t.gait.step_length = options.step_length > 0.0 ? options.step_length
-                                                   : options.forward_velocity *
-                                                         options.duty_factor /
-                                                         options.trot_frequency_hz;
+    t.gait.step_length =
+        options.step_length > 0.0
+            ? options.step_length
+            : options.forward_velocity * options.duty_factor / options.trot_frequency_hz;
     t.gait.step_height = options.step_height;
     if (trot) MOREAU_RETURN_IF_ERROR(CheckTrotReach(layout, t.gait, t.stand_height));
     t.weight_feedforward = options.weight_feedforward;
@@ -178,10 +178,10 @@ absl::StatusOr<ControllerTuning> TuneController(const Model& model, const LegLay
 
   // Derived: the gait scaled by the leg length.
   const double scale = t.leg_length / kReferenceLegLength;
-  t.gait.step_length = options.step_length > 0.0
-                           ? options.step_length
-                           : options.forward_velocity * scale * options.duty_factor /
-                                 options.trot_frequency_hz;
+  t.gait.step_length =
+      options.step_length > 0.0
+          ? options.step_length
+          : options.forward_velocity * scale * options.duty_factor / options.trot_frequency_hz;
   t.gait.step_height = (options.step_height / kPaperStepHeight) * 0.15 * t.leg_length;
   t.weight_feedforward = true;
 
@@ -227,8 +227,7 @@ absl::StatusOr<ControllerTuning> TuneController(const Model& model, const LegLay
     // Abduction: axis (x through the hip frame's origin) → foot.
     const double r_abduction = std::hypot(foot.y(), foot.z());
     // Hip: hip → foot in the leg plane, |l₁ + R(φ_k) l₂|.
-    const double r_hip =
-        (leg.thigh + RotateY(leg.axis_sign[2] * angles[2], leg.shank)).norm();
+    const double r_hip = (leg.thigh + RotateY(leg.axis_sign[2] * angles[2], leg.shank)).norm();
     const double r_knee = leg.shank_length;  // knee → foot
     const double lever[3] = {r_abduction, r_hip, r_knee};
     for (int j = 0; j < 3; ++j) {

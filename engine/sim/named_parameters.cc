@@ -35,11 +35,14 @@ absl::Status SetNamedParameter(const std::vector<NamedParameter>& table, absl::s
       if (value < 0 || value >= count || value != std::floor(value)) {
         std::string expected;
         for (int k = 0; k < count; ++k) {
-          absl::StrAppend(&expected, k == 0 ? "" : k + 1 == count ? " or " : ", ", k, " (",
-                          (*p.choices)[k], ")");
+          absl::StrAppend(&expected,
+                          k == 0           ? ""
+                          : k + 1 == count ? " or "
+                                           : ", ",
+                          k, " (", (*p.choices)[k], ")");
         }
-        return absl::InvalidArgumentError(absl::StrCat(wording.noun, " '", name, "' must be ",
-                                                       expected, ", got ", value));
+        return absl::InvalidArgumentError(
+            absl::StrCat(wording.noun, " '", name, "' must be ", expected, ", got ", value));
       }
       p.set_choice(p.choice, static_cast<int>(value));
     } else if (p.integer != nullptr) {

@@ -43,12 +43,12 @@ NamedParameter Integer(const char* name, int* field, int min, int max);
 // (in the messages: "0 (auto), 1 (paper-001) or 2 (derived)"). `choices`
 // must outlive the table.
 template <typename Enum>
-NamedParameter Choice(const char* name, Enum* field,
-                      const std::vector<std::string>& choices) {
-  return {.name = name,
-          .choice = field,
-          .set_choice = [](void* f, int value) { *static_cast<Enum*>(f) = static_cast<Enum>(value); },
-          .choices = &choices};
+NamedParameter Choice(const char* name, Enum* field, const std::vector<std::string>& choices) {
+  return {
+      .name = name,
+      .choice = field,
+      .set_choice = [](void* f, int value) { *static_cast<Enum*>(f) = static_cast<Enum>(value); },
+      .choices = &choices};
 }
 
 // A 0/1 flag; off and on name what 0 and 1 mean.

@@ -128,7 +128,8 @@ std::string SyntheticQuadrupedUrdf(const SyntheticQuadruped& q) {
   return urdf;
 }
 
-absl::StatusOr<std::shared_ptr<const Model>> LoadSyntheticQuadruped(const SyntheticQuadruped& spec) {
+absl::StatusOr<std::shared_ptr<const Model>> LoadSyntheticQuadruped(
+    const SyntheticQuadruped& spec) {
   return LoadUrdfString(SyntheticQuadrupedUrdf(spec));
 }
 

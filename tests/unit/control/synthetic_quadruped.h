@@ -21,13 +21,13 @@ struct SyntheticQuadruped {
   double abduction_mass_fraction = 0.03;
   double thigh_mass_fraction = 0.04;
   double shank_mass_fraction = 0.015;
-  double thigh = 0.2;          // m, hip → knee
-  double shank = 0.2;          // m, knee → foot centre
-  double trunk_length = 0.4;   // m, x; the hips at its corners (±length/2)
-  double trunk_width = 0.2;    // m, y
-  double trunk_height = 0.1;   // m, z
-  double hip_offset = 0.08;    // m, abduction axis → leg plane (outward)
-  double foot_radius = 0.02;   // m
+  double thigh = 0.2;         // m, hip → knee
+  double shank = 0.2;         // m, knee → foot centre
+  double trunk_length = 0.4;  // m, x; the hips at its corners (±length/2)
+  double trunk_width = 0.2;   // m, y
+  double trunk_height = 0.1;  // m, z
+  double hip_offset = 0.08;   // m, abduction axis → leg plane (outward)
+  double foot_radius = 0.02;  // m
   // N m; 0: m g (thigh + shank) / 2, enough for one leg to hold twice the
   // robot's weight at the leg's full length.
   double effort_limit = 0.0;

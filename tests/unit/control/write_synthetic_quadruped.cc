@@ -9,8 +9,8 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
-#include "absl/strings/strip.h"
 #include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
 #include "tests/unit/control/synthetic_quadruped.h"
 
 int main(int argc, char** argv) {

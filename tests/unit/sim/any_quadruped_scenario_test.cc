@@ -97,8 +97,8 @@ TEST_P(AnyQuadrupedTest, DoesNotFallAndTrotsForward) {
       control::TuneController(*model, layout, settings.controller.options, c.controller == "trot");
   ASSERT_TRUE(tuning.ok()) << tuning.status();
   const double stand_height = tuning->stand_height;
-  const double speed = tuning->gait.step_length * tuning->gait.frequency_hz /
-                       tuning->gait.duty_factor;
+  const double speed =
+      tuning->gait.step_length * tuning->gait.frequency_hz / tuning->gait.duty_factor;
 
   auto sim = Simulation::Create(model, settings);
   ASSERT_TRUE(sim.ok()) << sim.status();
@@ -133,12 +133,10 @@ std::vector<Case> Cases() {
     std::string robot;
     control::Tuning tuning;
   };
-  const RobotTuning robots[] = {{"mini_cheetah", control::Tuning::kAuto},
-                                {"mini_cheetah", control::Tuning::kDerived},
-                                {"unitree_a1", control::Tuning::kAuto},
-                                {"synthetic_12kg", control::Tuning::kAuto},
-                                {"synthetic_30kg", control::Tuning::kAuto},
-                                {"synthetic_55kg", control::Tuning::kAuto}};
+  const RobotTuning robots[] = {
+      {"mini_cheetah", control::Tuning::kAuto},   {"mini_cheetah", control::Tuning::kDerived},
+      {"unitree_a1", control::Tuning::kAuto},     {"synthetic_12kg", control::Tuning::kAuto},
+      {"synthetic_30kg", control::Tuning::kAuto}, {"synthetic_55kg", control::Tuning::kAuto}};
   std::vector<Case> cases;
   for (const RobotTuning& r : robots) {
     for (const char* controller : {"stand", "trot"}) {
@@ -153,7 +151,9 @@ std::vector<Case> Cases() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Quadrupeds, AnyQuadrupedTest, ::testing::ValuesIn(Cases()),
-                         [](const ::testing::TestParamInfo<Case>& info) { return Name(info.param); });
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           return Name(info.param);
+                         });
 
 }  // namespace
 }  // namespace moreau::sim
