@@ -48,9 +48,13 @@ sim::ControllerSettings ScenarioController(Scenario scenario) {
       break;
     case Scenario::kStand:
       controller.kind = sim::ControllerKind::kStand;
+      // 001's constants, which the comparison's bounds were measured with
+      // (the A1's default tuning is derived, docs/controllers.md).
+      controller.options.tuning = control::Tuning::kPaper001;
       break;
     case Scenario::kTrot:
       controller.kind = sim::ControllerKind::kTrot;
+      controller.options.tuning = control::Tuning::kPaper001;
       controller.options.weight_feedforward = true;
       // The A1's trot holds its start line and reads a faster base-velocity
       // estimate than the default (0.1 s): the trunk then wanders less in

@@ -55,6 +55,11 @@ std::vector<std::pair<std::string, std::string>> ControlModeChoices() {
 std::vector<std::pair<std::string, std::string>> ControllerChoices() {
   return ChoicesOf(sim::ControllerKinds());
 }
+std::vector<std::pair<std::string, std::string>> TuningChoices() {
+  return {{"auto", "paper-001 for mini_cheetah, derived for every other model"},
+          {"paper-001", "001's Mini Cheetah constants"},
+          {"derived", "from the model (docs/controllers.md)"}};
+}
 std::vector<std::pair<std::string, std::string>> LoopSolverChoices() {
   return ChoicesOf(sim::LoopSolvers());
 }
@@ -230,6 +235,16 @@ constexpr FlagSpec kWeightFeedforwardFlagSpec =
                 "(ControllerOptions::weight_feedforward). 001's soft gains suit the Mini Cheetah "
                 "without it; heavier robots such as the Unitree A1 trot only with it.",
     });
+constexpr FlagSpec kTuningFlagSpec = Bind<&FlagValues::sim, &SimFlags::tuning>({
+    .name = "tuning",
+    .value = "auto|paper-001|derived",
+    .choices = TuningChoices,
+    .help = "stand and trot: where the gains, standing pose and step come from "
+            "(docs/controllers.md). paper-001: 001's Mini Cheetah constants (k_p = 40, "
+            "k_d = 1); derived: from the model's mass, leg length, effort limits and inertias, "
+            "with the weight fed forward; auto (the default): paper-001 for mini_cheetah, "
+            "derived for every other model. Also --controller-parameters tuning=NAME.",
+});
 constexpr FlagSpec kPushFlagSpec = Bind<&FlagValues::sim, &SimFlags::push>({
     .name = "push",
     .value = "T0,DURATION,FX,FY,FZ",

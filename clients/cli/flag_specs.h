@@ -39,6 +39,7 @@ extern const FlagSpec kDurationFlagSpec;
 extern const FlagSpec kControllerFlagSpec;
 extern const FlagSpec kControllerParametersFlagSpec;
 extern const FlagSpec kWeightFeedforwardFlagSpec;
+extern const FlagSpec kTuningFlagSpec;
 extern const FlagSpec kPushFlagSpec;
 extern const FlagSpec kTerrainFlagSpec;
 extern const FlagSpec kMuFlagSpec;

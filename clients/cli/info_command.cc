@@ -13,6 +13,8 @@
 #include "clients/cli/model_flags.h"
 #include "clients/cli/text_format.h"
 #include "clients/json/json_writer.h"
+#include "engine/control/legs.h"
+#include "engine/control/tuning.h"
 #include "engine/util/status_macros.h"
 
 namespace moreau::cli {
@@ -49,22 +51,58 @@ double ReflectedInertia(const Model& model, const Actuator& actuator) {
 // Moving bodies: 1 … nbodies−1 (body 0 is the world).
 int BodyCount(const Model& model) { return static_cast<int>(model.body_names.size()); }
 
+// The stand/trot tuning the controllers would run on `model` (tuning.h):
+// the tuning, or why the model has none (no 3-joint legs, out of reach).
+struct ControllerInfo {
+  control::Tuning requested = control::Tuning::kAuto;
+  absl::StatusOr<control::ControllerTuning> tuning = absl::UnknownError("not tuned");
+  bool trot = false;  // four legs at the corners: the trot runs too
+  control::LegLayout layout;
+};
+
+ControllerInfo DescribeController(const Model& model, control::Tuning requested) {
+  ControllerInfo info;
+  info.requested = requested;
+  absl::StatusOr<control::LegLayout> layout = control::FindLegs(model);
+  if (!layout.ok()) {
+    info.tuning = layout.status();
+    return info;
+  }
+  info.layout = *std::move(layout);
+  info.trot = control::CheckTrotLayout(model, info.layout).ok();
+  control::ControllerOptions options;
+  options.tuning = requested;
+  info.tuning = control::TuneController(model, info.layout, options, info.trot);
+  return info;
+}
+
+// The step the stiffness cap is shown for: 000's 2.5 ms.
+constexpr double kCapDt = 2.5e-3;
+
 absl::Status RunInfo(const Invocation& invocation) {
   MOREAU_ASSIGN_OR_RETURN(const std::shared_ptr<const Model> model,
                           LoadModelFromFlags(invocation.args[0], invocation.flags.model));
   invocation.warnings->insert(invocation.warnings->end(), model->warnings.begin(),
                               model->warnings.end());
+  control::Tuning tuning = control::Tuning::kAuto;
+  if (!invocation.flags.sim.tuning.empty()) {
+    absl::StatusOr<control::Tuning> parsed = control::ParseTuning(invocation.flags.sim.tuning);
+    if (!parsed.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("--tuning: ", parsed.status().message()));
+    }
+    tuning = *parsed;
+  }
   if (invocation.flags.common.json) {
-    WriteInfoJson(*model, *invocation.out);
+    WriteInfoJson(*model, *invocation.out, tuning);
   } else {
-    WriteInfoText(*model, *invocation.out);
+    WriteInfoText(*model, *invocation.out, tuning);
   }
   return absl::OkStatus();
 }
 
 }  // namespace
 
-void WriteInfoJson(const Model& model, std::ostream& out) {
+void WriteInfoJson(const Model& model, std::ostream& out, control::Tuning requested) {
   JsonWriter json(out);
   json.BeginObject();
   json.Key("name").String(model.name);
@@ -146,11 +184,47 @@ void WriteInfoJson(const Model& model, std::ostream& out) {
   }
   json.EndArray();
 
+  // The stand/trot tuning (tuning.h); "available": false with the reason
+  // when the model has no 3-joint legs or the pose is out of reach.
+  const ControllerInfo controller = DescribeController(model, requested);
+  json.Key("controller").BeginObject();
+  json.Key("requested_tuning").String(control::TuningName(requested));
+  json.Key("available").Bool(controller.tuning.ok());
+  if (!controller.tuning.ok()) {
+    json.Key("reason").String(controller.tuning.status().message());
+  } else {
+    const control::ControllerTuning& t = *controller.tuning;
+    json.Key("tuning").String(control::TuningName(t.tuning));
+    json.Key("trot").Bool(controller.trot);
+    json.Key("leg_length").Number(t.leg_length);
+    json.Key("stand_fraction").Number(t.stand_fraction);
+    json.Key("stand_height").Number(t.stand_height);
+    json.Key("step_length").Number(t.gait.step_length);
+    json.Key("step_height").Number(t.gait.step_height);
+    json.Key("frequency_hz").Number(t.gait.frequency_hz);
+    json.Key("weight_feedforward").Bool(t.weight_feedforward);
+    json.Key("joints").BeginArray();
+    for (int a = 0; a < model.nu(); ++a) {
+      json.BeginObject();
+      json.Key("actuator").String(model.actuators[a].name);
+      json.Key("pose").Number(t.q_stand[a]);
+      json.Key("lever").Number(t.lever[a]);
+      json.Key("kp").Number(t.kp[a]);
+      json.Key("kd").Number(t.kd[a]);
+      if (t.tuning == control::Tuning::kDerived && a < t.inertia.size()) {
+        json.Key("kp_cap_2_5ms").Number(control::StiffnessCap(t.inertia[a], kCapDt));
+      }
+      json.EndObject();
+    }
+    json.EndArray();
+  }
+  json.EndObject();
+
   json.Key("warnings").Strings(model.warnings);
   json.EndObject();
 }
 
-void WriteInfoText(const Model& model, std::ostream& out) {
+void WriteInfoText(const Model& model, std::ostream& out, control::Tuning requested) {
   out << "model: " << model.name << '\n'
       << "nq: " << model.nq << "  nv: " << model.nv
       << "  floating base: " << (model.floating_base ? "yes" : "no")
@@ -206,6 +280,38 @@ void WriteInfoText(const Model& model, std::ostream& out) {
                       FormatNumber(actuator.effort_limit)});
   }
   actuators.Print(out);
+
+  const ControllerInfo controller = DescribeController(model, requested);
+  out << "\ncontroller tuning (stand" << (controller.trot ? ", trot" : "") << "; --tuning "
+      << control::TuningName(requested) << "):\n";
+  if (!controller.tuning.ok()) {
+    out << "  none: " << controller.tuning.status().message() << '\n';
+    return;
+  }
+  const control::ControllerTuning& t = *controller.tuning;
+  const bool derived = t.tuning == control::Tuning::kDerived;
+  out << "  tuning: " << control::TuningName(t.tuning)
+      << "  leg length: " << FormatNumber(t.leg_length)
+      << " m  standing height: " << FormatNumber(t.stand_height) << " m (legs at "
+      << FormatNumber(t.stand_fraction) << " of their length)\n"
+      << "  step height: " << FormatNumber(t.gait.step_height)
+      << " m  step length: " << FormatNumber(t.gait.step_length)
+      << " m  frequency: " << FormatNumber(t.gait.frequency_hz) << " Hz"
+      << "  weight feed-forward: " << (t.weight_feedforward ? "on" : "off") << '\n';
+  std::vector<std::string> header = {"actuator", "pose (rad)", "lever (m)", "kp", "kd"};
+  if (derived) header.push_back("kp cap at 2.5 ms");
+  Table gains(header);
+  for (int a = 0; a < model.nu(); ++a) {
+    std::vector<std::string> row = {model.actuators[a].name, FormatNumber(t.q_stand[a]),
+                                    FormatNumber(t.lever[a]), FormatNumber(t.kp[a]),
+                                    FormatNumber(t.kd[a])};
+    if (derived) {
+      row.push_back(a < t.inertia.size() ? FormatNumber(control::StiffnessCap(t.inertia[a], kCapDt))
+                                         : "");
+    }
+    gains.AddRow(row);
+  }
+  gains.Print(out);
 }
 
 const Command& InfoCommand() {
@@ -213,16 +319,20 @@ const Command& InfoCommand() {
       .name = "info",
       .synopsis =
           "MODEL [--json] [--base auto|fixed|floating] [--contact-links "
-          "LINK,...]",
-      .summary = "describe a model: sizes, bodies, joints, mass, contacts, actuators",
+          "LINK,...] [--tuning auto|paper-001|derived]",
+      .summary =
+          "describe a model: sizes, bodies, joints, mass, contacts, actuators, controller "
+          "tuning",
       .description =
           "Loads MODEL (a built-in name or a URDF file path) and prints nq, "
           "nv, whether the base floats, the total mass, the bodies (with the "
           "links merged into each by fixed joints), the joints (type, q and v "
-          "index, limits), the contact points and the actuators. The loader's "
+          "index, limits), the contact points, the actuators and the stand/trot "
+          "controller tuning --tuning chooses (docs/controllers.md: pose, k_p, k_d per "
+          "joint, standing and step height, weight feed-forward). The loader's "
           "warnings go to stderr (and into the JSON report).",
       .notes = "",
-      .flags = {kJsonFlagSpec, kBaseFlagSpec, kContactLinksFlagSpec},
+      .flags = {kJsonFlagSpec, kBaseFlagSpec, kContactLinksFlagSpec, kTuningFlagSpec},
       .min_args = 1,
       .max_args = 1,
       .run = &RunInfo,

@@ -515,6 +515,7 @@ absl::Status RunSim(const Invocation& invocation) {
                             ChooseController(options.controller, *model, &warnings));
   }
   if (options.weight_feedforward) settings.controller.options.weight_feedforward = true;
+  if (options.tuning.has_value()) settings.controller.options.tuning = *options.tuning;
   for (const auto& [name, value] : options.controller_parameters) {
     const absl::Status status =
         sim::SetControllerParameter(settings.controller, settings.control.mode, name, value);
@@ -698,6 +699,7 @@ const Command& SimCommand() {
                 kControllerFlagSpec,
                 kControllerParametersFlagSpec,
                 kWeightFeedforwardFlagSpec,
+                kTuningFlagSpec,
                 kPushFlagSpec,
                 kTerrainFlagSpec,
                 kMuFlagSpec,

@@ -29,6 +29,7 @@
 #include "engine/contact/terrain.h"
 #include "engine/contact/terrain_generators.h"
 #include "engine/control/controller.h"
+#include "engine/control/tuning.h"
 #include "engine/sim/contact_parameters.h"
 #include "engine/util/status_macros.h"
 #include "server/wire_settings.h"
@@ -322,6 +323,13 @@ absl::StatusOr<SimOptions> SimOptionsFromFlags(const SimFlags& flags,
   }
   options.progress = flags.progress;
   options.weight_feedforward = flags.weight_feedforward;
+  if (given("tuning")) {
+    absl::StatusOr<control::Tuning> tuning = control::ParseTuning(flags.tuning);
+    if (!tuning.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("--tuning: ", tuning.status().message()));
+    }
+    options.tuning = *tuning;
+  }
   if (given("control_mode")) {
     absl::StatusOr<sim::ControlMode> mode = sim::ParseControlMode(settings_flags.control_mode);
     if (!mode.ok()) {
@@ -373,6 +381,20 @@ absl::StatusOr<SimOptions> SimOptionsFromFlags(const SimFlags& flags,
   }
   if (given("controller_parameters")) {
     for (const std::string& entry : flags.controller_parameters) {
+      // tuning=NAME: the tuning by name (auto, paper-001, derived), as --tuning.
+      if (absl::StartsWith(entry, "tuning=")) {
+        const absl::string_view name = absl::string_view(entry).substr(7);  // after "tuning="
+        absl::StatusOr<control::Tuning> tuning = control::ParseTuning(name);
+        double number = 0.0;
+        if (tuning.ok()) {
+          options.controller_parameters.emplace_back("tuning", static_cast<int>(*tuning));
+          continue;
+        }
+        if (!absl::SimpleAtod(name, &number)) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("--controller-parameters: ", tuning.status().message()));
+        }
+      }
       MOREAU_ASSIGN_OR_RETURN(const auto parameter,
                               ParseNamedNumber("--controller-parameters", entry));
       options.controller_parameters.push_back(parameter);

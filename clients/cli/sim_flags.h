@@ -20,6 +20,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "clients/cli/settings_flags.h"
+#include "engine/control/controller.h"
 #include "engine/control/push.h"
 #include "engine/sim/settings.h"
 
@@ -58,6 +59,7 @@ struct SimFlags {
   double duration = 5.0;            // --duration, s
   ControllerFlag controller;        // --controller
   bool weight_feedforward = false;  // --weight-feedforward
+  std::string tuning;               // --tuning: auto, paper-001 or derived
   PushFlag push;                    // --push
   TerrainFlag terrain;              // --terrain
   std::optional<double> mu;         // --mu; none: each contact model's own
@@ -83,6 +85,8 @@ struct SimOptions {
   int csv_every = 1;                  // --csv-every: a CSV row every this many steps
   bool progress = false;              // --progress: force the progress line
   bool weight_feedforward = false;    // --weight-feedforward: trot stance legs carry the weight
+  // --tuning: the stand's and trot's (tuning.h); none: the controller's own.
+  std::optional<control::Tuning> tuning;
   // --actions: replay recorded actions instead of a controller, each row held
   // for --action-substeps steps under --control-mode (settings.control.mode).
   std::string actions;

@@ -13,6 +13,7 @@
 #include "engine/control/gait.h"
 #include "engine/control/hold.h"
 #include "engine/control/legs.h"
+#include "engine/control/tuning.h"
 #include "engine/util/status_macros.h"
 
 namespace moreau::control {
@@ -20,8 +21,6 @@ namespace {
 
 // Phase step of the finite difference that gives the trot's q̇_d.
 constexpr double kPhaseStep = 1e-5;
-// Phases sampled per cycle when MakeController checks the trot's reach.
-constexpr int kReachSamples = 400;
 
 std::string FormatVec(const Vec3& v) {
   return absl::StrFormat("(%g, %g, %g)", v.x(), v.y(), v.z());
@@ -44,27 +43,86 @@ class ZeroController final : public Controller {
 
 // --------------------------------------------------------------- stand ---
 
+// The largest k_d / k_p over the actuators (0 without stiffness).
+double MaxTimeConstant(const Eigen::VectorXd& kp, const Eigen::VectorXd& kd) {
+  double most = 0.0;
+  for (Eigen::Index k = 0; k < kp.size(); ++k) {
+    if (kp[k] > 0.0) most = std::max(most, kd[k] / kp[k]);
+  }
+  return most;
+}
+
+// τ += −Jᵀ Rᵀ F_i for each leg with weight share w_i > 0, F_i = −m g w_i / Σw
+// (ControllerOptions::weight_feedforward; `weight_force` = −m g), clamped to
+// the effort limits. `support`: w_i for the first kMaxControllerLegs legs.
+void AddWeightFeedforward(const Model& model, const LegLayout& layout, const Vec3& weight_force,
+                          const Eigen::VectorXd& q, const double (&support)[kMaxControllerLegs],
+                          Eigen::Ref<Eigen::VectorXd> tau) {
+  double total = 0.0;
+  const int legs = std::min(static_cast<int>(layout.legs.size()), kMaxControllerLegs);
+  for (int i = 0; i < legs; ++i) total += support[i];
+  if (total <= 0.0) return;
+  Eigen::Quaterniond quat(q[3], q[4], q[5], q[6]);
+  quat.normalize();
+  const Vec3 force_base = quat.toRotationMatrix().transpose() * weight_force / total;
+  for (int i = 0; i < legs; ++i) {
+    if (support[i] <= 0.0) continue;
+    const Leg& leg = layout.legs[i];
+    const Vec3 angles(q[leg.q_index[0]], q[leg.q_index[1]], q[leg.q_index[2]]);
+    // Virtual work: the joints push the ground with −F_i through the foot.
+    const Vec3 tau_ff = -LegJacobian(leg, angles).transpose() * (support[i] * force_base);
+    for (int j = 0; j < 3; ++j) {
+      const double limit = model.actuators[leg.actuator[j]].effort_limit;
+      double& t = tau[leg.v_index[j]];
+      t = std::clamp(t + tau_ff[j], -limit, limit);
+    }
+  }
+}
+
 class StandController final : public Controller {
  public:
   StandController(const Model& model, const ControllerOptions& options,
-                  const Eigen::VectorXd& q_stand, Eigen::VectorXd inertia)
+                  const ControllerTuning& tuning, LegLayout layout)
       : Controller(model, options.gains),
-        inertia_(std::move(inertia)),
-        pd_joints_(MakePdJoints(model)) {
-    q_des_ = q_stand;
+        inertia_(tuning.inertia),
+        pd_joints_(MakePdJoints(model)),
+        per_joint_(tuning.tuning == Tuning::kDerived),
+        kp_(tuning.kp),
+        kd_(tuning.kd),
+        weight_feedforward_(tuning.weight_feedforward && model.floating_base &&
+                            layout.legs.size() <= kMaxControllerLegs),
+        weight_force_(-model.TotalMass() * model.gravity),
+        layout_(std::move(layout)) {
+    q_des_ = tuning.q_stand;
+    if (per_joint_) pd_time_constant_s_ = MaxTimeConstant(kp_, kd_);
   }
   std::string_view Name() const override { return "stand"; }
-  void Compute(const Model& /*model*/, double /*t*/, double dt, const Eigen::VectorXd& q,
+  void Compute(const Model& model, double /*t*/, double dt, const Eigen::VectorXd& q,
                const Eigen::VectorXd& v, ControllerState& state,
                Eigen::Ref<Eigen::VectorXd> tau) override {
     // 001 eq. 44 to the constant standing pose, q̇_d = 0.
-    StableJointPd(pd_joints_, q, v, q_des_, qd_des_, gains_, inertia_, dt, tau);
+    if (per_joint_) {
+      StableJointPd(pd_joints_, q, v, q_des_, qd_des_, kp_, kd_, inertia_, dt, tau);
+    } else {
+      StableJointPd(pd_joints_, q, v, q_des_, qd_des_, gains_, inertia_, dt, tau);
+    }
+    if (weight_feedforward_) {
+      // Every foot carries its share m g / n (tuning.h, derived).
+      const double support[kMaxControllerLegs] = {1.0, 1.0, 1.0, 1.0};
+      AddWeightFeedforward(model, layout_, weight_force_, q, support, tau);
+    }
     state.elapsed_s += dt;
   }
 
  private:
   Eigen::VectorXd inertia_;  // StableJointPd's I_j; empty: JointPd
   PdJoints pd_joints_;       // the model's actuators, for StableJointPd
+  bool per_joint_;           // kp_, kd_ per actuator (derived) instead of gains_
+  Eigen::VectorXd kp_;
+  Eigen::VectorXd kd_;
+  bool weight_feedforward_;
+  Vec3 weight_force_;  // −m g (world, N)
+  LegLayout layout_;
 };
 
 // ---------------------------------------------------------------- trot ---
@@ -132,12 +190,14 @@ double Smooth(double x) {
 class TrotController final : public Controller {
  public:
   TrotController(const Model& model, const ControllerOptions& options, LegLayout layout,
-                 const GaitParams& gait, double stand_height, const Eigen::VectorXd& q_stand,
-                 Eigen::VectorXd inertia)
+                 const ControllerTuning& tuning)
       : Controller(model, options.gains),
-        inertia_(std::move(inertia)),
+        inertia_(tuning.inertia),
         pd_joints_(MakePdJoints(model)),
-        gait_(gait),
+        per_joint_(tuning.tuning == Tuning::kDerived),
+        kp_(tuning.kp),
+        kd_(tuning.kd),
+        gait_(tuning.gait),
         delay_s_(options.start_delay_s),
         ramp_s_(options.start_ramp_s),
         velocity_feedforward_(options.velocity_feedforward),
@@ -147,12 +207,14 @@ class TrotController final : public Controller {
         attitude_damping_s_(options.attitude_damping_s),
         velocity_filter_s_(options.velocity_filter_s),
         line_gain_(options.line_gain),
-        weight_feedforward_(options.weight_feedforward && model.floating_base),
+        weight_feedforward_(tuning.weight_feedforward && model.floating_base),
         weight_force_(-model.TotalMass() * model.gravity),
-        placement_gain_(std::sqrt(stand_height / kGravity)),
+        placement_gain_(std::sqrt(tuning.stand_height / kGravity)),
         layout_(std::move(layout)) {
-    q_des_ = q_stand;  // the initial targets: standing, what the ramp starts from
-    q_stand_ = q_stand;
+    const double stand_height = tuning.stand_height;
+    q_des_ = tuning.q_stand;  // the initial targets: standing, what the ramp starts from
+    q_stand_ = tuning.q_stand;
+    if (per_joint_) pd_time_constant_s_ = MaxTimeConstant(kp_, kd_);
     for (const Leg& leg : layout_.legs) {
       nominal_.push_back(NominalFoot(leg, stand_height));
       offset_.push_back(TrotPhaseOffset(leg));
@@ -281,8 +343,12 @@ class TrotController final : public Controller {
       }
     }
     state.leg_targets_set = true;
-    StableJointPd(pd_joints_, q, v, q_des_, qd_des_, gains_, inertia_, dt, tau);  // 001 eq. 44
-    if (weight_feedforward_) AddWeightFeedforward(model, q, support, tau);
+    if (per_joint_) {  // 001 eq. 44
+      StableJointPd(pd_joints_, q, v, q_des_, qd_des_, kp_, kd_, inertia_, dt, tau);
+    } else {
+      StableJointPd(pd_joints_, q, v, q_des_, qd_des_, gains_, inertia_, dt, tau);
+    }
+    if (weight_feedforward_) AddWeightFeedforward(model, layout_, weight_force_, q, support, tau);
     // The oscillator, dφ/dt = f, runs once the delay is over.
     const double run_dt = std::max(0.0, std::min(dt, state.elapsed_s + dt - delay_s_));
     state.phase = WrapPhase(state.phase + f * run_dt);
@@ -313,31 +379,6 @@ class TrotController final : public Controller {
     return count > 0 ? std::max(0.0, sum / count) : 0.0;
   }
 
-  // τ += −Jᵀ Rᵀ F_i for each leg with weight share w_i > 0, F_i = −m g w_i / Σw
-  // (ControllerOptions::weight_feedforward), clamped to the effort limits.
-  void AddWeightFeedforward(const Model& model, const Eigen::VectorXd& q,
-                            const double (&support)[kMaxLegs],
-                            Eigen::Ref<Eigen::VectorXd> tau) const {
-    double total = 0.0;
-    for (double w : support) total += w;
-    if (total <= 0.0) return;
-    Eigen::Quaterniond quat(q[3], q[4], q[5], q[6]);
-    quat.normalize();
-    const Vec3 force_base = quat.toRotationMatrix().transpose() * weight_force_ / total;
-    for (int i = 0; i < static_cast<int>(layout_.legs.size()) && i < kMaxLegs; ++i) {
-      if (support[i] <= 0.0) continue;
-      const Leg& leg = layout_.legs[i];
-      const Vec3 angles(q[leg.q_index[0]], q[leg.q_index[1]], q[leg.q_index[2]]);
-      // Virtual work: the joints push the ground with −F_i through the foot.
-      const Vec3 tau_ff = -LegJacobian(leg, angles).transpose() * (support[i] * force_base);
-      for (int j = 0; j < 3; ++j) {
-        const double limit = model.actuators[leg.actuator[j]].effort_limit;
-        double& t = tau[leg.v_index[j]];
-        t = std::clamp(t + tau_ff[j], -limit, limit);
-      }
-    }
-  }
-
   // The foot target of leg i at phase ψ in its hip frame: the Bézier
   // displacement along the leg's step vector plus the foothold offset, and
   // raised by `lift`.
@@ -363,7 +404,10 @@ class TrotController final : public Controller {
 
   Eigen::VectorXd inertia_;  // StableJointPd's I_j; empty: JointPd
   PdJoints pd_joints_;       // the model's actuators, for StableJointPd
-  GaitParams gait_;          // at full amplitude
+  bool per_joint_;           // kp_, kd_ per actuator (derived) instead of gains_
+  Eigen::VectorXd kp_;
+  Eigen::VectorXd kd_;
+  GaitParams gait_;  // at full amplitude
   double delay_s_;
   double ramp_s_;
   bool velocity_feedforward_;
@@ -419,45 +463,6 @@ absl::Status ValidateOptions(const ControllerOptions& o) {
   return absl::OkStatus();
 }
 
-// The standing joint targets (actuator-shaped; non-leg actuators at 0).
-absl::StatusOr<Eigen::VectorXd> StandPose(const Model& model, const LegLayout& layout,
-                                          double stand_height) {
-  Eigen::VectorXd q_des = Eigen::VectorXd::Zero(model.nu());
-  for (const Leg& leg : layout.legs) {
-    const Vec3 foot = NominalFoot(leg, stand_height);
-    Vec3 angles;
-    const IkResult result = LegIk(leg, foot, angles);
-    if (result != IkResult::kOk) {
-      return absl::InvalidArgumentError(
-          absl::StrFormat("stand height %g m: foot '%s' target %s m (hip frame) is %s",
-                          stand_height, leg.foot_name, FormatVec(foot), IkResultName(result)));
-    }
-    for (int j = 0; j < 3; ++j) q_des[leg.actuator[j]] = angles[j];
-  }
-  return q_des;
-}
-
-absl::Status CheckTrotReach(const LegLayout& layout, const GaitParams& gait, double stand_height) {
-  for (const Leg& leg : layout.legs) {
-    const Vec3 nominal = NominalFoot(leg, stand_height);
-    for (int k = 0; k < kReachSamples; ++k) {
-      const double psi = static_cast<double>(k) / kReachSamples;
-      const Eigen::Vector2d d = FootTrajectory(gait, psi);
-      const Vec3 foot = nominal + Vec3(d.x(), 0.0, d.y());
-      Vec3 angles;
-      const IkResult result = LegIk(leg, foot, angles);
-      if (result != IkResult::kOk) {
-        return absl::InvalidArgumentError(absl::StrFormat(
-            "trot (step length %g m, step height %g m, stand height %g m): foot '%s' target "
-            "%s m (hip frame) at leg phase %.3f is %s",
-            gait.step_length, gait.step_height, stand_height, leg.foot_name, FormatVec(foot), psi,
-            IkResultName(result)));
-      }
-    }
-  }
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 void Controller::ComputeTargets(const Model& model, double t, double dt, const Eigen::VectorXd& q,
@@ -476,7 +481,9 @@ void Controller::ComputeReachTargets(const Model& model, double t, double dt, do
   ComputeTargets(model, t, dt, q, v, contact_impulses, state, targets);  // (q_d, q̇_d)
   // The approach time: the horizon, or the PD's time constant k_d/k_p when
   // that is longer (001 eq. 44's torque vanishes at q̇ = q̇_d + (k_p/k_d)(q_d − q)).
-  const double pd_time_constant = gains_.kp > 0.0 ? gains_.kd / gains_.kp : 0.0;
+  const double pd_time_constant = pd_time_constant_s_ >= 0.0 ? pd_time_constant_s_
+                                  : gains_.kp > 0.0          ? gains_.kd / gains_.kp
+                                                             : 0.0;
   const double approach_s = std::max(horizon, pd_time_constant);
   for (int a = 0; a < model.nu(); ++a) {
     const auto i = static_cast<Eigen::Index>(a);
@@ -503,40 +510,15 @@ absl::StatusOr<std::unique_ptr<Controller>> MakeController(std::string_view name
     return absl::InvalidArgumentError(
         absl::StrFormat("controller '%s': %s", name, layout.status().message()));
   }
-  const double stand_height =
-      options.stand_height > 0.0 ? options.stand_height : DefaultStandHeight(*layout);
-  MOREAU_ASSIGN_OR_RETURN(Eigen::VectorXd q_stand, StandPose(model, *layout, stand_height));
-  Eigen::VectorXd inertia;
-  if (options.stable_pd) {
-    // The joint inertias at the stand pose (base level at the stand height).
-    Eigen::VectorXd q = model.q_default;
-    if (model.floating_base) q[2] = stand_height;
-    for (int k = 0; k < model.nu(); ++k) {
-      q[model.joints[model.actuators[k].joint].q_index] = q_stand[k];
+  const bool trot = name == "trot";
+  if (trot) {
+    if (absl::Status status = CheckTrotLayout(model, *layout); !status.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("trot: ", status.message()));
     }
-    // The legs' inertia depends on the pose (least with the leg straight,
-    // where the links line up): the smaller of the stand pose's and that of
-    // the zero pose (straight legs, Model::q_default) the robot may start in.
-    inertia = JointInertias(model, q).cwiseMin(JointInertias(model, model.q_default));
   }
-  if (name == "stand") {
-    return std::make_unique<StandController>(model, options, q_stand, std::move(inertia));
-  }
-
-  if (absl::Status status = CheckTrotLayout(model, *layout); !status.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("trot: ", status.message()));
-  }
-  GaitParams gait;
-  gait.frequency_hz = options.trot_frequency_hz;
-  gait.duty_factor = options.duty_factor;
-  // L = v β / f: the stance foot then moves back at v relative to the hip.
-  gait.step_length = options.step_length > 0.0 ? options.step_length
-                                               : options.forward_velocity * options.duty_factor /
-                                                     options.trot_frequency_hz;
-  gait.step_height = options.step_height;
-  MOREAU_RETURN_IF_ERROR(CheckTrotReach(*layout, gait, stand_height));
-  return std::make_unique<TrotController>(model, options, *std::move(layout), gait, stand_height,
-                                          q_stand, std::move(inertia));
+  MOREAU_ASSIGN_OR_RETURN(ControllerTuning tuning, TuneController(model, *layout, options, trot));
+  if (!trot) return std::make_unique<StandController>(model, options, tuning, *std::move(layout));
+  return std::make_unique<TrotController>(model, options, *std::move(layout), tuning);
 }
 
 }  // namespace moreau::control

@@ -5,6 +5,9 @@
 //   "stand"  joint PD (001 eq. 44) to a standing pose: every foot under its
 //            hip with the base at ControllerOptions::stand_height, solved with
 //            the leg IK (legs.h). Any robot whose feet are 3-joint legs.
+// "stand" and "trot" take their gains, pose and step from a tuning
+// (ControllerOptions::tuning, tuning.h): 001's Mini Cheetah constants, or
+// derived from the model (docs/controllers.md).
 //   "trot"   001 §6.2: phase oscillator (CPG) → Bézier stance / swing foot
 //            trajectories (gait.h) → leg IK → joint PD. Four legs, one per
 //            corner; diagonal pairs half a period apart, duty factor ½. Plus
@@ -88,8 +91,21 @@ struct ControllerState {
 };
 static_assert(std::is_trivially_copyable_v<ControllerState>);
 
+// Where "stand" and "trot" take their gains, standing pose and step from
+// (tuning.h, docs/controllers.md).
+enum class Tuning {
+  kAuto = 0,      // kPaper001 for the model named "mini_cheetah", else kDerived
+  kPaper001 = 1,  // 001's Mini Cheetah constants (Table I), as the fields below say
+  kDerived = 2,   // from the model: mass, leg length, joint limits, efforts, inertias
+};
+
 // Options of MakeController. Lengths in m, speeds in m/s.
 struct ControllerOptions {
+  // The tuning (tuning.h). Under kDerived the gains, stand height (when 0),
+  // step height, speed and the weight feed-forward come from the model; the
+  // fields below then scale them (tuning.h: kp / 40, kd / 1, step_height /
+  // 0.06 m, forward_velocity / 0.5 m/s).
+  Tuning tuning = Tuning::kAuto;
   PdGains gains;  // 001 Table I: k_p = 40, k_d = 1
   // Height of the base origin above flat ground (z = 0) when standing with a
   // level base and the feet under the hips; also the trot's nominal height.
@@ -216,7 +232,10 @@ class Controller {
         qd_des_(Eigen::VectorXd::Zero(model.nu())),
         tau_scratch_(Eigen::VectorXd::Zero(model.nv)) {}
 
-  PdGains gains_;                // the joint PD's (001 eq. 44)
+  PdGains gains_;  // the joint PD's (001 eq. 44)
+  // k_d / k_p of the PD (ComputeReachTargets); < 0: gains_'. Per-joint gains
+  // (tuning.h, derived) set their largest.
+  double pd_time_constant_s_ = -1.0;
   Eigen::VectorXd q_des_;        // actuators
   Eigen::VectorXd qd_des_;       // actuators
   Eigen::VectorXd tau_scratch_;  // nv: ComputeTargets' τ, not used

@@ -107,6 +107,23 @@ void StableJointPd(const PdJoints& joints, const Eigen::VectorXd& q, const Eigen
   }
 }
 
+void StableJointPd(const PdJoints& joints, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                   const Eigen::VectorXd& q_des, const Eigen::VectorXd& qd_des,
+                   const Eigen::VectorXd& kp, const Eigen::VectorXd& kd,
+                   const Eigen::VectorXd& inertia, double dt, Eigen::Ref<Eigen::VectorXd> tau) {
+  tau.setZero();
+  const int n = static_cast<int>(joints.q_index.size());
+  for (int k = 0; k < n; ++k) {
+    const int vk = joints.v_index[k];
+    const double inertia_k = k < inertia.size() ? inertia[k] : 0.0;
+    PdGains gains{kp[k], kd[k]};
+    // The stiffness cap 0.5 I / Δt² (see the header).
+    if (dt > 0.0 && inertia_k > 0.0) gains.kp = std::min(gains.kp, 0.5 * inertia_k / (dt * dt));
+    tau[vk] = StablePdTorque(q_des[k], q[joints.q_index[k]], qd_des[k], v[vk], joints.wrap[k] != 0,
+                             inertia_k, dt, gains, joints.effort_limit[k]);
+  }
+}
+
 namespace {
 
 // Branches of at most this many joints get λ_max exactly (a symmetric

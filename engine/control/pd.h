@@ -77,6 +77,19 @@ void StableJointPd(const PdJoints& joints, const Eigen::VectorXd& q, const Eigen
                    const PdGains& gains, const Eigen::VectorXd& inertia, double dt,
                    Eigen::Ref<Eigen::VectorXd> tau);
 
+// StableJointPd with gains per actuator (kp, kd: actuator-shaped) and the
+// stiffness capped as well, at half its explicit limit:
+//   τ_j = clamp(k_p' (q_d − q) + min(k_d, I_j/Δt) (q̇_d − q̇), ±τ_max),
+//   k_p' = min(k_p, 0.5 I_j / Δt²).
+// A spring k on inertia I held over the step with the deadbeat damper scales
+// its error by 1 − k Δt² / I per step: at the cap by ½, never reversed; the
+// derived tuning's stiff gains (tuning.h) then stay stable at 2.5 ms.
+// dt = 0 or I_j ≤ 0: no caps. Allocation-free.
+void StableJointPd(const PdJoints& joints, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                   const Eigen::VectorXd& q_des, const Eigen::VectorXd& qd_des,
+                   const Eigen::VectorXd& kp, const Eigen::VectorXd& kd,
+                   const Eigen::VectorXd& inertia, double dt, Eigen::Ref<Eigen::VectorXd> tau);
+
 // The smallest inertia the branch of each actuated joint shows at
 // configuration q (nq), with the rest of the tree free to move: 1 / λ_max of
 // M⁻¹ restricted to the actuated joints that are the joint's ancestors or

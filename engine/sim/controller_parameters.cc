@@ -2,13 +2,22 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "engine/control/tuning.h"
 #include "engine/sim/named_parameters.h"
 
 namespace moreau::sim {
 namespace {
 
+// control::Tuning by number: 0 auto, 1 paper-001, 2 derived (tuning.h).
+const std::vector<std::string>& TuningChoices() {
+  static const std::vector<std::string>* const choices =
+      new std::vector<std::string>(control::TuningNames());
+  return *choices;
+}
+
 std::vector<NamedParameter> StandParameters(control::ControllerOptions& o) {
-  return {{"kp", &o.gains.kp},
+  return {Choice("tuning", &o.tuning, TuningChoices()),
+          {"kp", &o.gains.kp},
           {"kd", &o.gains.kd},
           {"stand_height", &o.stand_height},
           Flag("stable_pd", &o.stable_pd)};
@@ -21,7 +30,8 @@ std::vector<NamedParameter> HoldParameters(control::ControllerOptions& o) {
 
 // 001's trot (MakeController "trot").
 std::vector<NamedParameter> TrotParameters(control::ControllerOptions& o) {
-  return {{"kp", &o.gains.kp},
+  return {Choice("tuning", &o.tuning, TuningChoices()),
+          {"kp", &o.gains.kp},
           {"kd", &o.gains.kd},
           {"stand_height", &o.stand_height},
           {"trot_frequency_hz", &o.trot_frequency_hz},

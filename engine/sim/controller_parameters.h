@@ -24,7 +24,9 @@ std::vector<std::string> ControllerParameterNames(ControllerKind kind, ControlMo
 // InvalidArgument when the value is not finite, the name is not one of
 // ControllerParameterNames (the message lists them), or a flag
 // (velocity_feedforward, balance, swing_clearance, weight_feedforward,
-// stable_pd) gets anything but 0 or 1. Range checks of the values themselves
+// stable_pd) gets anything but 0 or 1, or tuning (stand, trot: a
+// control::Tuning by number) anything but 0 (auto), 1 (paper-001) or 2
+// (derived). Range checks of the values themselves
 // are the controller's (MakeController, VelocityTrot::Create), at
 // Simulation::Create.
 absl::Status SetControllerParameter(ControllerSettings& controller, ControlMode mode,

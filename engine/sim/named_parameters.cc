@@ -30,7 +30,22 @@ absl::Status SetNamedParameter(const std::vector<NamedParameter>& table, absl::s
   }
   for (const NamedParameter& p : table) {
     if (name != p.name) continue;
-    if (p.integer != nullptr) {
+    if (p.choice != nullptr) {
+      const int count = static_cast<int>(p.choices->size());
+      if (value < 0 || value >= count || value != std::floor(value)) {
+        std::string expected;
+        for (int k = 0; k < count; ++k) {
+          absl::StrAppend(&expected,
+                          k == 0           ? ""
+                          : k + 1 == count ? " or "
+                                           : ", ",
+                          k, " (", (*p.choices)[k], ")");
+        }
+        return absl::InvalidArgumentError(
+            absl::StrCat(wording.noun, " '", name, "' must be ", expected, ", got ", value));
+      }
+      p.set_choice(p.choice, static_cast<int>(value));
+    } else if (p.integer != nullptr) {
       if (value < p.min || value > p.max || value != std::floor(value)) {
         return absl::InvalidArgumentError(absl::StrCat(wording.noun, " '", name,
                                                        "' must be an integer in [", p.min, ", ",

@@ -24,6 +24,12 @@ struct NamedParameter {
   int* integer = nullptr;
   int min = 0;
   int max = 0;
+  // An enum field whose values 0 .. choices.size() − 1 name `choices`: the
+  // enum by number, for a table of numbers (the service's parameters are
+  // doubles). Set by Choice; set_choice writes the value into the field.
+  void* choice = nullptr;
+  void (*set_choice)(void* field, int value) = nullptr;
+  const std::vector<std::string>* choices = nullptr;
   // 0 or 1, their meanings named by off and on: "0 (off) or 1 (on)".
   bool* flag = nullptr;
   const char* off = "off";
@@ -32,6 +38,18 @@ struct NamedParameter {
 
 // An integer field taking the values in [min, max].
 NamedParameter Integer(const char* name, int* field, int min, int max);
+
+// An enum field taking 0 .. choices.size() − 1, value k naming choices[k]
+// (in the messages: "0 (auto), 1 (paper-001) or 2 (derived)"). `choices`
+// must outlive the table.
+template <typename Enum>
+NamedParameter Choice(const char* name, Enum* field, const std::vector<std::string>& choices) {
+  return {
+      .name = name,
+      .choice = field,
+      .set_choice = [](void* f, int value) { *static_cast<Enum*>(f) = static_cast<Enum>(value); },
+      .choices = &choices};
+}
 
 // A 0/1 flag; off and on name what 0 and 1 mean.
 NamedParameter Flag(const char* name, bool* field, const char* off = "off", const char* on = "on");

@@ -258,3 +258,41 @@ def test_json_is_valid_utf8_for_invalid_input_bytes(moreau, tmp_path):
     path.write_bytes(ESCAPE_URDF.encode("utf-8").replace(b"q&quot;uote", b"caf\xe9"))
     info = moreau.json("info", path)  # decodes stdout strictly as UTF-8
     assert info["name"].startswith("caf\ufffd")
+
+
+def test_controller_tuning_json(moreau, models_dir):
+    """The stand/trot tuning (docs/controllers.md): paper-001 for the Mini
+    Cheetah, derived for the A1, none for a model without legs."""
+    cheetah = moreau.json("info", "mini_cheetah")["controller"]
+    assert cheetah["available"] is True and cheetah["trot"] is True
+    assert cheetah["requested_tuning"] == "auto" and cheetah["tuning"] == "paper-001"
+    assert all(j["kp"] == 40 and j["kd"] == 1 for j in cheetah["joints"])
+    assert cheetah["weight_feedforward"] is False
+    assert cheetah["step_height"] == pytest.approx(0.06)
+
+    a1 = moreau.json("info", models_dir / "unitree_a1" / "a1.urdf")["controller"]
+    assert a1["tuning"] == "derived" and a1["weight_feedforward"] is True
+    assert 0.45 <= a1["stand_fraction"] <= 0.9
+    assert a1["step_height"] == pytest.approx(0.15 * a1["leg_length"])
+    for joint in a1["joints"]:
+        assert joint["kp"] > 0 and joint["kd"] > 0 and joint["lever"] > 0
+        assert joint["kp"] <= 33.5 / 0.2 + 1e-9
+        assert joint["kp_cap_2_5ms"] > 0
+
+    derived = moreau.json("info", "mini_cheetah", "--tuning", "derived")["controller"]
+    assert derived["requested_tuning"] == "derived" and derived["tuning"] == "derived"
+
+    pendulum = moreau.json("info", "pendulum")["controller"]
+    assert pendulum["available"] is False and pendulum["reason"]
+
+
+def test_controller_tuning_text(moreau):
+    text = moreau.ok("info", "mini_cheetah", "--tuning", "derived").stdout
+    assert "controller tuning" in text and "tuning: derived" in text
+    assert "weight feed-forward: on" in text and "kp cap at 2.5 ms" in text
+
+
+def test_unknown_tuning_names_the_valid_ones(moreau):
+    message = moreau.fails("info", "mini_cheetah", "--tuning", "stiff")
+    assert "--tuning" in message and "'stiff'" in message
+    assert "auto, paper-001, derived" in message

@@ -314,12 +314,13 @@ def test_mini_cheetah_trots_on_rough_ground(moreau):
 
 
 def test_a1_trots_with_the_weight_feedforward(moreau, models_dir):
-    """--weight-feedforward: the Unitree A1 (13.7 kg on 001's k_p = 40) trots
-    forward with it; with the PD alone it does not make headway (it falls
-    within seconds)."""
+    """--weight-feedforward: the Unitree A1 (13.7 kg on 001's k_p = 40, i.e.
+    --tuning paper-001; its default, derived, feeds the weight forward itself)
+    trots forward with it; with the PD alone it does not make headway (it
+    falls within seconds)."""
     a1 = str(models_dir / "unitree_a1" / "a1.urdf")
     args = [a1, "--controller", "trot", "--duration", "6", "--contact", "moreau-jor",
-            "--dt", "0.0025"]
+            "--dt", "0.0025", "--tuning", "paper-001"]
     carried = sim(moreau, *args, "--weight-feedforward")
     assert carried["weight_feedforward"] is True
     assert carried["fell"] is False and carried["diverged"] is False
@@ -327,6 +328,20 @@ def test_a1_trots_with_the_weight_feedforward(moreau, models_dir):
     sagging = sim(moreau, *args)
     assert sagging["weight_feedforward"] is False
     assert sagging["fell"] is True or sagging["final_base_pose"][0] < 0.5
+
+
+def test_tuning_is_selectable_and_an_unknown_one_names_the_valid_ones(moreau):
+    """--tuning and --controller-parameters tuning=NAME (docs/controllers.md):
+    the Mini Cheetah stands and trots under the derived tuning too."""
+    for args in (["--tuning", "derived"], ["--controller-parameters", "tuning=derived"],
+                 ["--controller-parameters", "tuning=2"]):
+        report = sim(moreau, "mini_cheetah", "--controller", "trot", "--duration", "3", *args)
+        assert report["fell"] is False and report["diverged"] is False
+    for args in (["--tuning", "stiff"], ["--controller-parameters", "tuning=stiff"]):
+        message = moreau.fails("sim", "mini_cheetah", "--controller", "trot", *args)
+        assert "'stiff'" in message and "auto, paper-001, derived" in message
+    message = moreau.fails("sim", "mini_cheetah", "--controller-parameters", "tuning=3")
+    assert "0 (auto), 1 (paper-001) or 2 (derived)" in message
 
 
 def test_no_friction_no_grip(moreau):

@@ -164,7 +164,9 @@ TEST(StandController, StaticsAtTheStandPose) {
     auto layout = FindLegs(*model);
     ASSERT_TRUE(layout.ok());
     for (double height : {0.0, 0.27}) {
+      // 001's constants on both robots (the A1's default tuning is derived).
       ControllerOptions options;
+      options.tuning = Tuning::kPaper001;
       options.stand_height = height;
       auto c = Make("stand", *model, options);
       ASSERT_NE(c, nullptr);
@@ -215,6 +217,8 @@ class TrotTest : public ::testing::TestWithParam<int> {  // 0: Mini Cheetah, 1: 
     ASSERT_TRUE(layout.ok());
     layout_ = *layout;
     height_ = DefaultStandHeight(layout_);
+    // 001's constants on both robots (the A1's default tuning is derived).
+    options_.tuning = Tuning::kPaper001;
     // 001 §6.2's open-loop generator: the balance feedback (tested below)
     // moves footholds with the measured state.
     options_.balance = false;
@@ -355,7 +359,7 @@ TEST_P(TrotTest, TargetsWithinJointLimitsAndTorquesClamped) {
 }
 
 TEST_P(TrotTest, DelayThenRampFromTheStandPoseWhileTheOscillatorRuns) {
-  auto stand = Make("stand", *model_);
+  auto stand = Make("stand", *model_, options_);
   ASSERT_NE(stand, nullptr);
   // Before the first Compute the trot's targets are the stand pose.
   EXPECT_LT((controller_->LastTargets() - stand->LastTargets()).norm(), 1e-12);

@@ -22,7 +22,8 @@ using ::testing::HasSubstr;
 std::vector<double> Fields(const ControllerSettings& c) {
   const control::ControllerOptions& o = c.options;
   const control::VelocityTrotOptions& v = c.velocity_trot;
-  return {o.gains.kp,
+  return {static_cast<double>(o.tuning),
+          o.gains.kp,
           o.gains.kd,
           o.stand_height,
           o.trot_frequency_hz,
@@ -77,7 +78,7 @@ int ChangedField(const ControllerSettings& before, const ControllerSettings& aft
 }
 
 // Each name of (kind, mode) sets one field of its own, of the struct the
-// controller reads: ControllerOptions' (the first 19) or the velocity trot's.
+// controller reads: ControllerOptions' (the first 20) or the velocity trot's.
 void ExpectEachNameSetsItsOwnField(ControllerKind kind, ControlMode mode, bool velocity) {
   SCOPED_TRACE(ControllerKindName(kind));
   const std::vector<std::string> names = ControllerParameterNames(kind, mode);
@@ -95,7 +96,7 @@ void ExpectEachNameSetsItsOwnField(ControllerKind kind, ControlMode mode, bool v
     }
     const int field = ChangedField(before, c);
     ASSERT_GE(field, 0);
-    EXPECT_EQ(field >= 19, velocity);
+    EXPECT_EQ(field >= 20, velocity);
     EXPECT_TRUE(fields.insert(field).second) << "two names set field " << field;
   }
 }
@@ -107,8 +108,9 @@ TEST(ControllerParametersTest, EachNameSetsItsOwnFieldOfTheControllerTheKindRuns
   ExpectEachNameSetsItsOwnField(ControllerKind::kTrot, ControlMode::kPd, false);
   ExpectEachNameSetsItsOwnField(ControllerKind::kTrot, ControlMode::kIdConstraint, true);
   ExpectEachNameSetsItsOwnField(ControllerKind::kVelocityTrot, ControlMode::kId, true);
-  // Every field but the velocity trot's id time constant (Settings::control's).
-  EXPECT_EQ(ControllerParameterNames(ControllerKind::kPdTrot, ControlMode::kTorque).size(), 19u);
+  // Every field but the velocity trot's id time constant (Settings::control's):
+  // ControllerOptions' 20 (tuning among them) and the velocity trot's 19.
+  EXPECT_EQ(ControllerParameterNames(ControllerKind::kPdTrot, ControlMode::kTorque).size(), 20u);
   EXPECT_EQ(ControllerParameterNames(ControllerKind::kVelocityTrot, ControlMode::kPd).size(), 19u);
 }
 
@@ -149,6 +151,24 @@ TEST(ControllerParametersTest, RefusesUnknownNamesListingTheAcceptedOnes) {
   EXPECT_THAT(status.message(), HasSubstr("'torque' (pd-trot)"));
   EXPECT_THAT(status.message(), HasSubstr("trot_frequency_hz"));
   EXPECT_EQ(c.options.gains.kp, control::ControllerOptions().gains.kp);
+}
+
+TEST(ControllerParametersTest, TuningTakesItsValuesByNumberAndNamesThemWhenRefused) {
+  for (ControllerKind kind : {ControllerKind::kStand, ControllerKind::kTrot}) {
+    ControllerSettings c;
+    c.kind = kind;
+    ASSERT_TRUE(SetControllerParameter(c, ControlMode::kTorque, "tuning", 2.0).ok());
+    EXPECT_EQ(c.options.tuning, control::Tuning::kDerived);
+    ASSERT_TRUE(SetControllerParameter(c, ControlMode::kTorque, "tuning", 1.0).ok());
+    EXPECT_EQ(c.options.tuning, control::Tuning::kPaper001);
+    for (double bad : {3.0, -1.0, 0.5}) {
+      const absl::Status status = SetControllerParameter(c, ControlMode::kTorque, "tuning", bad);
+      EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+      EXPECT_THAT(status.message(), HasSubstr("'tuning'"));
+      EXPECT_THAT(status.message(), HasSubstr("0 (auto), 1 (paper-001) or 2 (derived)"));
+    }
+    EXPECT_EQ(c.options.tuning, control::Tuning::kPaper001);
+  }
 }
 
 TEST(ControllerParametersTest, HoldTakesTheGains) {

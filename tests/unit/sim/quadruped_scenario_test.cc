@@ -317,10 +317,14 @@ TEST(Quadruped, MiniCheetahTrotsWithMoreauJorAtOneMillisecond) {
   EXPECT_GT(r.final_x, 1.5);
 }
 
+// Under 001's constants (tuning paper-001; its default, derived, is
+// any_quadruped_scenario_test's).
 TEST(Quadruped, UnitreeA1Stands) {
+  control::ControllerOptions paper;
+  paper.tuning = control::Tuning::kPaper001;
   for (const ModelCase& c : {kCases[1], kMoreauJorAtOneMillisecond, kQpCases[0], kQpCases[1]}) {
     SCOPED_TRACE(CaseName(c));
-    const RunResult stand = Simulate("unitree_a1", "stand", c, 10.0);
+    const RunResult stand = Simulate("unitree_a1", "stand", c, 10.0, std::nullopt, paper);
     ASSERT_TRUE(stand.ok);
     EXPECT_FALSE(stand.fell);
     EXPECT_GT(stand.height_min, 0.2);
@@ -333,9 +337,12 @@ TEST(Quadruped, UnitreeA1Stands) {
 // trots with the stance legs' weight feed-forward on every contact model
 // (ControllerOptions::weight_feedforward); with the PD alone its legs sag,
 // it rocks and yaws ±30° and falls within seconds on every model, so that is
-// checked too.
+// checked too. Both under 001's constants (tuning paper-001: the A1's
+// default, derived, feeds the weight forward itself).
 TEST(Quadruped, UnitreeA1TrotsWithTheWeightFeedforward) {
-  control::ControllerOptions carried;
+  control::ControllerOptions paper;
+  paper.tuning = control::Tuning::kPaper001;
+  control::ControllerOptions carried = paper;
   carried.weight_feedforward = true;
   std::vector<ModelCase> cases(std::begin(kCases), std::end(kCases));
   cases.push_back(kMoreauJorAtOneMillisecond);
@@ -349,7 +356,8 @@ TEST(Quadruped, UnitreeA1TrotsWithTheWeightFeedforward) {
     EXPECT_LT(std::abs(trot.final_y), 0.5 * trot.final_x);
     EXPECT_LT(trot.final_tilt_deg, 20.0);
   }
-  const RunResult sagging = Simulate("unitree_a1", "trot", *MoreauJorCase(), 10.0);
+  const RunResult sagging =
+      Simulate("unitree_a1", "trot", *MoreauJorCase(), 10.0, std::nullopt, paper);
   ASSERT_TRUE(sagging.ok);
   EXPECT_TRUE(sagging.fell || sagging.final_x < 0.5);
 }
