@@ -245,8 +245,10 @@ absl::Status AddContactPoints(const LinkTree& tree, const std::vector<int>& visi
         links.push_back(tree.links[l].name);
       }
     }
+    // With whole-body collision (collision_geometry.h) the box collides
+    // anyway, as body geometry rather than as feet.
     use_boxes =
-        m.nbodies == 2 && std::none_of(links.begin(), links.end(), [&](const std::string& link) {
+        options.collision == CollisionMode::kFeet && m.nbodies == 2 && std::none_of(links.begin(), links.end(), [&](const std::string& link) {
           for (const Geom* g : geoms_of(link, GeomType::kSphere)) {
             if (g->body != 0) return true;
           }
