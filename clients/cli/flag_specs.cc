@@ -94,6 +94,23 @@ constexpr FlagSpec kContactLinksFlagSpec = Bind<&FlagValues::model, &ModelFlags:
     .help = "Comma-separated links whose sphere collision geoms become contact "
             "points; empty: the sphere geoms of the leaf links (the feet).",
 });
+constexpr FlagSpec kCollisionFlagSpec = Bind<&FlagValues::model, &ModelFlags::collision>({
+    .name = "collision",
+    .value = "feet|all",
+    .help = "Which collision geometry touches the terrain: feet (the foot "
+            "spheres, the default) or all (every sphere, box, cylinder and "
+            "mesh of every link; docs/collision.md).",
+});
+constexpr FlagSpec kCollideLinksFlagSpec = Bind<&FlagValues::model, &ModelFlags::collide_links>({
+    .name = "collide_links",
+    .value = "LINK,LINK,...",
+    .help = "Links whose every collision geometry collides, whatever --collision says.",
+});
+constexpr FlagSpec kExcludeLinksFlagSpec = Bind<&FlagValues::model, &ModelFlags::exclude_links>({
+    .name = "exclude_links",
+    .value = "LINK,LINK,...",
+    .help = "Links whose collision geometry does not collide beyond their feet.",
+});
 
 // StateFlags.
 

@@ -16,6 +16,9 @@ extern const FlagSpec kStateOutFlagSpec;
 // ModelFlags.
 extern const FlagSpec kBaseFlagSpec;
 extern const FlagSpec kContactLinksFlagSpec;
+extern const FlagSpec kCollisionFlagSpec;
+extern const FlagSpec kCollideLinksFlagSpec;
+extern const FlagSpec kExcludeLinksFlagSpec;
 
 // StateFlags.
 extern const FlagSpec kQFlagSpec;

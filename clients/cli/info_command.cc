@@ -100,6 +100,25 @@ absl::Status RunInfo(const Invocation& invocation) {
   return absl::OkStatus();
 }
 
+// The number of contact slots of geometry `geom` (contact_points[k].geom).
+int SlotCount(const Model& model, int geom) {
+  int count = 0;
+  for (const ContactPoint& c : model.contact_points) count += c.geom == geom ? 1 : 0;
+  return count;
+}
+
+const char* WitnessName(ContactWitness witness) {
+  switch (witness) {
+    case ContactWitness::kFixed:
+      return "fixed";
+    case ContactWitness::kSphereBottom:
+      return "sphere_bottom";
+    case ContactWitness::kRim:
+      return "rim";
+  }
+  return "unknown";
+}
+
 }  // namespace
 
 void WriteInfoJson(const Model& model, std::ostream& out, control::Tuning requested) {
@@ -167,6 +186,23 @@ void WriteInfoJson(const Model& model, std::ostream& out, control::Tuning reques
     json.Key("body").String(BodyName(model, point.body));
     json.Key("position").Numbers(point.position);
     json.Key("radius").Number(point.radius);
+    json.Key("foot").Bool(point.foot);
+    json.Key("witness").String(WitnessName(point.witness));
+    json.EndObject();
+  }
+  json.EndArray();
+
+  // Every link's collision geometry and how many contact slots it has.
+  json.Key("collision").BeginArray();
+  for (int g = 0; g < static_cast<int>(model.geoms.size()); ++g) {
+    const Geom& geom = model.geoms[g];
+    json.BeginObject();
+    json.Key("link").String(geom.link);
+    json.Key("body").String(BodyName(model, geom.body));
+    json.Key("shape").String(GeomTypeName(geom.type));
+    json.Key("size").Numbers(geom.size);
+    if (geom.type == GeomType::kMesh) json.Key("mesh").String(geom.mesh);
+    json.Key("slots").Int(SlotCount(model, g));
     json.EndObject();
   }
   json.EndArray();
@@ -271,6 +307,18 @@ void WriteInfoText(const Model& model, std::ostream& out, control::Tuning reques
   }
   contacts.Print(out);
 
+  out << "\ncollision geometry (" << model.geoms.size() << " shapes, "
+      << model.contact_points.size() << " contact slots):\n";
+  Table shapes({"link", "body", "shape", "size", "slots"});
+  for (int g = 0; g < static_cast<int>(model.geoms.size()); ++g) {
+    const Geom& geom = model.geoms[g];
+    std::string size = FormatVector(geom.size);
+    if (geom.type == GeomType::kMesh) size = absl::StrCat(geom.mesh, " scale ", size);
+    shapes.AddRow({geom.link, BodyName(model, geom.body), GeomTypeName(geom.type), size,
+                   absl::StrCat(SlotCount(model, g))});
+  }
+  shapes.Print(out);
+
   out << "\nactuators (" << model.nu() << "):\n";
   Table actuators({"name", "joint", "gear", "rotor inertia", "reflected", "effort limit"});
   for (const Actuator& actuator : model.actuators) {
@@ -319,20 +367,23 @@ const Command& InfoCommand() {
       .name = "info",
       .synopsis =
           "MODEL [--json] [--base auto|fixed|floating] [--contact-links "
-          "LINK,...] [--tuning auto|paper-001|derived]",
+          "LINK,...] [--collision feet|all] [--collide-links LINK,...] "
+          "[--exclude-links LINK,...] [--tuning auto|paper-001|derived]",
       .summary =
-          "describe a model: sizes, bodies, joints, mass, contacts, actuators, controller "
-          "tuning",
+          "describe a model: sizes, bodies, joints, mass, contacts, collision shapes, "
+          "actuators, controller tuning",
       .description =
           "Loads MODEL (a built-in name or a URDF file path) and prints nq, "
           "nv, whether the base floats, the total mass, the bodies (with the "
           "links merged into each by fixed joints), the joints (type, q and v "
-          "index, limits), the contact points, the actuators and the stand/trot "
+          "index, limits), the contact points, each link's collision shapes with "
+          "their number of contact slots, the actuators and the stand/trot "
           "controller tuning --tuning chooses (docs/controllers.md: pose, k_p, k_d per "
           "joint, standing and step height, weight feed-forward). The loader's "
           "warnings go to stderr (and into the JSON report).",
       .notes = "",
-      .flags = {kJsonFlagSpec, kBaseFlagSpec, kContactLinksFlagSpec, kTuningFlagSpec},
+      .flags = {kJsonFlagSpec, kBaseFlagSpec, kContactLinksFlagSpec, kCollisionFlagSpec,
+                kCollideLinksFlagSpec, kExcludeLinksFlagSpec, kTuningFlagSpec},
       .min_args = 1,
       .max_args = 1,
       .run = &RunInfo,

@@ -81,8 +81,9 @@ std::string Usage() {
       WrapText(absl::StrCat("MODEL is a built-in model (", absl::StrJoin(BuiltinModelNames(), ", "),
                             ") or the path of a URDF file. Commands that take "
                             "a MODEL accept:")),
-      DescribeFlags({kBaseFlagSpec, kContactLinksFlagSpec}), "\n",
-      "--json prints a report as one JSON object.\n\n", kStateConventions,
+      DescribeFlags({kBaseFlagSpec, kContactLinksFlagSpec, kCollisionFlagSpec,
+                     kCollideLinksFlagSpec, kExcludeLinksFlagSpec}),
+      "\n", "--json prints a report as one JSON object.\n\n", kStateConventions,
       "\nExit status: 0 success, 1 failure, 2 malformed command line.\n");
   return text;
 }

@@ -35,18 +35,45 @@ bool AbslParseFlag(absl::string_view text, BaseFlag* flag, std::string* error) {
 
 std::string AbslUnparseFlag(const BaseFlag& flag) { return EnumName(kBaseModes, flag.mode); }
 
-absl::StatusOr<LoadOptions> LoadOptionsFromFlags(const ModelFlags& flags) {
-  LoadOptions options;
-  options.base = flags.base.mode;
-  const std::vector<std::string>& links = flags.contact_links;
+bool AbslParseFlag(absl::string_view text, CollisionFlag* flag, std::string* error) {
+  absl::StatusOr<CollisionMode> mode =
+      ParseCollisionMode(std::string_view(text.data(), text.size()));
+  if (!mode.ok()) {
+    *error = absl::StrCat("expected ", CollisionModeNames());
+    return false;
+  }
+  flag->mode = *mode;
+  return true;
+}
+
+std::string AbslUnparseFlag(const CollisionFlag& flag) { return CollisionModeName(flag.mode); }
+
+namespace {
+
+// The link names of a list flag, trimmed; an empty one is an error.
+absl::StatusOr<std::vector<std::string>> LinkList(const std::vector<std::string>& links,
+                                                  const char* flag) {
+  std::vector<std::string> out;
   for (size_t i = 0; i < links.size(); ++i) {
     const std::string link(absl::StripAsciiWhitespace(links[i]));
     if (link.empty()) {
       return absl::InvalidArgumentError(
-          absl::StrCat("--contact-links: entry ", i + 1, " is an empty link name"));
+          absl::StrCat(flag, ": entry ", i + 1, " is an empty link name"));
     }
-    options.contact_links.push_back(link);
+    out.push_back(link);
   }
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<LoadOptions> LoadOptionsFromFlags(const ModelFlags& flags) {
+  LoadOptions options;
+  options.base = flags.base.mode;
+  options.collision = flags.collision.mode;
+  MOREAU_ASSIGN_OR_RETURN(options.contact_links, LinkList(flags.contact_links, "--contact-links"));
+  MOREAU_ASSIGN_OR_RETURN(options.collide_links, LinkList(flags.collide_links, "--collide-links"));
+  MOREAU_ASSIGN_OR_RETURN(options.exclude_links, LinkList(flags.exclude_links, "--exclude-links"));
   return options;
 }
 

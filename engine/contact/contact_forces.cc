@@ -125,7 +125,7 @@ void ContactForcesOnBodies(const Model& model, const Data& data, const ContactFo
     const ContactPoint& cp = model.contact_points[k];
     const Vec3 force_body = data.X_0[cp.body].E * c.force;
     Force& p = bias[cp.body];
-    p.angular -= cp.position.cross(force_body);
+    p.angular -= data.contact_point_body[k].cross(force_body);
     p.linear -= force_body;
   });
 }

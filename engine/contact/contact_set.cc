@@ -30,8 +30,10 @@ void DetectContacts(const Model& model, const Data& data, const Terrain& terrain
     Contact& c = set.contacts[k];
     const Vec3& centre = data.contact_position[k];
     const TerrainQuery t = terrain.Query(centre);
-    // 001 eq. 31: d_c = d_f − r (sphere-to-terrain distance).
-    c.gap = t.distance - cp.radius;
+    // 001 eq. 31: d_c = d_f − r (sphere-to-terrain distance); a witness
+    // point (contact_witness.h) already lies on the sphere or rim: r = 0.
+    const double radius = cp.witness == ContactWitness::kFixed ? cp.radius : 0.0;
+    c.gap = t.distance - radius;
     c.normal = t.normal;
     if (k > 0 && t.normal == set.contacts[k - 1].normal) {
       // The same normal as the slot before (any plane): the same basis.
@@ -42,7 +44,7 @@ void DetectContacts(const Model& model, const Data& data, const Terrain& terrain
     }
     // 001 §5: {C_k} sits on the foot sphere at the point closest to the
     // ground, r below the centre along −n (001 eq. 33: r_{C O_f} = (0, 0, r)).
-    c.position = centre - cp.radius * c.normal;
+    c.position = centre - radius * c.normal;
     c.active = c.gap <= set.activation_margin;
     if (c.active) ++active;
     min_gap = std::min(min_gap, c.gap);
@@ -114,7 +116,7 @@ void ComputeContactVelocities(const Model& model, const Data& data, ContactSet& 
   SetContactVelocities(set, active_only, [&](int k) -> Vec3 {
     const ContactPoint& cp = model.contact_points[k];
     const Motion& twist = data.v[cp.body];
-    const Vec3 velocity_body = twist.linear + twist.angular.cross(cp.position);
+    const Vec3 velocity_body = twist.linear + twist.angular.cross(data.contact_point_body[k]);
     return data.X_0[cp.body].E.transpose() * velocity_body;
   });
 }

@@ -81,8 +81,9 @@ ContactSet MakeContactSet(const Model& model, double activation_margin = 0.0);
 void TangentBasis(const Vec3& n, Vec3& t1, Vec3& t2);
 
 // Detection: gap, contact point, normal, tangent frame and active flag of every
-// slot from data.contact_position (world sphere centres; written by
-// ContactJacobians or ContactJdotV). Updates num_active, peak_active,
+// slot from data.contact_position (world sphere centres, or the witness
+// points of sphere-bottom and rim slots, contact_witness.h; written by
+// ContactJacobians or ContactJdotV, and UpdateWitnessPoints). Updates num_active, peak_active,
 // max_penetration. Allocation-free.
 void DetectContacts(const Model& model, const Data& data, const Terrain& terrain, ContactSet& set);
 

@@ -190,10 +190,17 @@ ProxResult ProxSolver::Solve(const ProxParams& params, std::span<const ContactLa
   // r_N = α / G_NN, r_T = α / max(G_T1T1, G_T2T2) (000 after eq. 16). A
   // contact whose diagonal is not > 0 has no prox step: its Λ is held at 0.
   bool degenerate = false;
+  const bool row_sum = params.row_sum_step && params.method == ProxMethod::kJor;
   for (Eigen::Index i = 0; i < nc; ++i) {
     const Eigen::Index k = 3 * i;
-    const double r_N = params.alpha / G(k, k);
-    const double r_T = params.alpha / std::max(G(k + 1, k + 1), G(k + 2, k + 2));
+    // Row-sum step (ProxParams::row_sum_step): Gershgorin bounds λ_max(G) by
+    // the absolute row sums.
+    const double d_N = row_sum ? G.row(k).cwiseAbs().sum() : G(k, k);
+    const double d_T = row_sum
+                           ? std::max(G.row(k + 1).cwiseAbs().sum(), G.row(k + 2).cwiseAbs().sum())
+                           : std::max(G(k + 1, k + 1), G(k + 2, k + 2));
+    const double r_N = params.alpha / d_N;
+    const double r_T = params.alpha / d_T;
     r_N_[i] = G(k, k) > 0.0 && r_N < kInf ? r_N : 0.0;
     r_T_[i] = r_N_[i] > 0.0 && r_T > 0.0 && r_T < kInf ? r_T : 0.0;
     if (r_N_[i] == 0.0) Lambda.segment<3>(k).setZero();

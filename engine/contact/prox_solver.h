@@ -79,6 +79,16 @@ struct ProxParams {
   // cold start and bounds a step's cost (200 n² multiply-adds) when α is too
   // aggressive for the configuration or the iterate cycles (000 after eq. 20).
   int max_iterations = 200;
+  // JOR step sizes from the block row sums instead of the diagonals:
+  // r_N = α / Σ_l |G_Nl|, r_T = α / max over the two tangent rows of
+  // Σ_l |G_Tl| (l over every row of G). By Gershgorin's theorem Σ_l |G_kl| ≥
+  // λ_max(G), so the Jacobi step stays below α / λ_max and the iteration
+  // contracts for α < 2 however many contacts couple — with whole-body
+  // collision (tens of slots on one rigid body) the diagonal step 000 uses
+  // diverges. Smaller steps converge more slowly. SOR ignores it (it
+  // converges with the diagonal step on a positive definite G). MoreauStep
+  // sets it for models with slots beyond the feet.
+  bool row_sum_step = false;
   // Start from the Λ passed in (the previous step's percussions, kept in the
   // contact memory) rather than from zero.
   bool warm_start = true;

@@ -94,6 +94,8 @@ absl::StatusOr<LegLayout> FindLegs(const Model& model) {
 
   for (int k = 0; k < static_cast<int>(model.contact_points.size()); ++k) {
     const ContactPoint& contact = model.contact_points[k];
+    // Whole-body collision slots (collision_geometry.h) are no feet.
+    if (!contact.foot) continue;
     // The chain of bodies from the foot up to the base.
     std::vector<int> chain;
     int b = contact.body;

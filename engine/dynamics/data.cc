@@ -82,6 +82,13 @@ Data MakeData(const Model& model) {
   d.contact_J.assign(nc, Matrix3Xd::Zero(3, nv));
   d.contact_position.assign(nc, Vec3::Zero());
   d.contact_Jdot_v.assign(nc, Vec3::Zero());
+  d.contact_point_body.assign(nc, Vec3::Zero());
+  d.has_witness_slots = false;
+  for (size_t k = 0; k < nc; ++k) {
+    const ContactPoint& cp = model.contact_points[k];
+    d.contact_point_body[k] = cp.position;
+    d.has_witness_slots = d.has_witness_slots || cp.witness != ContactWitness::kFixed;
+  }
   return d;
 }
 

@@ -90,6 +90,12 @@ struct Data {
                                        // linear velocity of the point = J v
   std::vector<Vec3> contact_position;  // world positions of contact points
   std::vector<Vec3> contact_Jdot_v;    // J̇ v of each contact point (world)
+  // Per contact slot, the point the Jacobians, J̇ v and the contact forces
+  // act at, in its body's frame: ContactPoint::position for a kFixed slot
+  // (MakeData); for a sphere-bottom or rim slot the witness point of the last
+  // contact detection (contact_witness.h).
+  std::vector<Vec3> contact_point_body;
+  bool has_witness_slots = false;  // some slot is not kFixed (MakeData)
 };
 
 // Allocates a Data for `model`. Every algorithm below then runs allocation-free.

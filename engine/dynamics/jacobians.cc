@@ -72,8 +72,9 @@ void ContactJacobians(const Model& model, Data& data) {
   ComputeJointAxesWorld(model, data);
   for (size_t k = 0; k < model.contact_points.size(); ++k) {
     const ContactPoint& cp = model.contact_points[k];
-    data.contact_position[k] = data.X_0[cp.body].InverseTransformPoint(cp.position);
-    PointJacobian(model, data, cp.body, cp.position, data.contact_J[k]);
+    const Vec3& point = data.contact_point_body[k];
+    data.contact_position[k] = data.X_0[cp.body].InverseTransformPoint(point);
+    PointJacobian(model, data, cp.body, point, data.contact_J[k]);
   }
 }
 
@@ -95,12 +96,16 @@ void ContactJdotV(const Model& model, Data& data, const Eigen::VectorXd& q,
     if (p > 0) a += data.X_up[i].Apply(data.a[p]);
     data.a[i] = a;
   }
+  ContactPointsJdotV(model, data);
+}
+
+void ContactPointsJdotV(const Model& model, Data& data) {
   for (size_t k = 0; k < model.contact_points.size(); ++k) {
     const ContactPoint& cp = model.contact_points[k];
     const int b = cp.body;
     const Motion& a = data.a[b];
     const Motion& vel = data.v[b];
-    const Vec3& r = cp.position;
+    const Vec3& r = data.contact_point_body[k];
     // Classical acceleration of a body-fixed point from the spatial one:
     // p̈ = a_O + α × r + ω × (v_O + ω × r), in body coordinates, then to world.
     const Vec3 acc =

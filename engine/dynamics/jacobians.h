@@ -13,6 +13,7 @@ namespace moreau {
 // ForwardKinematics positions.
 void ComputeJointAxesWorld(const Model& model, Data& data);
 
+// Contact points are data.contact_point_body (a slot's witness point).
 // World positions and 3 × nv Jacobians of every contact point at the q of
 // the last ForwardKinematics (reads X_0 and R_base): the point's world linear
 // velocity is contact_J[k] v. Also writes data.S_world.
@@ -20,7 +21,9 @@ void ContactJacobians(const Model& model, Data& data);
 // ForwardKinematics(q), then ContactJacobians(model, data).
 void ContactJacobians(const Model& model, Data& data, const Eigen::VectorXd& q);
 
-// Only the world positions of the contact points (data.contact_position), at
+// Only the world positions of the contact slots' centres (ContactPoint::
+// position; contact_witness.h then moves sphere-bottom and rim slots to their
+// witness points) into data.contact_position, at
 // the q of the last ForwardKinematics: ContactJacobians without the
 // Jacobians, for a step that forms them only for the touching contacts
 // (PointJacobian into data.contact_J[k]).
@@ -36,6 +39,11 @@ void PointJacobian(const Model& model, const Data& data, int body, const Vec3& p
 // data.contact_position and data.contact_Jdot_v.
 void ContactJdotV(const Model& model, Data& data, const Eigen::VectorXd& q,
                   const Eigen::VectorXd& v);
+// The per-point part of ContactJdotV, at the bias accelerations data.a and
+// twists it left: J̇ v and the world position of every slot's
+// data.contact_point_body (after a contact detection moved the witness
+// points).
+void ContactPointsJdotV(const Model& model, Data& data);
 
 }  // namespace moreau
 

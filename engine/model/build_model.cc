@@ -11,6 +11,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "engine/model/collision_geometry.h"
 #include "engine/util/status_macros.h"
 
 namespace moreau::model_internal {
@@ -125,6 +126,8 @@ void AddLinkToBody(const TreeLink& link, int body, const Pose& pose, Model& m) {
     geom.body = body;
     geom.position = pose.R * geom.position + pose.p;
     geom.rotation = pose.R * geom.rotation;
+    geom.link_rotation = pose.R;
+    geom.link_position = pose.p;
     m.geoms.push_back(std::move(geom));
   }
 }
@@ -242,8 +245,10 @@ absl::Status AddContactPoints(const LinkTree& tree, const std::vector<int>& visi
         links.push_back(tree.links[l].name);
       }
     }
+    // With whole-body collision (collision_geometry.h) the box collides
+    // anyway, as body geometry rather than as feet.
     use_boxes =
-        m.nbodies == 2 && std::none_of(links.begin(), links.end(), [&](const std::string& link) {
+        options.collision == CollisionMode::kFeet && m.nbodies == 2 && std::none_of(links.begin(), links.end(), [&](const std::string& link) {
           for (const Geom* g : geoms_of(link, GeomType::kSphere)) {
             if (g->body != 0) return true;
           }
@@ -275,6 +280,7 @@ absl::Status AddContactPoints(const LinkTree& tree, const std::vector<int>& visi
       c.body = spheres[k]->body;
       c.position = spheres[k]->position;
       c.radius = spheres[k]->size.x();
+      c.geom = static_cast<int>(spheres[k] - m.geoms.data());
       m.contact_points.push_back(std::move(c));
     }
     if (!use_boxes) continue;
@@ -291,6 +297,7 @@ absl::Status AddContactPoints(const LinkTree& tree, const std::vector<int>& visi
         c.body = box.body;
         c.position = box.position + box.rotation * (0.5 * box.size.cwiseProduct(sign));
         c.radius = 0.0;
+        c.geom = static_cast<int>(&box - m.geoms.data());
         m.contact_points.push_back(std::move(c));
       }
     }
@@ -311,7 +318,7 @@ void AddActuators(Model& m) {
 }
 
 // q_default: zero joints, identity quaternion, and a floating base raised so
-// that the lowest contact sphere touches the ground z = 0 at q = 0.
+// that the lowest contact slot touches the ground z = 0 at q = 0.
 void SetDefaultConfiguration(Model& m) {
   m.q_default = Eigen::VectorXd::Zero(m.nq);
   if (!m.floating_base) return;
@@ -325,7 +332,7 @@ void SetDefaultConfiguration(Model& m) {
   double height = -JointLimits::kInf;
   for (const ContactPoint& c : m.contact_points) {
     const Pose& b = world_pose[c.body];
-    const double bottom = (b.R * c.position + b.p).z() - c.radius;
+    const double bottom = LowestPointHeight(c, b.R, b.p);
     height = std::max(height, -bottom);
   }
   m.default_base_height = height;
@@ -348,6 +355,7 @@ absl::StatusOr<Model> BuildModel(const LinkTree& tree, const LoadOptions& option
   MOREAU_RETURN_IF_ERROR(PlaceLinks(tree, base, m, visit_order));
   MOREAU_RETURN_IF_ERROR(CheckMasses(m));
   MOREAU_RETURN_IF_ERROR(AddContactPoints(tree, visit_order, options, m));
+  MOREAU_RETURN_IF_ERROR(AddCollisionSlots(tree, options, m));
   AddActuators(m);
   UpdateArmature(m);
   SetDefaultConfiguration(m);

@@ -20,12 +20,34 @@ enum class BaseMode {
               // single child becomes the floating base)
 };
 
+// Which collision geometry touches the terrain (docs/collision.md).
+enum class CollisionMode {
+  kFeet,  // the foot spheres only (contact_links chooses them)
+  kAll,   // every collision geometry of every link: spheres, boxes,
+          // cylinders, meshes (collision_geometry.h)
+};
+// "feet", "all"; the one name table of CollisionMode.
+const char* CollisionModeName(CollisionMode mode);
+std::string CollisionModeNames();  // "feet or all"
+absl::StatusOr<CollisionMode> ParseCollisionMode(std::string_view name);
+
 struct LoadOptions {
   BaseMode base = BaseMode::kAuto;
   // Links whose sphere collision geoms become contact points. Empty: the
   // sphere collision geoms of leaf links (the feet). An unknown link name is
   // an error.
   std::vector<std::string> contact_links;
+  CollisionMode collision = CollisionMode::kFeet;
+  // Per-link overrides of `collision`: every collision geometry of a
+  // collide_links link becomes contact slots (also in kFeet); an
+  // exclude_links link gets none beyond its feet. An unknown link name is an
+  // error, and so is a link in both lists.
+  std::vector<std::string> collide_links;
+  std::vector<std::string> exclude_links;
+  // Directory that relative mesh file names are resolved against; empty:
+  // LoadUrdfFile takes the URDF file's directory (package:// names search its
+  // ancestors, mesh_file.h).
+  std::string mesh_directory;
   // Bounds on the URDF's size, checked before the work they bound
   // (urdf_limits.h); exceeding one is a LimitError naming it.
   UrdfLimits limits;

@@ -83,16 +83,40 @@ struct Geom {
   // sphere: (radius, 0, 0); box: full side lengths (x, y, z);
   // cylinder: (radius, length, 0); mesh: the mesh scale.
   Vec3 size = Vec3::Zero();
-  std::string mesh;  // mesh file name, recorded, never loaded
+  std::string mesh;  // mesh file name as the URDF writes it
+  // The URDF link's frame in the body frame (for a mesh's inertia-box
+  // fallback, collision_geometry.h).
+  Mat3 link_rotation = Mat3::Identity();
+  Vec3 link_position = Vec3::Zero();
 };
 
-// A contact sphere on a body: the default is every sphere collision geom of a
-// leaf link (the feet); LoadOptions::contact_links overrides the choice.
+// How a contact slot's touching point (its witness point) is found each step
+// (docs/collision.md).
+enum class ContactWitness {
+  kFixed,         // a point fixed on the body at `position`; a sphere of
+                  // `radius` about it touches at position − radius·n (the
+                  // gap subtracts the radius, the Jacobian is the centre's)
+  kSphereBottom,  // the point of the sphere (centre `position`, `radius`)
+                  // lowest along the terrain normal
+  kRim,           // a point of the circle (centre `position`, unit `axis`,
+                  // `radius`): the lowest one turned by `angle` about the axis
+};
+
+// A contact slot on a body: by default every sphere collision geom of a leaf
+// link (the feet); LoadOptions::contact_links overrides the choice, and
+// LoadOptions::collision = kAll adds every other collision geometry
+// (collision_geometry.h). Foot slots come first.
 struct ContactPoint {
-  std::string name;  // the link the sphere belongs to
+  std::string name;  // the link the slot belongs to (suffixed for several)
   int body = 0;
-  Vec3 position = Vec3::Zero();  // sphere centre in the body frame
+  Vec3 position = Vec3::Zero();  // sphere / rim centre or fixed point, body frame
   double radius = 0.0;
+  bool foot = true;  // a foot of the feet selection (legs, gaits); false for
+                     // the slots collision_geometry.h adds
+  ContactWitness witness = ContactWitness::kFixed;
+  Vec3 axis = Vec3::UnitZ();  // kRim: the circle's unit axis, body frame
+  double angle = 0.0;         // kRim: turn from the lowest point (rad)
+  int geom = -1;              // index into Model::geoms, −1 when none
 };
 
 // One actuator per revolute or prismatic joint, in joint order.

@@ -74,7 +74,12 @@ absl::StatusOr<std::shared_ptr<const Model>> LoadUrdfFile(const std::string& pat
     return absl::InvalidArgumentError(
         absl::StrCat("URDF file '", path, "': cannot read (", std::strerror(errno), ")"));
   }
-  absl::StatusOr<std::shared_ptr<const Model>> model = LoadUrdfString(text.str(), options);
+  LoadOptions file_options = options;
+  if (file_options.mesh_directory.empty()) {
+    // Relative and package:// mesh names resolve from the URDF's folder.
+    file_options.mesh_directory = fs::path(path).parent_path().string();
+  }
+  absl::StatusOr<std::shared_ptr<const Model>> model = LoadUrdfString(text.str(), file_options);
   if (!model.ok()) {
     const std::string message = absl::StrCat("URDF file '", path, "': ", model.status().message());
     if (IsLimitError(model.status())) return LimitError(message);

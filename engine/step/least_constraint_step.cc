@@ -298,6 +298,9 @@ absl::Status LeastConstraintStep(const Model& model, const contact::Terrain& ter
   // also form W (delassus.h) without the Jacobians.
   ComputeJointAxesWorld(model, w.data);
   ContactDetection(model, terrain, w);
+  // The detection moved the witness points of sphere and rim slots: J̇ v
+  // again, there (RNEA has overwritten the bias accelerations since).
+  if (w.data.has_witness_slots) ContactJdotV(model, w.data, q, v);
   contact::ComputeContactVelocitiesOnPaths(model, w.data, v, w.contacts);
   const ActiveSet set = ActivateContacts(model, {.horizon = dt}, impulses, w);
   LeastConstraintContactSolve(model, params, dt, set, q, v, impulses, w);

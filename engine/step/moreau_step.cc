@@ -199,6 +199,14 @@ void ProxContactSolve(const Model& model, const contact::ProxParams& prox,
   }
 }
 
+namespace {
+
+bool HasNonFootSlots(const Model& model) {
+  return !model.contact_points.empty() && !model.contact_points.back().foot;
+}
+
+}  // namespace
+
 absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
                         const contact::ProxParams& prox, const contact::ContactLaw& law, double dt,
                         const StepInputs& inputs, Eigen::VectorXd& q, Eigen::VectorXd& v,
@@ -224,7 +232,11 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
   // the surface by the step's end, g_N(q_M) + ½Δt γ_N ≤ 0 (the midpoint
   // rule alone leaves that penetration).
   const ActiveSet set = ActivateContacts(model, {.horizon = 0.5 * dt}, impulses, w);
-  ProxContactSolve(model, prox, law, dt, bilateral, set, v, impulses, w);
+  // Many coupled slots (whole-body collision) make JOR's diagonal step
+  // diverge; the row-sum step keeps it a contraction (prox_solver.h).
+  contact::ProxParams params = prox;
+  params.row_sum_step = prox.row_sum_step || HasNonFootSlots(model);
+  ProxContactSolve(model, params, law, dt, bilateral, set, v, impulses, w);
   // 000 eq. 7: q_E = q_M + ½Δt F(q_M) u_E.
   Integrate(model, 0.5 * dt, w, q, v);
   return absl::OkStatus();

@@ -1,6 +1,7 @@
 #include "engine/step/stages.h"
 
 #include "engine/contact/contact_set.h"
+#include "engine/contact/contact_witness.h"
 #include "engine/dynamics/configuration.h"
 #include "engine/dynamics/crba.h"
 #include "engine/dynamics/jacobians.h"
@@ -27,6 +28,7 @@ void Actuation(const Model& model, const StepInputs& inputs, StepWorkspace& w) {
 
 void ContactDetection(const Model& model, const contact::Terrain& terrain, StepWorkspace& w) {
   ContactPositions(model, w.data);
+  contact::UpdateWitnessPoints(model, terrain, w.data);
   contact::DetectContacts(model, w.data, terrain, w.contacts);
 }
 

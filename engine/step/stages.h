@@ -51,7 +51,8 @@ absl::Status SmoothDynamics(const Model& model, Data& data);
 void Actuation(const Model& model, const StepInputs& inputs, StepWorkspace& w);
 
 // Stage 5, contact detection at the q of the last ForwardKinematics: the
-// contact points' world positions (data.contact_position) and every slot's
+// contact points' world positions (data.contact_position; the witness points
+// of sphere-bottom and rim slots, contact_witness.h) and every slot's
 // gap, frame and active flag (contact::DetectContacts). Allocation-free.
 void ContactDetection(const Model& model, const contact::Terrain& terrain, StepWorkspace& w);
 

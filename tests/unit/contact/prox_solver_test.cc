@@ -271,6 +271,43 @@ TEST(ProxParams, ValidateNamesTheField) {
 //       contact 2: −0.6·(−10) = 6 onto the disc μ Λ_N2 = 0.5·0.6 → 0.3.
 //   SOR: Λ_N1 = 0.6; then γ_T1 = −0.1 + 0.2·0.6 = 0.02 → Λ_T1 = −0.006;
 //       γ_N2 = −1 + 0.5·0.6 = −0.7 → Λ_N2 = 0.42; disc 0.5·0.42 = 0.21.
+// Many contacts coupled through one rigid body (whole-body collision): n
+// contacts at one point of a point mass m share every row, G = (1/m) blocks
+// of the identity, so the diagonal JOR step α / G_ll overshoots by n α and
+// diverges for n α ≥ 2; the row-sum step (ProxParams::row_sum_step)
+// converges to Σ Λ_N = m g Δt.
+TEST(ProxIteration, RowSumStepMakesJorConvergeOnManyCoupledContacts) {
+  constexpr int n = 12;
+  const double m = 2.0, g = 9.81, dt = 1e-3;
+  MatrixXd G = MatrixXd::Zero(3 * n, 3 * n);
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) G.block<3, 3>(3 * i, 3 * j) = Matrix3d::Identity() / m;
+  }
+  VectorXd c = VectorXd::Zero(3 * n);
+  for (int i = 0; i < n; ++i) c[3 * i] = -g * dt;  // free fall over the step
+  const VectorXd gamma_S = VectorXd::Zero(3 * n);
+  const std::vector<ContactLaw> laws(n);
+  ProxSolver solver(n);
+  ProxParams params;
+  params.method = ProxMethod::kJor;
+  params.max_iterations = 2000;
+  VectorXd Lambda = VectorXd::Zero(3 * n);
+  const ProxResult diagonal = solver.Solve(params, laws, G, c, gamma_S, Lambda);
+  EXPECT_FALSE(diagonal.converged);
+  params.row_sum_step = true;
+  params.T_rel = params.T_abs = 1e-12;
+  Lambda.setZero();
+  const ProxResult row_sum = solver.Solve(params, laws, G, c, gamma_S, Lambda);
+  EXPECT_TRUE(row_sum.converged);
+  double total = 0.0;
+  for (int i = 0; i < n; ++i) total += Lambda[3 * i];
+  EXPECT_NEAR(total, m * g * dt, 1e-9);
+  // SOR ignores the flag and converges either way.
+  params.method = ProxMethod::kSor;
+  Lambda.setZero();
+  EXPECT_TRUE(solver.Solve(params, laws, G, c, gamma_S, Lambda).converged);
+}
+
 TEST(ProxIteration, OneSweepByHand) {
   MatrixXd G = MatrixXd::Identity(6, 6);
   G(0, 3) = G(3, 0) = 0.5;

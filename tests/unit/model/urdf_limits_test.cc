@@ -157,18 +157,14 @@ TEST(UrdfLimits, MalformedTextIsAParseErrorNotALimit) {
            std::string("<robot name=\"r\"><link name=\"\xf0\x9f\"/></robot>"),  // cut UTF-8
            std::string("<robot name=\"r\">\xed\xa0\x80</robot>"),               // a surrogate
            std::string("<?xml version=\"1.0\" encoding=\"x y\"?><robot/>"),
-           std::string("<?pi > ?><robot/>"),
-           std::string("<robot name=\"r\">< link/></robot>"),
+           std::string("<?pi > ?><robot/>"), std::string("<robot name=\"r\">< link/></robot>"),
            // A character reference TinyXML would read up to a later "#65;",
            // swallowing the </s> between.
-           std::string("<r><s>t&#65{</s>u&#65;</r>"),
-           std::string("<r a=\"&#\" b=\"1;\"/>"),
-           std::string("<r>&#x;</r>"),
-           std::string("<r>&#X41;</r>"),
-           std::string("<r>&#65</r>"),
-           std::string("<r>&#0;</r>"),                // not an XML character
-           std::string("<r>&#xD800;</r>"),            // a surrogate
-           std::string("<r>&#99999999999999;</r>"),   // beyond U+10FFFF
+           std::string("<r><s>t&#65{</s>u&#65;</r>"), std::string("<r a=\"&#\" b=\"1;\"/>"),
+           std::string("<r>&#x;</r>"), std::string("<r>&#X41;</r>"), std::string("<r>&#65</r>"),
+           std::string("<r>&#0;</r>"),               // not an XML character
+           std::string("<r>&#xD800;</r>"),           // a surrogate
+           std::string("<r>&#99999999999999;</r>"),  // beyond U+10FFFF
        }) {
     const auto status = ScanXml(xml, 64).status();
     EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << xml;

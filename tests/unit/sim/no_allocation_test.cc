@@ -69,6 +69,32 @@ TEST(SimulationNoAllocation, StepEveryContactModel) {
   }
 }
 
+// Whole-body collision (LoadOptions::collision = all) on the Unitree A1:
+// sphere witness points, cylinder rims, boxes, many coupled slots (JOR's
+// row-sum step, least-constraint's J̇v at the witness points), limp so that
+// the trunk and legs touch down during the run.
+TEST(SimulationNoAllocation, StepEveryContactModelWithWholeBodyCollision) {
+  LoadOptions options;
+  options.collision = CollisionMode::kAll;
+  auto model = LoadUrdfFile(std::string(MOREAU_MODELS_DIR) + "/unitree_a1/a1.urdf", options);
+  ASSERT_TRUE(model.ok()) << model.status();
+  for (ContactModel cm : {ContactModel::kSpringDamper, ContactModel::kHertz, ContactModel::kMicro,
+                          ContactModel::kMoreauJor, ContactModel::kMoreauSor,
+                          ContactModel::kLeastConstraint, ContactModel::kMicroMacro}) {
+    SCOPED_TRACE(ContactModelName(cm));
+    Settings settings;
+    settings.contact = DefaultContactSettings(cm);
+    settings.dt = IsHardContact(cm) || IsQpContact(cm) ? 1e-3 : 1e-4;
+    auto sim = Simulation::Create(*model, settings);
+    ASSERT_TRUE(sim.ok()) << sim.status();
+    const Eigen::VectorXd tau = Eigen::VectorXd::Zero((*model)->nv);
+    ASSERT_TRUE((*sim)->Step(tau, 5).ok());  // warm up
+    const int steps = static_cast<int>(0.4 / settings.dt);
+    ExpectAllocatesNothing([&] { return (*sim)->Step(tau, steps); });
+    EXPECT_GT((*sim)->contacts().peak_active, 4);  // more than the feet touched
+  }
+}
+
 // Hertz friction stepped implicitly (Newton over the contacts, the Delassus
 // blocks, the held friction of later stages), with the feet on the ground.
 TEST(SimulationNoAllocation, HertzImplicitFrictionOnTheGround) {
