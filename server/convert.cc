@@ -25,6 +25,17 @@ absl::StatusOr<LoadOptions> LoadOptionsFromProto(const v1::ModelSource& source) 
         absl::StrCat("model.base is '", source.base(), "', expected floating, fixed or empty"));
   }
   options.contact_links.assign(source.contact_links().begin(), source.contact_links().end());
+  if (!source.collision().empty()) {
+    absl::StatusOr<CollisionMode> collision = ParseCollisionMode(source.collision());
+    if (!collision.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("model.collision is '", source.collision(),
+                                                     "', expected ", CollisionModeNames()));
+    }
+    options.collision = *collision;
+  }
+  options.collide_links.assign(source.collide_links().begin(), source.collide_links().end());
+  options.exclude_links.assign(source.exclude_links().begin(), source.exclude_links().end());
+  options.read_mesh_files = false;
   return options;
 }
 

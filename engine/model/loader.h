@@ -48,6 +48,10 @@ struct LoadOptions {
   // LoadUrdfFile takes the URDF file's directory (package:// names search its
   // ancestors, mesh_file.h).
   std::string mesh_directory;
+  // False: collision meshes are not read from the file system (a URDF that
+  // arrived over the network must not name the server's files); each mesh's
+  // link collides as its inertia box instead, with a warning.
+  bool read_mesh_files = true;
   // Bounds on the URDF's size, checked before the work they bound
   // (urdf_limits.h); exceeding one is a LimitError naming it.
   UrdfLimits limits;

@@ -64,7 +64,9 @@ class MoreauError(Exception):
 
 def model_source(model: str | Any = "", *, urdf: str | None = None,
                  urdf_path: str | Path | None = None, base: str = "",
-                 contact_links: Sequence[str] = ()) -> Any:
+                 contact_links: Sequence[str] = (), collision: str = "",
+                 collide_links: Sequence[str] = (),
+                 exclude_links: Sequence[str] = ()) -> Any:
     """A ``moreau.v1.ModelSource``.
 
     Args:
@@ -74,10 +76,15 @@ def model_source(model: str | Any = "", *, urdf: str | None = None,
         urdf_path: a URDF file to read instead of a built-in.
         base: ``""`` (from the description), ``"floating"`` or ``"fixed"``.
         contact_links: links whose sphere geoms are contact points.
+        collision: ``""``/``"feet"`` (the foot spheres) or ``"all"`` (every
+            collision shape of every link).
+        collide_links, exclude_links: per-link overrides of ``collision``.
     """
     if isinstance(model, pb.ModelSource):
         return model
-    source = pb.ModelSource(base=base, contact_links=list(contact_links))
+    source = pb.ModelSource(base=base, contact_links=list(contact_links),
+                            collision=collision, collide_links=list(collide_links),
+                            exclude_links=list(exclude_links))
     if urdf_path is not None:
         urdf = Path(urdf_path).read_text()
     if urdf is not None:

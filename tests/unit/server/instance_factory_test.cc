@@ -7,8 +7,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
+#include "engine/model/loader.h"
 #include "server/checkpoint.h"
 #include "server/metrics.h"
 
@@ -115,6 +119,77 @@ TEST_F(InstanceFactoryTest, ObservedLinksComeBackFromTheSettings) {
   }
   record.settings.add_observed_links("world");  // fixed: not observable
   EXPECT_EQ(factory_.FromCheckpoint(record).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+// ModelSource.collision reaches the loader: "all" adds every link's shapes
+// to the feet; an unknown mode is refused naming the field and the choices.
+TEST_F(InstanceFactoryTest, CollisionModeFromTheSource) {
+  v1::ModelSource source;
+  source.set_builtin("mini_cheetah");
+  auto feet = factory_.LoadModel(source);
+  ASSERT_TRUE(feet.ok()) << feet.status();
+  source.set_collision("all");
+  auto all = factory_.LoadModel(source);
+  ASSERT_TRUE(all.ok()) << all.status();
+  EXPECT_EQ((*feet)->contact_points.size(), 4u);
+  EXPECT_GT((*all)->contact_points.size(), (*feet)->contact_points.size());
+
+  source.set_collision("sideways");
+  auto bad = factory_.LoadModel(source);
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(bad.status().message().find("model.collision is 'sideways'"), std::string::npos)
+      << bad.status();
+  EXPECT_NE(bad.status().message().find("feet or all"), std::string::npos) << bad.status();
+}
+
+// A URDF sent to the server names a mesh file that exists on the server:
+// the server does not read it; the link collides as its inertia box.
+TEST_F(InstanceFactoryTest, MeshFilesAreNotReadFromAWireUrdf) {
+  const std::filesystem::path stl =
+      std::filesystem::path(::testing::TempDir()) / "factory_test_tetra.stl";
+  {
+    std::ofstream out(stl);
+    out << "solid t\n";
+    const char* facets[] = {"0 0 0 1 0 0 0 1 0", "0 0 0 1 0 0 0 0 1", "0 0 0 0 1 0 0 0 1",
+                            "1 0 0 0 1 0 0 0 1"};
+    for (const char* f : facets) {
+      double v[9];
+      std::sscanf(f, "%lf %lf %lf %lf %lf %lf %lf %lf %lf", &v[0], &v[1], &v[2], &v[3], &v[4],
+                  &v[5], &v[6], &v[7], &v[8]);
+      out << "facet normal 0 0 0\nouter loop\n";
+      for (int k = 0; k < 3; ++k) {
+        out << "vertex " << v[3 * k] << " " << v[3 * k + 1] << " " << v[3 * k + 2] << "\n";
+      }
+      out << "endloop\nendfacet\n";
+    }
+    out << "endsolid t\n";
+  }
+  v1::ModelSource source;
+  source.set_urdf(R"(<robot name="r"><link name="base">
+    <inertial><mass value="1"/><inertia ixx="0.01" iyy="0.02" izz="0.03" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><geometry><mesh filename=")" +
+                  stl.string() + R"("/></geometry></collision></link></robot>)");
+  source.set_base("floating");
+  source.set_collision("all");
+  auto model = factory_.LoadModel(source);
+  ASSERT_TRUE(model.ok()) << model.status();
+  ASSERT_EQ((*model)->contact_points.size(), 8u);  // the inertia box's corners, not 4 vertices
+  for (const ContactPoint& c : (*model)->contact_points) {
+    EXPECT_NE(c.name.find("inertia_box"), std::string::npos) << c.name;
+  }
+  bool warned = false;
+  for (const std::string& w : (*model)->warnings) {
+    warned = warned || w.find("not read") != std::string::npos;
+  }
+  EXPECT_TRUE(warned);
+
+  // The same URDF loaded locally reads the mesh: its four vertices.
+  LoadOptions local;
+  local.base = BaseMode::kFloating;
+  local.collision = CollisionMode::kAll;
+  auto read = LoadUrdfString(source.urdf(), local);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ((*read)->contact_points.size(), 4u);
 }
 
 }  // namespace
