@@ -247,13 +247,13 @@ absl::Status AddContactPoints(const LinkTree& tree, const std::vector<int>& visi
     }
     // With whole-body collision (collision_geometry.h) the box collides
     // anyway, as body geometry rather than as feet.
-    use_boxes =
-        options.collision == CollisionMode::kFeet && m.nbodies == 2 && std::none_of(links.begin(), links.end(), [&](const std::string& link) {
-          for (const Geom* g : geoms_of(link, GeomType::kSphere)) {
-            if (g->body != 0) return true;
-          }
-          return false;
-        });
+    use_boxes = options.collision == CollisionMode::kFeet && m.nbodies == 2 &&
+                std::none_of(links.begin(), links.end(), [&](const std::string& link) {
+                  for (const Geom* g : geoms_of(link, GeomType::kSphere)) {
+                    if (g->body != 0) return true;
+                  }
+                  return false;
+                });
   } else {
     std::set<std::string_view> known;
     for (const TreeLink& l : tree.links) known.insert(l.name);

@@ -68,10 +68,9 @@ bool AddInertiaBox(const LinkTree& tree, const Geom& g, int geom, const std::str
 void AddMesh(const LinkTree& tree, const LoadOptions& options, const Geom& g, int geom,
              const std::string& prefix, std::set<std::string>& boxed_links, Model& m) {
   absl::StatusOr<std::vector<Vec3>> vertices =
-      options.read_mesh_files
-          ? ReadMeshVertices(ResolveMeshPath(g.mesh, options.mesh_directory))
-          : absl::StatusOr<std::vector<Vec3>>(
-                absl::FailedPreconditionError("mesh files are not read for this model"));
+      options.read_mesh_files ? ReadMeshVertices(ResolveMeshPath(g.mesh, options.mesh_directory))
+                              : absl::StatusOr<std::vector<Vec3>>(absl::FailedPreconditionError(
+                                    "mesh files are not read for this model"));
   absl::StatusOr<std::vector<Vec3>> hull = absl::UnknownError("unread");
   if (vertices.ok()) {
     // URDF scale per axis of the mesh frame, before the hull (a non-uniform
