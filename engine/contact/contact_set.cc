@@ -9,6 +9,7 @@ ContactSet MakeContactSet(const Model& model, double activation_margin) {
   ContactSet set;
   set.contacts.assign(model.contact_points.size(), Contact());
   set.activation_margin = activation_margin;
+  set.broad = MakeBroadPhase(model);
   return set;
 }
 
@@ -25,9 +26,16 @@ void DetectContacts(const Model& model, const Data& data, const Terrain& terrain
   const int nc = set.capacity();
   int active = 0;
   double min_gap = 0.0;
+  const Contact* last = nullptr;  // the last slot whose frame was set
   for (int k = 0; k < nc; ++k) {
     const ContactPoint& cp = model.contact_points[k];
     Contact& c = set.contacts[k];
+    if (!set.broad.Near(cp.body)) {
+      // A far body (broad_phase.h): g_N ≥ its bound > the margin.
+      c.gap = set.broad.gap_bound[cp.body];
+      c.active = false;
+      continue;
+    }
     const Vec3& centre = data.contact_position[k];
     const TerrainQuery t = terrain.Query(centre);
     // 001 eq. 31: d_c = d_f − r (sphere-to-terrain distance); a witness
@@ -35,10 +43,10 @@ void DetectContacts(const Model& model, const Data& data, const Terrain& terrain
     const double radius = cp.witness == ContactWitness::kFixed ? cp.radius : 0.0;
     c.gap = t.distance - radius;
     c.normal = t.normal;
-    if (k > 0 && t.normal == set.contacts[k - 1].normal) {
+    if (last != nullptr && t.normal == last->normal) {
       // The same normal as the slot before (any plane): the same basis.
-      c.t1 = set.contacts[k - 1].t1;
-      c.t2 = set.contacts[k - 1].t2;
+      c.t1 = last->t1;
+      c.t2 = last->t2;
     } else {
       TangentBasis(c.normal, c.t1, c.t2);
     }
@@ -46,6 +54,7 @@ void DetectContacts(const Model& model, const Data& data, const Terrain& terrain
     // ground, r below the centre along −n (001 eq. 33: r_{C O_f} = (0, 0, r)).
     c.position = centre - radius * c.normal;
     c.active = c.gap <= set.activation_margin;
+    last = &c;
     if (c.active) ++active;
     min_gap = std::min(min_gap, c.gap);
   }
@@ -60,11 +69,12 @@ namespace {
 // the slot is inactive) and its parts in the contact frame, γ_N = n · v and
 // γ_T = (t1 · v, t2 · v).
 template <typename VelocityOf>
-void SetContactVelocities(ContactSet& set, bool active_only, const VelocityOf& velocity_of) {
+void SetContactVelocities(const Model& model, ContactSet& set, bool active_only,
+                          const VelocityOf& velocity_of) {
   const int nc = set.capacity();
   for (int k = 0; k < nc; ++k) {
     Contact& c = set.contacts[k];
-    if (active_only && !c.active) {
+    if ((active_only && !c.active) || !set.broad.Near(model.contact_points[k].body)) {
       c.velocity.setZero();
       c.gamma_N = 0.0;
       c.gamma_T.setZero();
@@ -80,7 +90,7 @@ void SetContactVelocities(ContactSet& set, bool active_only, const VelocityOf& v
 
 void ComputeContactVelocities(const Model& model, const Data& data, const Eigen::VectorXd& v,
                               ContactSet& set) {
-  SetContactVelocities(set, /*active_only=*/false, [&](int k) {
+  SetContactVelocities(model, set, /*active_only=*/false, [&](int k) {
     // γ_U = W_Uᵀ u (000 eq. 1) with W = Jᵀ of the sphere centre; 001 eq. 36:
     // δ̇ = ẑ_Cᵀ v_f. J v over the columns of the body's support path, the
     // only nonzero ones (PointJacobian, 001 Alg. 6).
@@ -97,7 +107,7 @@ void ComputeContactVelocities(const Model& model, const Data& data, const Eigen:
 
 void ComputeContactVelocitiesOnPaths(const Model& model, const Data& data, const Eigen::VectorXd& v,
                                      ContactSet& set, bool active_only) {
-  SetContactVelocities(set, active_only, [&](int k) -> Vec3 {
+  SetContactVelocities(model, set, active_only, [&](int k) -> Vec3 {
     // J_k v = Σ_d (v_d + ω_d × p) u_d = v_O + ω × p with the world twist
     // (ω, v_O) = Σ_d S_world,d u_d of the body over its support path
     // (001 Alg. 6), p the sphere centre.
@@ -113,7 +123,7 @@ void ComputeContactVelocitiesOnPaths(const Model& model, const Data& data, const
 
 void ComputeContactVelocities(const Model& model, const Data& data, ContactSet& set,
                               bool active_only) {
-  SetContactVelocities(set, active_only, [&](int k) -> Vec3 {
+  SetContactVelocities(model, set, active_only, [&](int k) -> Vec3 {
     const ContactPoint& cp = model.contact_points[k];
     const Motion& twist = data.v[cp.body];
     const Vec3 velocity_body = twist.linear + twist.angular.cross(data.contact_point_body[k]);

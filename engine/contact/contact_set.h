@@ -12,6 +12,7 @@
 #include <Eigen/Core>
 #include <vector>
 
+#include "engine/contact/broad_phase.h"
 #include "engine/contact/terrain.h"
 #include "engine/dynamics/data.h"
 #include "engine/model/model.h"
@@ -60,6 +61,11 @@ struct ContactSet {
   // A slot is active when gap ≤ activation_margin (m, ≥ 0; default 0 =
   // touching or penetrating, 000's set I(q) = {i | g_N ≤ 0}).
   double activation_margin = 0.0;
+  // The per-body bounding spheres and this step's far bodies (broad_phase.h):
+  // the slots of a far body skip detection and velocities; they are
+  // inactive with gap = the body's gap bound (> activation_margin), velocity,
+  // γ_N and γ_T = 0, and keep their last position and frame.
+  BroadPhase broad;
 
   // --- written by DetectContacts ---
   int num_active = 0;
@@ -81,7 +87,8 @@ ContactSet MakeContactSet(const Model& model, double activation_margin = 0.0);
 void TangentBasis(const Vec3& n, Vec3& t1, Vec3& t2);
 
 // Detection: gap, contact point, normal, tangent frame and active flag of every
-// slot from data.contact_position (world sphere centres, or the witness
+// slot of a near body (set.broad; the far bodies' slots as described there)
+// from data.contact_position (world sphere centres, or the witness
 // points of sphere-bottom and rim slots, contact_witness.h; written by
 // ContactJacobians or ContactJdotV, and UpdateWitnessPoints). Updates num_active, peak_active,
 // max_penetration. Allocation-free.
@@ -89,7 +96,8 @@ void DetectContacts(const Model& model, const Data& data, const Terrain& terrain
 
 // The contact-point velocities. Three ways to form the same J_k v
 // (up to rounding), by what data already holds; each writes velocity, γ_N
-// and γ_T in each slot's frame (set by DetectContacts). With active_only,
+// and γ_T in each slot's frame (set by DetectContacts), the slots of far
+// bodies (set.broad) getting 0. With active_only,
 // the inactive slots get velocity, γ_N and γ_T = 0 instead (for the force
 // laws, which read them only where active). Allocation-free.
 //

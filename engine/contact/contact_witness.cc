@@ -12,12 +12,13 @@ Vec3 Perpendicular(const Vec3& a) {
   return a.cross(Vec3::Unit(least)).normalized();
 }
 
-void UpdateWitnessPoints(const Model& model, const Terrain& terrain, Data& data) {
+void UpdateWitnessPoints(const Model& model, const Terrain& terrain, const BroadPhase& broad,
+                         Data& data) {
   if (!data.has_witness_slots) return;
   const int nc = static_cast<int>(model.contact_points.size());
   for (int k = 0; k < nc; ++k) {
     const ContactPoint& cp = model.contact_points[k];
-    if (cp.witness == ContactWitness::kFixed) continue;
+    if (cp.witness == ContactWitness::kFixed || !broad.Near(cp.body)) continue;
     const Transform& X = data.X_0[cp.body];
     const Vec3 centre = data.contact_position[k];
     const Vec3 n = terrain.Query(centre).normal;
@@ -36,6 +37,10 @@ void UpdateWitnessPoints(const Model& model, const Terrain& terrain, Data& data)
     data.contact_position[k] = p;
     data.contact_point_body[k] = X.TransformPoint(p);
   }
+}
+
+void UpdateWitnessPoints(const Model& model, const Terrain& terrain, Data& data) {
+  UpdateWitnessPoints(model, terrain, BroadPhase(), data);
 }
 
 }  // namespace moreau::contact

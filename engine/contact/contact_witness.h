@@ -6,6 +6,7 @@
 #ifndef MOREAU_ENGINE_CONTACT_CONTACT_WITNESS_H_
 #define MOREAU_ENGINE_CONTACT_CONTACT_WITNESS_H_
 
+#include "engine/contact/broad_phase.h"
 #include "engine/contact/terrain.h"
 #include "engine/dynamics/data.h"
 #include "engine/model/model.h"
@@ -21,7 +22,11 @@ namespace moreau::contact {
 //           within 1e-6 of n (a cylinder lying on a face) u is the body's
 //           fixed direction perpendicular to the axis instead.
 // Writes p to data.contact_position[k] (world) and data.contact_point_body[k]
-// (body frame). kFixed slots are left alone. Allocation-free.
+// (body frame). kFixed slots, and the slots of bodies the broad phase found
+// far, are left alone. Allocation-free.
+void UpdateWitnessPoints(const Model& model, const Terrain& terrain, const BroadPhase& broad,
+                         Data& data);
+// Every slot's witness point (no broad phase).
 void UpdateWitnessPoints(const Model& model, const Terrain& terrain, Data& data);
 
 // A unit vector perpendicular to the unit vector a: a × e for the world axis

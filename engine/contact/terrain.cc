@@ -1,6 +1,7 @@
 #include "engine/contact/terrain.h"
 
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -167,6 +168,24 @@ absl::StatusOr<Terrain> Terrain::Heightfield(const Vec3& origin, double cell_siz
   t.cell_size_ = cell_size;
   t.nx_ = nx;
   t.ny_ = ny;
+  // The bounds DistanceLowerBound uses: the highest node and the steepest
+  // node-to-node slope along x and y (the bilinear gradient's components are
+  // convex combinations of those differences over the cell size).
+  double h_max = heights[0];
+  double dx_max = 0.0;
+  double dy_max = 0.0;
+  for (int j = 0; j < ny; ++j) {
+    for (int i = 0; i < nx; ++i) {
+      const double h = heights[i + nx * j];
+      h_max = std::max(h_max, h);
+      if (i + 1 < nx) dx_max = std::max(dx_max, std::abs(heights[i + 1 + nx * j] - h));
+      if (j + 1 < ny) dy_max = std::max(dy_max, std::abs(heights[i + nx * (j + 1)] - h));
+    }
+  }
+  const double gx = dx_max / cell_size;
+  const double gy = dy_max / cell_size;
+  t.max_height_ = origin.z() + h_max;
+  t.min_normal_z_ = 1.0 / std::sqrt(1.0 + gx * gx + gy * gy);
   t.heights_ = std::make_shared<const std::vector<double>>(std::move(heights));
   return t;
 }
@@ -220,6 +239,12 @@ TerrainQuery Terrain::Query(const Vec3& p) const {
   // cells, first-order otherwise.
   out.distance = (p.z() - h.height) * out.normal.z();
   return out;
+}
+
+double Terrain::DistanceLowerBound(const Vec3& centre, double radius) const {
+  if (type_ == TerrainType::kPlane) return normal_.dot(centre) - offset_ - radius;
+  const double above = centre.z() - radius - max_height_;
+  return above > 0.0 ? above * min_normal_z_ : above;
 }
 
 }  // namespace moreau::contact

@@ -100,6 +100,15 @@ class Terrain {
   //     is not the true Euclidean distance near ridges, valleys and cell
   //     edges (where the gradient jumps).
   TerrainQuery Query(const Vec3& p) const;
+
+  // A lower bound on Query(p).distance over every p with ‖p − centre‖ ≤
+  // radius (a body's bounding sphere, broad_phase.h). Plane: n·c − offset − r
+  // (the distance is 1-Lipschitz). Heightfield: with δ = c_z − r − h_max (h_max
+  // the highest node; the bilinear surface never exceeds it), δ·n_z,min when
+  // δ > 0 (the distance is (z − h)·n_z, n_z ≥ n_z,min = 1/√(1 + g_x² + g_y²)
+  // for g the largest node-to-node slope along x and y, which bounds the
+  // interpolant's gradient), δ otherwise (n_z ≤ 1). NaN for a NaN centre.
+  double DistanceLowerBound(const Vec3& centre, double radius) const;
   double SignedDistance(const Vec3& p) const { return Query(p).distance; }
   Vec3 Normal(const Vec3& p) const { return Query(p).normal; }
 
@@ -121,6 +130,8 @@ class Terrain {
   int nx_ = 0;
   int ny_ = 0;
   std::shared_ptr<const std::vector<double>> heights_;  // nx·ny, null for a plane
+  double max_height_ = 0.0;                             // highest node, origin.z included
+  double min_normal_z_ = 1.0;  // lower bound on the normal's z (DistanceLowerBound)
 };
 
 }  // namespace moreau::contact

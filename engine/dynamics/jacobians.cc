@@ -78,9 +78,10 @@ void ContactJacobians(const Model& model, Data& data) {
   }
 }
 
-void ContactPositions(const Model& model, Data& data) {
+void ContactPositions(const Model& model, Data& data, std::span<const uint8_t> near) {
   for (size_t k = 0; k < model.contact_points.size(); ++k) {
     const ContactPoint& cp = model.contact_points[k];
+    if (!near.empty() && near[cp.body] == 0) continue;
     data.contact_position[k] = data.X_0[cp.body].InverseTransformPoint(cp.position);
   }
 }

@@ -3,6 +3,8 @@
 #define MOREAU_ENGINE_DYNAMICS_JACOBIANS_H_
 
 #include <Eigen/Core>
+#include <cstdint>
+#include <span>
 
 #include "engine/dynamics/data.h"
 #include "engine/model/model.h"
@@ -26,8 +28,10 @@ void ContactJacobians(const Model& model, Data& data, const Eigen::VectorXd& q);
 // witness points) into data.contact_position, at
 // the q of the last ForwardKinematics: ContactJacobians without the
 // Jacobians, for a step that forms them only for the touching contacts
-// (PointJacobian into data.contact_J[k]).
-void ContactPositions(const Model& model, Data& data);
+// (PointJacobian into data.contact_J[k]). With `near` (one flag per body,
+// contact/broad_phase.h), only the slots of bodies flagged nonzero; empty:
+// every slot.
+void ContactPositions(const Model& model, Data& data, std::span<const uint8_t> near = {});
 
 // The world linear velocity Jacobian (3 × nv) of a point fixed on `body` at
 // `point_body` (body coordinates). Needs ComputeJointAxesWorld.

@@ -28,7 +28,7 @@ void StageAcceleration(const Model& model, const contact::Terrain& terrain,
                        StepWorkspace& w) {
   // Positions: kinematics at q, the contacts.
   ForwardKinematics(model, w.data, q);
-  ContactDetection(model, terrain, w);
+  ContactDetection(model, terrain, /*horizon=*/0.0, w);
   // Velocities: ABA's pass 1, body twists, velocity products, I^A = I and
   // p^A = v ×* I v − f_ext (RBDA Table 7.1), reusing the joint transforms
   // at this q; the contact-point velocities γ from the body twists, of the

@@ -297,7 +297,7 @@ absl::Status LeastConstraintStep(const Model& model, const contact::Terrain& ter
   // The contacts, and their velocities from the world joint axes, which
   // also form W (delassus.h) without the Jacobians.
   ComputeJointAxesWorld(model, w.data);
-  ContactDetection(model, terrain, w);
+  ContactDetection(model, terrain, /*horizon=*/dt, w);
   // The detection moved the witness points of sphere and rim slots: J̇ v
   // again, there (RNEA has overwritten the bias accelerations since).
   if (w.data.has_witness_slots) ContactJdotV(model, w.data, q, v);

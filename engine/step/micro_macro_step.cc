@@ -192,7 +192,7 @@ absl::Status MicroMacroStep(const Model& model, const contact::Terrain& terrain,
   MOREAU_RETURN_IF_ERROR(SmoothDynamics(model, w.data));
   Actuation(model, inputs, w);
   ComputeJointAxesWorld(model, w.data);
-  ContactDetection(model, terrain, w);
+  ContactDetection(model, terrain, /*horizon=*/dt, w);
   contact::ComputeContactVelocitiesOnPaths(model, w.data, v, w.contacts);
   MembraneForces(model, params, dt, states, w);
   // Step 5: the macro set H (touching points and those about to touch),

@@ -226,7 +226,7 @@ absl::Status MoreauStep(const Model& model, const contact::Terrain& terrain,
   // columns come from the world joint axes (AssembleDelassus), so no contact
   // Jacobian is formed.
   ComputeJointAxesWorld(model, w.data);
-  ContactDetection(model, terrain, w);
+  ContactDetection(model, terrain, /*horizon=*/0.5 * dt, w);
   contact::ComputeContactVelocities(model, w.data, w.contacts);
   // Closed at the midpoint, g_N(q_M) ≤ 0 (000 eq. 10), or carried through
   // the surface by the step's end, g_N(q_M) + ½Δt γ_N ≤ 0 (the midpoint

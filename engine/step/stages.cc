@@ -26,9 +26,12 @@ void Actuation(const Model& model, const StepInputs& inputs, StepWorkspace& w) {
   }
 }
 
-void ContactDetection(const Model& model, const contact::Terrain& terrain, StepWorkspace& w) {
-  ContactPositions(model, w.data);
-  contact::UpdateWitnessPoints(model, terrain, w.data);
+void ContactDetection(const Model& model, const contact::Terrain& terrain, double horizon,
+                      StepWorkspace& w) {
+  contact::BroadPhase& broad = w.contacts.broad;
+  contact::RunBroadPhase(w.data, terrain, w.contacts.activation_margin, horizon, broad);
+  ContactPositions(model, w.data, broad.near);
+  contact::UpdateWitnessPoints(model, terrain, broad, w.data);
   contact::DetectContacts(model, w.data, terrain, w.contacts);
 }
 

@@ -51,10 +51,15 @@ absl::Status SmoothDynamics(const Model& model, Data& data);
 void Actuation(const Model& model, const StepInputs& inputs, StepWorkspace& w);
 
 // Stage 5, contact detection at the q of the last ForwardKinematics: the
-// contact points' world positions (data.contact_position; the witness points
-// of sphere-bottom and rim slots, contact_witness.h) and every slot's
-// gap, frame and active flag (contact::DetectContacts). Allocation-free.
-void ContactDetection(const Model& model, const contact::Terrain& terrain, StepWorkspace& w);
+// broad phase (contact/broad_phase.h), then for the slots of the near bodies
+// the contact points' world positions (data.contact_position; the witness
+// points of sphere-bottom and rim slots, contact_witness.h) and every slot's
+// gap, frame and active flag (contact::DetectContacts). `horizon` is the t of
+// the activation rule the step applies next (ActivateContacts), 0 for a step
+// that activates by g_N alone; with t > 0 data.v must hold the body twists at
+// the step's q and v. Allocation-free.
+void ContactDetection(const Model& model, const contact::Terrain& terrain, double horizon,
+                      StepWorkspace& w);
 
 // Stage 7, integration, after a contact solve that left the end velocity
 // u_E in w.u_free: v = u_E and q ← q ⊕ h v (000 eq. 7, 22), the quaternion

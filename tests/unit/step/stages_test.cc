@@ -130,7 +130,7 @@ TEST_F(StepIsItsStagesTest, MoreauStepIsItsStagesInOrder) {
   ASSERT_TRUE(SmoothDynamics(*model, w2.data).ok());
   Actuation(*model, inputs, w2);
   ComputeJointAxesWorld(*model, w2.data);
-  ContactDetection(*model, terrain, w2);
+  ContactDetection(*model, terrain, /*horizon=*/0.5 * dt, w2);
   contact::ComputeContactVelocities(*model, w2.data, w2.contacts);
   const ActiveSet set = ActivateContacts(*model, {.horizon = 0.5 * dt}, impulses2, w2);
   ASSERT_GT(set.nc, 0);
@@ -153,7 +153,7 @@ TEST_F(StepIsItsStagesTest, LeastConstraintStepIsItsStagesInOrder) {
   ASSERT_TRUE(SmoothDynamics(*model, w2.data).ok());
   Actuation(*model, inputs, w2);
   ComputeJointAxesWorld(*model, w2.data);
-  ContactDetection(*model, terrain, w2);
+  ContactDetection(*model, terrain, /*horizon=*/dt, w2);
   contact::ComputeContactVelocitiesOnPaths(*model, w2.data, v2, w2.contacts);
   const ActiveSet set = ActivateContacts(*model, {.horizon = dt}, impulses2, w2);
   ASSERT_GT(set.nc, 0);
@@ -180,7 +180,7 @@ TEST_F(StepIsItsStagesTest, MicroMacroStepIsItsStagesInOrder) {
   ASSERT_TRUE(SmoothDynamics(*model, w2.data).ok());
   Actuation(*model, inputs, w2);
   ComputeJointAxesWorld(*model, w2.data);
-  ContactDetection(*model, terrain, w2);
+  ContactDetection(*model, terrain, /*horizon=*/dt, w2);
   contact::ComputeContactVelocitiesOnPaths(*model, w2.data, v2, w2.contacts);
   MembraneForces(*model, params, dt, states2, w2);
   const ActiveSet set =
