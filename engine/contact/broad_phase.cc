@@ -36,6 +36,7 @@ BroadPhase MakeBroadPhase(const Model& model) {
 
 void RunBroadPhase(const Data& data, const Terrain& terrain, double margin, double horizon,
                    BroadPhase& broad) {
+  broad.any_far = false;
   for (const BodyBound& bound : broad.bounds) {
     const Transform& X = data.X_0[bound.body];
     const Vec3 centre = X.InverseTransformPoint(bound.centre);
@@ -53,6 +54,7 @@ void RunBroadPhase(const Data& data, const Terrain& terrain, double margin, doub
       far = d - horizon * speed > slack;
     }
     broad.near[bound.body] = far ? 0 : 1;
+    broad.any_far = broad.any_far || far;
     broad.gap_bound[bound.body] = d;
   }
 }

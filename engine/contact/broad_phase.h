@@ -35,9 +35,14 @@ struct BroadPhase {
   std::vector<uint8_t> near;
   std::vector<double> gap_bound;
 
-  // True when slot k's body takes part in the narrow phase (always when the
-  // broad phase was never sized, e.g. a hand-made ContactSet).
-  bool Near(int body) const { return near.empty() || near[body] != 0; }
+  // Whether the last RunBroadPhase found any body far (false until then):
+  // without one, every slot goes to the narrow phase, which then reads no
+  // flag.
+  bool any_far = false;
+
+  // True when the body's slots take part in the narrow phase (always when the
+  // broad phase never ran, e.g. a hand-made ContactSet).
+  bool Near(int body) const { return !any_far || near[body] != 0; }
 };
 
 // The bounds of model.contact_points, centre the middle of the slots' box,

@@ -1,5 +1,8 @@
 #include "engine/step/stages.h"
 
+#include <cstdint>
+#include <span>
+
 #include "engine/contact/contact_set.h"
 #include "engine/contact/contact_witness.h"
 #include "engine/dynamics/configuration.h"
@@ -29,8 +32,12 @@ void Actuation(const Model& model, const StepInputs& inputs, StepWorkspace& w) {
 void ContactDetection(const Model& model, const contact::Terrain& terrain, double horizon,
                       StepWorkspace& w) {
   contact::BroadPhase& broad = w.contacts.broad;
-  contact::RunBroadPhase(w.data, terrain, w.contacts.activation_margin, horizon, broad);
-  ContactPositions(model, w.data, broad.near);
+  if (!broad.bounds.empty()) {  // no body with two slots or more: every slot is near
+    contact::RunBroadPhase(w.data, terrain, w.contacts.activation_margin, horizon, broad);
+  }
+  ContactPositions(
+      model, w.data,
+      broad.any_far ? std::span<const uint8_t>(broad.near) : std::span<const uint8_t>());
   contact::UpdateWitnessPoints(model, terrain, broad, w.data);
   contact::DetectContacts(model, w.data, terrain, w.contacts);
 }

@@ -90,6 +90,7 @@ void ExpectSameContacts(const Terrain& terrain, double z_ground) {
     const Slots narrow = Detect(model, terrain, q, v, margin, horizon, false);
     const Slots bp = Detect(model, terrain, q, v, margin, horizon, true);
     const bool is_far = !bp.set.broad.Near(broad.bounds[0].body);
+    EXPECT_EQ(bp.set.broad.any_far, is_far);  // the one bounded body decides
     ASSERT_EQ(narrow.active, bp.active) << "trial " << trial;
     EXPECT_EQ(narrow.set.num_active, bp.set.num_active);
     EXPECT_EQ(narrow.set.max_penetration, bp.set.max_penetration);
