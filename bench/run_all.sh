@@ -190,7 +190,9 @@ area_ab() {
   fi
   local pin=()
   (($(nproc) > 1)) && pin=(--pin 1)
-  duration=60 sim_area ab --baseline "${dir#"$root"/}/build/clients/cli/moreau" "${pin[@]}"
+  # 11 pairs: single pairs on a shared machine spread by ±10 %.
+  duration=60 sim_area ab --baseline "${dir#"$root"/}/build/clients/cli/moreau" "${pin[@]}" \
+    --repeats "$(q 1 11)"
   cmd+="; baseline: commit $sha"
 }
 area_max_dt() { sim_area max_dt; }
