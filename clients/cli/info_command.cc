@@ -107,18 +107,6 @@ int SlotCount(const Model& model, int geom) {
   return count;
 }
 
-const char* WitnessName(ContactWitness witness) {
-  switch (witness) {
-    case ContactWitness::kFixed:
-      return "fixed";
-    case ContactWitness::kSphereBottom:
-      return "sphere_bottom";
-    case ContactWitness::kRim:
-      return "rim";
-  }
-  return "unknown";
-}
-
 }  // namespace
 
 void WriteInfoJson(const Model& model, std::ostream& out, control::Tuning requested) {
@@ -187,7 +175,7 @@ void WriteInfoJson(const Model& model, std::ostream& out, control::Tuning reques
     json.Key("position").Numbers(point.position);
     json.Key("radius").Number(point.radius);
     json.Key("foot").Bool(point.foot);
-    json.Key("witness").String(WitnessName(point.witness));
+    json.Key("witness").String(ContactWitnessName(point.witness));
     json.EndObject();
   }
   json.EndArray();

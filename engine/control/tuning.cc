@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "engine/control/pd.h"
+#include "engine/util/enum_table.h"
 #include "engine/util/status_macros.h"
 
 namespace moreau::control {
@@ -73,25 +74,22 @@ Eigen::VectorXd StandInertias(const Model& model, const Eigen::VectorXd& q_stand
   return JointInertias(model, q).cwiseMin(JointInertias(model, model.q_default));
 }
 
+constexpr EnumEntry<Tuning> kTunings[] = {
+    {Tuning::kAuto, "auto"}, {Tuning::kPaper001, "paper-001"}, {Tuning::kDerived, "derived"}};
+
 }  // namespace
 
-const char* TuningName(Tuning tuning) {
-  switch (tuning) {
-    case Tuning::kAuto:
-      return "auto";
-    case Tuning::kPaper001:
-      return "paper-001";
-    case Tuning::kDerived:
-      return "derived";
-  }
-  return "unknown";
+const char* TuningName(Tuning tuning) { return EnumName(kTunings, tuning); }
+
+std::vector<std::string> TuningNames() {
+  std::vector<std::string> names;
+  for (const EnumEntry<Tuning>& entry : kTunings) names.emplace_back(entry.name);
+  return names;
 }
 
-std::vector<std::string> TuningNames() { return {"auto", "paper-001", "derived"}; }
-
 absl::StatusOr<Tuning> ParseTuning(absl::string_view name) {
-  for (Tuning t : {Tuning::kAuto, Tuning::kPaper001, Tuning::kDerived}) {
-    if (name == TuningName(t)) return t;
+  for (const EnumEntry<Tuning>& entry : kTunings) {
+    if (name == entry.name) return entry.value;
   }
   return absl::InvalidArgumentError(
       absl::StrFormat("unknown controller tuning '%s' (expected one of: %s)", name,

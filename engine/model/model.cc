@@ -18,6 +18,11 @@ constexpr EnumEntry<GeomType> kGeomTypes[] = {{GeomType::kSphere, "sphere"},
                                               {GeomType::kCylinder, "cylinder"},
                                               {GeomType::kMesh, "mesh"}};
 
+constexpr EnumEntry<ContactWitness> kContactWitnesses[] = {
+    {ContactWitness::kFixed, "fixed"},
+    {ContactWitness::kSphereBottom, "sphere_bottom"},
+    {ContactWitness::kRim, "rim"}};
+
 }  // namespace
 
 const char* JointTypeName(JointType type) { return EnumName(kJointTypes, type); }
@@ -30,6 +35,10 @@ const char* JointTypeName(const Joint& joint) {
 }
 
 const char* GeomTypeName(GeomType type) { return EnumName(kGeomTypes, type); }
+
+const char* ContactWitnessName(ContactWitness witness) {
+  return EnumName(kContactWitnesses, witness);
+}
 
 double Model::TotalMass() const {
   double mass = 0.0;

@@ -101,6 +101,8 @@ enum class ContactWitness {
   kRim,           // a point of the circle (centre `position`, unit `axis`,
                   // `radius`): the lowest one turned by `angle` about the axis
 };
+// "fixed", "sphere_bottom", "rim".
+const char* ContactWitnessName(ContactWitness witness);
 
 // A contact slot on a body: by default every sphere collision geom of a leaf
 // link (the feet); LoadOptions::contact_links overrides the choice, and
