@@ -8,13 +8,25 @@
 
 #include <Eigen/Core>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
+#include "engine/model/model.h"
 
 namespace moreau::bench::vs_mujoco {
 
+// The contact slots of the feet (ContactPoint::foot), in slot order: the
+// feet the comparison records, whatever else collides.
+inline std::vector<int> FootSlots(const Model& model) {
+  std::vector<int> feet;
+  for (size_t k = 0; k < model.contact_points.size(); ++k) {
+    if (model.contact_points[k].foot) feet.push_back(static_cast<int>(k));
+  }
+  return feet;
+}
+
 // One recorded instant of a run. Joints and feet are in Moreau's order
-// (Model::actuators, Model::contact_points) in both engines.
+// (Model::actuators, FootSlots) in both engines.
 struct Sample {
   double t = 0.0;                                            // s
   Eigen::Vector3d trunk_position = Eigen::Vector3d::Zero();  // m, world

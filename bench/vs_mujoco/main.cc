@@ -4,8 +4,8 @@
 // pose, joint angles, contact flags and normal forces). See BENCHMARKS.md.
 //
 //   moreau_vs_mujoco [--model A1.urdf] [--dt 0.001,0.0025] [--duration 10]
-//       [--scenarios drop,stand,trot] [--contacts moreau-jor,…] [--cones …]
-//       [--json] [--plots DIR]
+//       [--scenarios drop,stand,trot,limp] [--collision feet,all]
+//       [--contacts moreau-jor,…] [--cones …] [--json] [--plots DIR]
 //
 // The markdown report (or the JSON one with --json) goes to stdout, progress
 // lines to stderr.
@@ -44,7 +44,10 @@ ABSL_FLAG(std::string, model, MOREAU_VS_MUJOCO_DEFAULT_MODEL,
           "engines");
 ABSL_FLAG(std::string, dt, "0.001,0.0025", "time steps (s), comma-separated");
 ABSL_FLAG(double, duration, 10.0, "simulated time of every run (s)");
-ABSL_FLAG(std::string, scenarios, "drop,stand,trot", "scenarios, comma-separated");
+ABSL_FLAG(std::string, scenarios, "drop,stand,trot,limp", "scenarios, comma-separated");
+ABSL_FLAG(std::string, collision, "feet,all",
+          "what touches the ground, in both engines, comma-separated: feet (the foot spheres) "
+          "or all (every collision geom of the robot)");
 ABSL_FLAG(std::string, contacts, "moreau-jor,moreau-sor,spring-damper,hertz,micro",
           "Moreau contact models, comma-separated");
 ABSL_FLAG(std::string, cones, "pyramidal,elliptic", "MuJoCo friction cones, comma-separated");
@@ -67,6 +70,7 @@ struct Options {
   std::vector<double> dts;
   double duration = 0.0;
   std::vector<Scenario> scenarios;
+  std::vector<CollisionMode> collisions;
   std::vector<std::string> contacts;
   std::vector<Cone> cones;
   std::string agreement_contact;
@@ -110,6 +114,14 @@ absl::StatusOr<Options> OptionsFromFlags() {
     o.scenarios.push_back(*scenario);
   }
   if (o.scenarios.empty()) return Invalid("scenarios", "''", "give at least one scenario");
+  for (const std::string& item : SplitList(absl::GetFlag(FLAGS_collision))) {
+    absl::StatusOr<CollisionMode> collision = ParseCollisionMode(item);
+    if (!collision.ok()) return Invalid("collision", item, collision.status().message());
+    if (std::find(o.collisions.begin(), o.collisions.end(), *collision) == o.collisions.end()) {
+      o.collisions.push_back(*collision);
+    }
+  }
+  if (o.collisions.empty()) return Invalid("collision", "''", "give feet, all or both");
   for (const std::string& item : SplitList(absl::GetFlag(FLAGS_contacts))) {
     absl::StatusOr<sim::ContactModel> contact = sim::ParseContactModel(item);
     if (!contact.ok()) return Invalid("contacts", item, contact.status().message());
@@ -156,12 +168,13 @@ RunResult Median(std::vector<RunResult> runs) {
   return std::move(runs[runs.size() / 2]);
 }
 
-void Progress(Scenario scenario, const RunResult& run) {
+void Progress(Scenario scenario, CollisionMode collision, const RunResult& run) {
   std::cerr << absl::StrFormat(
-      "vs_mujoco: %-5s dt=%g ms %-6s %-13s %7d steps in %.3f s: %.1f k "
+      "vs_mujoco: %-5s %-4s dt=%g ms %-6s %-13s %7d steps in %.3f s: %.1f k "
       "steps/s%s%s\n",
-      ScenarioName(scenario), run.dt * 1e3, run.engine, run.contact, run.steps, run.wall_s,
-      run.steps_per_s() / 1e3, run.diverged ? ", diverged: " : "", run.error);
+      ScenarioName(scenario), CollisionModeName(collision), run.dt * 1e3, run.engine, run.contact,
+      run.steps, run.wall_s, run.steps_per_s() / 1e3, run.diverged ? ", diverged: " : "",
+      run.error);
 }
 
 // Runs the plotting script on the traces in `dir`; a failure is a warning.
@@ -180,42 +193,23 @@ void Plot(const std::string& dir) {
   }
 }
 
-absl::Status Run(const Options& options) {
-  MOREAU_ASSIGN_OR_RETURN(std::shared_ptr<const Model> model, LoadUrdfFile(options.model));
-  absl::StatusOr<std::shared_ptr<const MujocoModel>> mujoco_model =
-      MujocoModel::Load(options.model, *model);
-  if (!mujoco_model.ok()) return mujoco_model.status();
-  std::cerr << absl::StrFormat(
-      "vs_mujoco: %s: total mass Moreau %.6f kg, MuJoCo %.6f kg; %d joints, %d feet matched\n",
-      options.model, model->TotalMass(), (*mujoco_model)->TotalMass(), model->nu(),
-      model->contact_points.size());
-
-  Report report;
-  report.model_path = options.model;
-  report.model_name = model->name;
-  report.moreau_mass_kg = model->TotalMass();
-  report.mujoco_mass_kg = (*mujoco_model)->TotalMass();
-  report.mu = options.mu;
-  report.duration_s = options.duration;
-  report.sample_period_s = options.sample;
-  report.repeats = options.repeats;
-  report.agreement_contact = options.agreement_contact;
-  report.agreement_cone = ConeName(options.agreement_cone);
-  report.agreement_dt = *std::min_element(options.dts.begin(), options.dts.end());
-
+// The speed rows of one collision mode: every scenario at every Δt, each
+// engine configuration made once per row and the repetitions interleaved so
+// that a slow spell of the machine hits all of them alike.
+absl::Status RunSpeedRows(const Options& options, CollisionMode collision,
+                          const std::shared_ptr<const Model>& model,
+                          const std::shared_ptr<const MujocoModel>& mujoco_model, Report& report) {
   for (const Scenario scenario : options.scenarios) {
     for (const double dt : options.dts) {
       const RunOptions run_options{
           .dt = dt, .duration = options.duration, .sample_period = options.sample};
-      // Engines made once per row; repetitions interleave the configurations
-      // so that a slow spell of the machine hits all of them alike.
       // Both engines run the scenario's controller from this one definition.
       const sim::ControllerSettings controller = ScenarioController(scenario);
       std::vector<std::unique_ptr<EngineAdapter>> engines;
       for (const Cone cone : options.cones) {
         MOREAU_ASSIGN_OR_RETURN(
             std::unique_ptr<MujocoEngine> engine,
-            MujocoEngine::Create(*mujoco_model, model, dt, cone, options.mu, controller));
+            MujocoEngine::Create(mujoco_model, model, dt, cone, options.mu, controller));
         engines.push_back(std::move(engine));
       }
       for (const std::string& contact : options.contacts) {
@@ -230,26 +224,31 @@ absl::Status Run(const Options& options) {
         for (size_t e = 0; e < engines.size(); ++e) {
           MOREAU_ASSIGN_OR_RETURN(RunResult run,
                                   RunScenario(scenario, *model, *engines[e], run_options));
-          Progress(scenario, run);
+          Progress(scenario, collision, run);
           runs[e].push_back(std::move(run));
         }
       }
-      SpeedRow row{.scenario = scenario, .dt = dt, .mujoco = {}, .moreau = {}};
+      SpeedRow row{.scenario = scenario,
+                   .dt = dt,
+                   .collision = CollisionModeName(collision),
+                   .mujoco = {},
+                   .moreau = {}};
       for (size_t e = 0; e < engines.size(); ++e) {
         (e < options.cones.size() ? row.mujoco : row.moreau).push_back(Median(std::move(runs[e])));
       }
       report.rows.push_back(std::move(row));
     }
   }
+  return absl::OkStatus();
+}
 
-  // Agreement at the smallest Δt.
-  if (!options.plots.empty()) {
-    std::error_code error;
-    std::filesystem::create_directories(options.plots, error);
-    if (error) return Invalid("plots", options.plots, error.message());
-  }
+// Agreement at the smallest Δt, per scenario, of the rows of `collision`
+// (and their traces with --plots).
+absl::Status AddAgreement(const Options& options, CollisionMode collision, const Model& model,
+                          Report& report) {
+  const std::string name = CollisionModeName(collision);
   for (const SpeedRow& row : report.rows) {
-    if (row.dt != report.agreement_dt) continue;
+    if (row.dt != report.agreement_dt || row.collision != name) continue;
     const RunResult* moreau = nullptr;
     const RunResult* mujoco = nullptr;
     for (const RunResult& run : row.moreau) {
@@ -260,12 +259,51 @@ absl::Status Run(const Options& options) {
     }
     if (moreau == nullptr || mujoco == nullptr) continue;
     report.agreement.push_back({.scenario = row.scenario,
+                                .collision = name,
                                 .agreement = Compare(*moreau, *mujoco),
                                 .moreau_fell = Fell(*moreau),
                                 .mujoco_fell = Fell(*mujoco)});
     if (!options.plots.empty()) {
-      MOREAU_RETURN_IF_ERROR(WriteTraces(options.plots, *model, row.scenario, *moreau, *mujoco));
+      MOREAU_RETURN_IF_ERROR(
+          WriteTraces(options.plots, model, row.scenario, name, *moreau, *mujoco));
     }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Run(const Options& options) {
+  Report report;
+  report.model_path = options.model;
+  report.mu = options.mu;
+  report.duration_s = options.duration;
+  report.sample_period_s = options.sample;
+  report.repeats = options.repeats;
+  report.agreement_contact = options.agreement_contact;
+  report.agreement_cone = ConeName(options.agreement_cone);
+  report.agreement_dt = *std::min_element(options.dts.begin(), options.dts.end());
+  if (!options.plots.empty()) {
+    std::error_code error;
+    std::filesystem::create_directories(options.plots, error);
+    if (error) return Invalid("plots", options.plots, error.message());
+  }
+
+  for (const CollisionMode collision : options.collisions) {
+    LoadOptions load;
+    load.collision = collision;
+    MOREAU_ASSIGN_OR_RETURN(std::shared_ptr<const Model> model, LoadUrdfFile(options.model, load));
+    MOREAU_ASSIGN_OR_RETURN(std::shared_ptr<const MujocoModel> mujoco_model,
+                            MujocoModel::Load(options.model, *model, collision));
+    std::cerr << absl::StrFormat(
+        "vs_mujoco: %s, collision %s: total mass Moreau %.6f kg, MuJoCo %.6f kg; %d joints, "
+        "%d feet matched, %d geoms touch the ground (Moreau: %d contact slots)\n",
+        options.model, CollisionModeName(collision), model->TotalMass(), mujoco_model->TotalMass(),
+        model->nu(), mujoco_model->foot_geom.size(), mujoco_model->robot_geoms.size(),
+        model->contact_points.size());
+    report.model_name = model->name;
+    report.moreau_mass_kg = model->TotalMass();
+    report.mujoco_mass_kg = mujoco_model->TotalMass();
+    MOREAU_RETURN_IF_ERROR(RunSpeedRows(options, collision, model, mujoco_model, report));
+    MOREAU_RETURN_IF_ERROR(AddAgreement(options, collision, *model, report));
   }
   if (!options.plots.empty()) Plot(options.plots);
 

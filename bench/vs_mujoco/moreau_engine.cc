@@ -38,7 +38,8 @@ absl::StatusOr<std::unique_ptr<MoreauEngine>> MoreauEngine::Create(
 
 MoreauEngine::MoreauEngine(std::unique_ptr<sim::Simulation> simulation)
     : simulation_(std::move(simulation)),
-      zero_action_(Eigen::VectorXd::Zero(simulation_->model().nu())) {}
+      zero_action_(Eigen::VectorXd::Zero(simulation_->model().nu())),
+      feet_(FootSlots(simulation_->model())) {}
 
 std::string MoreauEngine::ContactName() const {
   return sim::ContactModelName(sim::ModelOf(simulation_->settings().contact));
@@ -70,10 +71,9 @@ void MoreauEngine::Record(Sample& sample) const {
         s.q[model.joints[model.actuators[a].joint].q_index];
   }
   const std::vector<contact::Contact>& contacts = simulation_->contacts().contacts;
-  sample.foot_normal_force.resize(static_cast<Eigen::Index>(model.contact_points.size()));
-  for (size_t k = 0; k < model.contact_points.size(); ++k) {
-    const contact::Contact& c = contacts[k];
-    sample.foot_normal_force[static_cast<Eigen::Index>(k)] = c.NormalForce();
+  sample.foot_normal_force.resize(static_cast<Eigen::Index>(feet_.size()));
+  for (size_t f = 0; f < feet_.size(); ++f) {
+    sample.foot_normal_force[static_cast<Eigen::Index>(f)] = contacts[feet_[f]].NormalForce();
   }
 }
 

@@ -7,6 +7,7 @@
 #include <Eigen/Core>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "bench/vs_mujoco/engine_adapter.h"
@@ -38,6 +39,7 @@ class MoreauEngine : public EngineAdapter {
 
   std::unique_ptr<sim::Simulation> simulation_;
   Eigen::VectorXd zero_action_;  // nu: the controller alone drives the joints
+  std::vector<int> feet_;        // FootSlots of the model
 };
 
 }  // namespace moreau::bench::vs_mujoco

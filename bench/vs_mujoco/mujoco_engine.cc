@@ -167,6 +167,43 @@ absl::Status CopyInertias(const mjModel* from, mjModel* to) {
   return absl::OkStatus();
 }
 
+// With whole-body collision: the robot's MuJoCo geoms are Moreau's geometry
+// (Model::geoms), as many of each kind.
+absl::Status CheckSameGeoms(const std::string& urdf_path, const Model& model, const mjModel* mj,
+                            const std::vector<int>& robot_geoms) {
+  int moreau_count[4] = {0, 0, 0, 0};  // sphere, box, cylinder, mesh
+  int mujoco_count[4] = {0, 0, 0, 0};
+  for (const Geom& geom : model.geoms) ++moreau_count[static_cast<int>(geom.type)];
+  for (const int g : robot_geoms) {
+    switch (mj->geom_type[g]) {
+      case mjGEOM_SPHERE:
+        ++mujoco_count[0];
+        break;
+      case mjGEOM_BOX:
+        ++mujoco_count[1];
+        break;
+      case mjGEOM_CYLINDER:
+        ++mujoco_count[2];
+        break;
+      case mjGEOM_MESH:
+        ++mujoco_count[3];
+        break;
+      default:
+        return absl::InvalidArgumentError(absl::StrCat(urdf_path, ": MuJoCo geom ", g,
+                                                       " is of type ", mj->geom_type[g],
+                                                       ", not one Moreau collides"));
+    }
+  }
+  if (!std::equal(moreau_count, moreau_count + 4, mujoco_count)) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: whole-body collision needs the same geoms in both engines; spheres, boxes, "
+        "cylinders, meshes: Moreau %d, %d, %d, %d; MuJoCo %d, %d, %d, %d",
+        urdf_path, moreau_count[0], moreau_count[1], moreau_count[2], moreau_count[3],
+        mujoco_count[0], mujoco_count[1], mujoco_count[2], mujoco_count[3]));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 const char* ConeName(Cone cone) { return cone == Cone::kPyramidal ? "pyramidal" : "elliptic"; }
@@ -179,7 +216,8 @@ absl::StatusOr<Cone> ParseCone(absl::string_view name) {
 }
 
 absl::StatusOr<std::shared_ptr<const MujocoModel>> MujocoModel::Load(const std::string& urdf_path,
-                                                                     const Model& model) {
+                                                                     const Model& model,
+                                                                     CollisionMode collision) {
   if (!model.floating_base || model.nbodies < 2) {
     return absl::InvalidArgumentError(
         absl::StrCat(urdf_path, ": the comparison needs a floating-base robot"));
@@ -256,7 +294,8 @@ absl::StatusOr<std::shared_ptr<const MujocoModel>> MujocoModel::Load(const std::
 
   // Feet: the sphere on the same body at the same place, of the same radius.
   result->floor_geom = mj_name2id(mj, mjOBJ_GEOM, kFloorGeom);
-  for (const ContactPoint& point : model.contact_points) {
+  for (const int k : FootSlots(model)) {
+    const ContactPoint& point = model.contact_points[k];
     const std::string& body_name = model.body_names[point.body];
     const int body = mj_name2id(mj, mjOBJ_BODY, body_name.c_str());
     int found = -1;
@@ -275,12 +314,21 @@ absl::StatusOr<std::shared_ptr<const MujocoModel>> MujocoModel::Load(const std::
     }
     result->foot_geom.push_back(found);
   }
-  // Only the feet touch, and only the ground.
+  if (collision == CollisionMode::kAll) {
+    for (int g = 0; g < mj->ngeom; ++g) {
+      if (g != result->floor_geom) result->robot_geoms.push_back(g);
+    }
+    MOREAU_RETURN_IF_ERROR(CheckSameGeoms(urdf_path, model, mj, result->robot_geoms));
+  } else {
+    result->robot_geoms = result->foot_geom;
+  }
+  // Those geoms touch the ground and nothing else: a geom pair collides when
+  // contype of one & conaffinity of the other ≠ 0.
   for (int g = 0; g < mj->ngeom; ++g) {
     mj->geom_contype[g] = 0;
     mj->geom_conaffinity[g] = 0;
   }
-  for (const int g : result->foot_geom) mj->geom_contype[g] = 1;
+  for (const int g : result->robot_geoms) mj->geom_contype[g] = 1;
   mj->geom_contype[result->floor_geom] = 1;
   mj->geom_conaffinity[result->floor_geom] = 1;
 
@@ -325,7 +373,7 @@ absl::StatusOr<std::unique_ptr<MujocoEngine>> MujocoEngine::Create(
   m->opt.gravity[1] = model->gravity.y();
   m->opt.gravity[2] = model->gravity.z();
   // MuJoCo uses the larger of the two geoms' coefficients: both get μ.
-  for (const int g : mujoco_model->foot_geom) m->geom_friction[3 * g] = mu;
+  for (const int g : mujoco_model->robot_geoms) m->geom_friction[3 * g] = mu;
   m->geom_friction[3 * mujoco_model->floor_geom] = mu;
   return std::unique_ptr<MujocoEngine>(new MujocoEngine(std::move(mujoco_model), std::move(model),
                                                         m, cone, std::move(made),

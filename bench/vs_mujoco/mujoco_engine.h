@@ -30,6 +30,7 @@
 #include "absl/strings/string_view.h"
 #include "bench/vs_mujoco/engine_adapter.h"
 #include "engine/control/controller.h"
+#include "engine/model/loader.h"
 #include "engine/model/model.h"
 #include "engine/sim/settings.h"
 
@@ -40,14 +41,20 @@ const char* ConeName(Cone cone);
 absl::StatusOr<Cone> ParseCone(absl::string_view name);
 
 // A compiled MuJoCo model of `urdf_path` whose joints and feet are matched by
-// name and position to `model` (the Moreau model of the same file). Shared,
-// read-only, by the engines made from it.
+// name and position to `model` (the Moreau model of the same file, loaded
+// with the same `collision`). What touches the ground is what touches it in
+// Moreau: with kFeet the foot spheres only, with kAll every collision geom
+// of the robot (no self-collision in either engine). Shared, read-only, by
+// the engines made from it.
 class MujocoModel {
  public:
   // InvalidArgument when MuJoCo cannot compile the file, when a Moreau joint
   // or foot has no MuJoCo counterpart, or when the total masses differ.
+  // InvalidArgument also when, with kAll, the robot's collision geoms are
+  // not Moreau's (their number or kinds differ: a mesh MuJoCo cannot read).
   static absl::StatusOr<std::shared_ptr<const MujocoModel>> Load(const std::string& urdf_path,
-                                                                 const Model& model);
+                                                                 const Model& model,
+                                                                 CollisionMode collision);
   ~MujocoModel();
   MujocoModel(const MujocoModel&) = delete;
   MujocoModel& operator=(const MujocoModel&) = delete;
@@ -56,14 +63,15 @@ class MujocoModel {
   double TotalMass() const;
 
   // Index maps from Moreau's layout to MuJoCo's.
-  int free_qpos = 0;            // qpos address of the free joint (7 entries)
-  int free_dof = 0;             // qvel address of the free joint (6 entries)
-  std::vector<int> joint_q;     // Moreau joint j (j ≥ 1) → q index in Moreau
-  std::vector<int> joint_v;     //   … v index in Moreau
-  std::vector<int> joint_qpos;  //   … qpos address in MuJoCo
-  std::vector<int> joint_dof;   //   … dof address in MuJoCo
-  std::vector<double> effort;   //   … effort limit (the actuator's), N m
-  std::vector<int> foot_geom;   // Moreau contact point k → MuJoCo geom id
+  int free_qpos = 0;             // qpos address of the free joint (7 entries)
+  int free_dof = 0;              // qvel address of the free joint (6 entries)
+  std::vector<int> joint_q;      // Moreau joint j (j ≥ 1) → q index in Moreau
+  std::vector<int> joint_v;      //   … v index in Moreau
+  std::vector<int> joint_qpos;   //   … qpos address in MuJoCo
+  std::vector<int> joint_dof;    //   … dof address in MuJoCo
+  std::vector<double> effort;    //   … effort limit (the actuator's), N m
+  std::vector<int> foot_geom;    // foot f (FootSlots order) → MuJoCo geom id
+  std::vector<int> robot_geoms;  // the robot's geoms that touch the ground
   int floor_geom = -1;
 
  private:

@@ -29,11 +29,16 @@ std::string Outcome(const RunResult& run) {
   return "";
 }
 
-std::string SpeedCell(const RunResult& run, const RunResult* reference) {
+// `reference`: the run the speed ratio is taken against; `feet`: the same
+// configuration colliding only the feet (its share is shown), or null.
+std::string SpeedCell(const RunResult& run, const RunResult* reference, const RunResult* feet) {
   std::string cell = Rate(run.steps_per_s());
   std::vector<std::string> notes;
   if (reference != nullptr && reference != &run && reference->steps_per_s() > 0.0) {
     notes.push_back(absl::StrFormat("%.2f×", run.steps_per_s() / reference->steps_per_s()));
+  }
+  if (feet != nullptr && feet->steps_per_s() > 0.0) {
+    notes.push_back(absl::StrFormat("%.2f of feet", run.steps_per_s() / feet->steps_per_s()));
   }
   if (const std::string outcome = Outcome(run); !outcome.empty()) notes.push_back(outcome);
   if (!notes.empty()) absl::StrAppend(&cell, " (", absl::StrJoin(notes, ", "), ")");
@@ -45,6 +50,19 @@ std::string Triple(const Eigen::Vector3d& v, double scale, const char* format) {
       {absl::StrFormat(format, v.x() * scale), absl::StrFormat(format, v.y() * scale),
        absl::StrFormat(format, v.z() * scale)},
       ", ");
+}
+
+// The row of the same scenario and Δt colliding only the feet, when `row`
+// collides more and the report has one.
+const SpeedRow* FeetRow(const Report& report, const SpeedRow& row) {
+  if (row.collision == "feet") return nullptr;
+  for (const SpeedRow& other : report.rows) {
+    if (other.collision == "feet" && other.scenario == row.scenario && other.dt == row.dt &&
+        other.mujoco.size() == row.mujoco.size() && other.moreau.size() == row.moreau.size()) {
+      return &other;
+    }
+  }
+  return nullptr;
 }
 
 void WriteAgreementJson(const ScenarioAgreement& entry, JsonWriter& json) {
@@ -86,17 +104,25 @@ void WriteMarkdown(const Report& report, std::ostream& out) {
   if (!report.rows.empty()) {
     const SpeedRow& first = report.rows.front();
     out << "Steps per second (controller included); in brackets Moreau over the faster MuJoCo "
-           "cone.\n\n| scenario | Δt |";
+           "cone and, colliding every geom (`all`), the share of its speed with the feet alone. "
+           "Both engines collide the same geoms with the ground.\n\n| scenario | Δt | collision |";
     for (const RunResult& run : first.mujoco) out << " MuJoCo " << run.contact << " |";
     for (const RunResult& run : first.moreau) out << " Moreau " << run.contact << " |";
-    out << "\n|---|---|";
+    out << "\n|---|---|---|";
     for (size_t i = 0; i < first.mujoco.size() + first.moreau.size(); ++i) out << "---|";
     out << '\n';
     for (const SpeedRow& row : report.rows) {
       const RunResult* reference = row.FastestMujoco();
-      out << "| " << ScenarioName(row.scenario) << " | " << Milliseconds(row.dt) << " |";
-      for (const RunResult& run : row.mujoco) out << ' ' << SpeedCell(run, nullptr) << " |";
-      for (const RunResult& run : row.moreau) out << ' ' << SpeedCell(run, reference) << " |";
+      const SpeedRow* feet = FeetRow(report, row);
+      out << "| " << ScenarioName(row.scenario) << " | " << Milliseconds(row.dt) << " | "
+          << row.collision << " |";
+      for (size_t e = 0; e < row.mujoco.size(); ++e) {
+        out << ' ' << SpeedCell(row.mujoco[e], nullptr, feet ? &feet->mujoco[e] : nullptr) << " |";
+      }
+      for (size_t e = 0; e < row.moreau.size(); ++e) {
+        out << ' ' << SpeedCell(row.moreau[e], reference, feet ? &feet->moreau[e] : nullptr)
+            << " |";
+      }
       out << '\n';
     }
     out << '\n';
@@ -108,16 +134,16 @@ void WriteMarkdown(const Report& report, std::ostream& out) {
         "contact when its normal force exceeds %g N.\n\n",
         report.agreement_contact, report.agreement_cone, Milliseconds(report.agreement_dt),
         report.sample_period_s * 1e3, kContactForceThreshold);
-    out << "| scenario | trunk position MAE x, y, z (mm) | trunk orientation MAE roll, pitch, yaw "
-           "(°) | joint MAE (°) | same contact flag | normal force MAE (N) | final trunk "
-           "distance (mm) |\n|---|---|---|---|---|---|---|\n";
+    out << "| scenario | collision | trunk position MAE x, y, z (mm) | trunk orientation MAE "
+           "roll, pitch, yaw (°) | joint MAE (°) | same contact flag | normal force MAE (N) | "
+           "final trunk distance (mm) |\n|---|---|---|---|---|---|---|---|\n";
     for (const ScenarioAgreement& entry : report.agreement) {
       const Agreement& a = entry.agreement;
       std::string name = ScenarioName(entry.scenario);
       if (entry.moreau_fell) absl::StrAppend(&name, " (Moreau fell)");
       if (entry.mujoco_fell) absl::StrAppend(&name, " (MuJoCo fell)");
-      out << absl::StrFormat("| %s | %s | %s | %.2f | %.1f %% | %.2f | %.1f |\n", name,
-                             Triple(a.trunk_pos_mae_m, 1e3, "%.1f"),
+      out << absl::StrFormat("| %s | %s | %s | %s | %.2f | %.1f %% | %.2f | %.1f |\n", name,
+                             entry.collision, Triple(a.trunk_pos_mae_m, 1e3, "%.1f"),
                              Triple(a.trunk_rot_mae_deg, 1.0, "%.2f"), a.joint_mae_deg,
                              a.contact_agreement_pct, a.grf_mae_n, a.final_distance_m * 1e3);
     }
@@ -146,6 +172,7 @@ void WriteJson(const Report& report, std::ostream& out) {
       json.BeginObject();
       json.Key("scenario").String(ScenarioName(row.scenario));
       json.Key("dt").Number(row.dt);
+      json.Key("collision").String(row.collision);
       json.Key("steps").Int(run.steps);
       json.Key("moreau_contact").String(run.contact);
       json.Key("moreau_steps_per_s").Number(run.steps_per_s());
@@ -179,14 +206,18 @@ void WriteJson(const Report& report, std::ostream& out) {
   json.Key("mujoco_cone").String(report.agreement_cone);
   json.Key("dt").Number(report.agreement_dt);
   json.EndObject();
-  json.Key("agreement").BeginObject();
-  for (const ScenarioAgreement& entry : report.agreement) {
-    json.Key(ScenarioName(entry.scenario));
-    WriteAgreementJson(entry, json);
+  // "agreement" colliding the feet, "agreement_all" every geom.
+  for (const char* collision : {"feet", "all"}) {
+    json.Key(collision == std::string("feet") ? "agreement" : "agreement_all").BeginObject();
+    for (const ScenarioAgreement& entry : report.agreement) {
+      if (entry.collision != collision) continue;
+      json.Key(ScenarioName(entry.scenario));
+      WriteAgreementJson(entry, json);
+    }
+    json.EndObject();
   }
-  json.EndObject();
   for (const ScenarioAgreement& entry : report.agreement) {
-    if (entry.scenario != Scenario::kTrot) continue;
+    if (entry.scenario != Scenario::kTrot || entry.collision != "feet") continue;
     json.Key("trot");
     WriteAgreementJson(entry, json);
   }
@@ -194,8 +225,10 @@ void WriteJson(const Report& report, std::ostream& out) {
 }
 
 absl::Status WriteTraces(const std::string& dir, const Model& model, Scenario scenario,
-                         const RunResult& moreau, const RunResult& mujoco) {
-  const std::string path = absl::StrCat(dir, "/", ScenarioName(scenario), ".csv");
+                         const std::string& collision, const RunResult& moreau,
+                         const RunResult& mujoco) {
+  const std::string path = absl::StrCat(dir, "/", ScenarioName(scenario),
+                                        collision == "feet" ? "" : "_" + collision, ".csv");
   std::ofstream out(path);
   if (!out) {
     return absl::InvalidArgumentError(
@@ -206,8 +239,8 @@ absl::Status WriteTraces(const std::string& dir, const Model& model, Scenario sc
     for (const char* column : {"x", "y", "z", "roll", "pitch", "yaw"}) {
       out << ',' << engine << '_' << column;
     }
-    for (const ContactPoint& point : model.contact_points) {
-      out << ',' << engine << "_fn_" << point.name;
+    for (const int k : FootSlots(model)) {
+      out << ',' << engine << "_fn_" << model.contact_points[k].name;
     }
   }
   out << '\n';

@@ -20,6 +20,7 @@ namespace moreau::bench::vs_mujoco {
 struct SpeedRow {
   Scenario scenario = Scenario::kDrop;
   double dt = 0.0;
+  std::string collision;          // "feet" or "all", in both engines
   std::vector<RunResult> mujoco;  // one per MuJoCo cone
   std::vector<RunResult> moreau;  // one per Moreau contact model
 
@@ -29,6 +30,7 @@ struct SpeedRow {
 
 struct ScenarioAgreement {
   Scenario scenario = Scenario::kDrop;
+  std::string collision;
   Agreement agreement;
   bool moreau_fell = false;
   bool mujoco_fell = false;
@@ -55,11 +57,13 @@ struct Report {
 void WriteMarkdown(const Report& report, std::ostream& out);
 void WriteJson(const Report& report, std::ostream& out);
 
-// DIR/<scenario>.csv: time, then per engine (moreau_, mujoco_) the trunk
+// DIR/<scenario>.csv (collision "feet"; otherwise DIR/<scenario>_<collision>.csv):
+// time, then per engine (moreau_, mujoco_) the trunk
 // position (x, y, z, m), orientation (roll, pitch, yaw, deg) and the normal
 // force of every foot (fn_<link>, N). An error names the file.
 absl::Status WriteTraces(const std::string& dir, const Model& model, Scenario scenario,
-                         const RunResult& moreau, const RunResult& mujoco);
+                         const std::string& collision, const RunResult& moreau,
+                         const RunResult& mujoco);
 
 }  // namespace moreau::bench::vs_mujoco
 

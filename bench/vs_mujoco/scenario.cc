@@ -27,16 +27,18 @@ const char* ScenarioName(Scenario scenario) {
       return "stand";
     case Scenario::kTrot:
       return "trot";
+    case Scenario::kLimp:
+      return "limp";
   }
   return "?";
 }
 
 absl::StatusOr<Scenario> ParseScenario(absl::string_view name) {
-  for (const Scenario s : {Scenario::kDrop, Scenario::kStand, Scenario::kTrot}) {
+  for (const Scenario s : {Scenario::kDrop, Scenario::kStand, Scenario::kTrot, Scenario::kLimp}) {
     if (name == ScenarioName(s)) return s;
   }
   return absl::InvalidArgumentError(
-      absl::StrCat("unknown scenario '", name, "' (drop, stand or trot)"));
+      absl::StrCat("unknown scenario '", name, "' (drop, stand, trot or limp)"));
 }
 
 sim::ControllerSettings ScenarioController(Scenario scenario) {
@@ -63,6 +65,9 @@ sim::ControllerSettings ScenarioController(Scenario scenario) {
       // lists the sweep these were chosen from).
       controller.options.line_gain = 0.5;
       controller.options.velocity_filter_s = 0.05;
+      break;
+    case Scenario::kLimp:
+      controller.kind = sim::ControllerKind::kZero;
       break;
   }
   return controller;

@@ -11,6 +11,10 @@
 //          0.5 s, then trots forward (ControllerOptions defaults plus the
 //          stance legs' weight feed-forward, which the 13.7 kg A1 needs to
 //          trot on every contact model at 001's k_p = 40).
+//   limp   from Model::q_default, feet on the ground, zero joint torque: the
+//          legs fold and the robot comes to rest on whatever touches the
+//          ground — its feet alone with collision kFeet (the trunk then
+//          passes through the ground), its knees and trunk with kAll.
 // Both engines run the scenario's controller from one sim::ControllerSettings
 // (ScenarioController): Moreau's simulation inside its step, MuJoCo's adapter
 // by the same factory (sim::MakeSimulationController).
@@ -33,9 +37,9 @@ namespace moreau::bench::vs_mujoco {
 // Height of the drop: the lowest foot starts this far above the ground (m).
 inline constexpr double kDropHeight = 0.1;
 
-enum class Scenario { kDrop, kStand, kTrot };
+enum class Scenario { kDrop, kStand, kTrot, kLimp };
 const char* ScenarioName(Scenario scenario);
-// "drop", "stand", "trot"; InvalidArgument naming the value otherwise.
+// "drop", "stand", "trot", "limp"; InvalidArgument naming the value otherwise.
 absl::StatusOr<Scenario> ParseScenario(absl::string_view name);
 
 // The controller that drives the scenario, every step (period 1); an

@@ -32,7 +32,8 @@ def run(*args, timeout=240):
 def drop(tmp_path_factory):
     plots = tmp_path_factory.mktemp("plots")
     result = run("--model", A1, "--scenarios", "drop", "--duration", 1, "--dt", 0.001,
-                 "--contacts", "moreau-sor", "--cones", "elliptic", "--json", "--plots", plots)
+                 "--collision", "feet", "--contacts", "moreau-sor", "--cones", "elliptic", "--json",
+                 "--plots", plots)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout), plots, result.stderr
 
@@ -85,6 +86,39 @@ def test_bad_input_is_named():
     result = run("--dt", "0")
     assert result.returncode == 2
     assert "--dt 0" in result.stderr
+    result = run("--collision", "feet,knees")
+    assert result.returncode == 2
+    assert "--collision knees" in result.stderr
+
+
+@pytest.fixture(scope="module")
+def limp():
+    result = run("--model", A1, "--scenarios", "limp", "--duration", 1.5, "--dt", 0.001,
+                 "--collision", "feet,all", "--contacts", "moreau-sor", "--cones", "elliptic",
+                 "--json")
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout), result.stderr
+
+
+def test_limp_robot_rests_on_its_body_in_both_engines_with_whole_body_collision(limp):
+    """Zero torque from standing: the legs fold. Colliding every geom, both
+    engines bring the trunk to rest on the ground at the same place; with the
+    feet alone, both let the trunk through the ground alike."""
+    report, stderr = limp
+    assert "collision all" in stderr and "geoms touch the ground" in stderr
+    collisions = sorted(entry["collision"] for entry in report["scenarios"])
+    assert collisions == ["all", "feet"]
+    whole = report["agreement_all"]["limp"]
+    moreau, mujoco = whole["moreau_final_trunk_pos_m"], whole["mujoco_final_trunk_pos_m"]
+    # The A1's trunk box is 0.114 m tall: its centre rests about 5.7 cm up
+    # (on the thighs and hips a little higher), in both engines.
+    assert 0.04 < moreau[2] < 0.15 and 0.04 < mujoco[2] < 0.15, (moreau, mujoco)
+    assert abs(moreau[2] - mujoco[2]) < 0.01, (moreau, mujoco)
+    feet = report["agreement"]["limp"]
+    # Only the feet collide: the trunk ends below its resting height with all,
+    # in both engines.
+    assert feet["moreau_final_trunk_pos_m"][2] < moreau[2] - 0.02, feet
+    assert feet["mujoco_final_trunk_pos_m"][2] < mujoco[2] - 0.02, feet
 
 
 # Paper 001's trot agreement (its simulator against MuJoCo): trunk position
@@ -101,7 +135,7 @@ def test_trot_agrees_about_as_closely_as_paper_001():
     a regression such as the earlier trot's (82, 122, 6) mm, 7.5 deg yaw,
     13 N without failing on rounding-level changes."""
     result = run("--model", A1, "--scenarios", "trot", "--duration", 10, "--dt", 0.001,
-                 "--contacts", "moreau-sor", "--cones", "elliptic", "--json")
+                 "--collision", "feet", "--contacts", "moreau-sor", "--cones", "elliptic", "--json")
     assert result.returncode == 0, result.stderr
     trot = json.loads(result.stdout)["trot"]
     assert not trot["moreau_fell"] and not trot["mujoco_fell"]
