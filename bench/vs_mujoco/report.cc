@@ -104,8 +104,7 @@ void WriteMarkdown(const Report& report, std::ostream& out) {
   if (!report.rows.empty()) {
     const SpeedRow& first = report.rows.front();
     out << "Steps per second (controller included); in brackets Moreau over the faster MuJoCo "
-           "cone and, colliding every geom (`all`), the share of its speed with the feet alone. "
-           "Both engines collide the same geoms with the ground.\n\n| scenario | Δt | collision |";
+           "cone and, for `all`, the share of the `feet` speed.\n\n| scenario | Δt | collision |";
     for (const RunResult& run : first.mujoco) out << " MuJoCo " << run.contact << " |";
     for (const RunResult& run : first.moreau) out << " Moreau " << run.contact << " |";
     out << "\n|---|---|---|";
