@@ -455,9 +455,11 @@ grpc::ServerUnaryReactor* SimulatorService::Query(grpc::CallbackServerContext* c
   sim::State state;
   std::vector<contact::Contact> contacts;
   std::vector<LinkPoint> links;
+  contact::Terrain terrain;  // the witness points' (Jacobians)
   {
     absl::MutexLock lock(&inst.mu);
     state = inst.sim->state();
+    if (request->contact_jacobians()) terrain = inst.sim->settings().terrain;
     if (request->contacts()) contacts = inst.sim->contacts().contacts;
     if (request->link_positions()) links = inst.observed.links();
   }
@@ -509,7 +511,7 @@ grpc::ServerUnaryReactor* SimulatorService::Query(grpc::CallbackServerContext* c
     response->mutable_bias_forces()->Assign(h.data(), h.data() + model.nv);
   }
   if (request->contact_jacobians()) {
-    for (const Matrix3Xd& J : inspection.ContactJacobians()) {
+    for (const Matrix3Xd& J : inspection.ContactJacobians(terrain)) {
       for (int r = 0; r < 3; ++r) {
         for (int c = 0; c < model.nv; ++c) response->add_contact_jacobians(J(r, c));
       }

@@ -14,6 +14,8 @@
 #include "clients/cli/state_flags.h"
 #include "clients/cli/text_format.h"
 #include "clients/json/json_writer.h"
+#include "engine/contact/contact_witness.h"
+#include "engine/contact/terrain.h"
 #include "engine/dynamics/aba.h"
 #include "engine/dynamics/crba.h"
 #include "engine/dynamics/data.h"
@@ -63,7 +65,9 @@ DynamicsTerms Evaluate(const Model& model, const StateInput& state) {
   terms.c = ComputeCoriolis(model, data, state.q, state.v);
   terms.g = ComputeGravity(model, data, state.q);
   terms.qacc = Aba(model, data, state.q, state.v, state.tau);
-  ContactJacobians(model, data, state.q);
+  // At the witness points on the flat ground (a sphere's or rim's lowest
+  // point, as the step finds it).
+  contact::WitnessJacobians(model, contact::Terrain(), state.q, data);
   const std::vector<std::string> names = UniqueContactNames(model);
   for (size_t k = 0; k < names.size() && k < data.contact_J.size(); ++k) {
     terms.contacts.push_back({names[k], data.contact_position[k], data.contact_J[k]});

@@ -2,6 +2,9 @@
 
 #include <cmath>
 
+#include "engine/dynamics/jacobians.h"
+#include "engine/dynamics/kinematics.h"
+
 namespace moreau::contact {
 
 Vec3 Perpendicular(const Vec3& a) {
@@ -41,6 +44,14 @@ void UpdateWitnessPoints(const Model& model, const Terrain& terrain, const Broad
 
 void UpdateWitnessPoints(const Model& model, const Terrain& terrain, Data& data) {
   UpdateWitnessPoints(model, terrain, BroadPhase(), data);
+}
+
+void WitnessJacobians(const Model& model, const Terrain& terrain, const Eigen::VectorXd& q,
+                      Data& data) {
+  ForwardKinematics(model, data, q);
+  ContactPositions(model, data);  // the slots' centres, which the witness points start from
+  UpdateWitnessPoints(model, terrain, data);
+  ContactJacobians(model, data);  // at data.contact_point_body
 }
 
 }  // namespace moreau::contact

@@ -6,6 +6,8 @@
 #ifndef MOREAU_ENGINE_CONTACT_CONTACT_WITNESS_H_
 #define MOREAU_ENGINE_CONTACT_CONTACT_WITNESS_H_
 
+#include <Eigen/Core>
+
 #include "engine/contact/broad_phase.h"
 #include "engine/contact/terrain.h"
 #include "engine/dynamics/data.h"
@@ -28,6 +30,14 @@ void UpdateWitnessPoints(const Model& model, const Terrain& terrain, const Broad
                          Data& data);
 // Every slot's witness point (no broad phase).
 void UpdateWitnessPoints(const Model& model, const Terrain& terrain, Data& data);
+
+// Every slot's world position (data.contact_position) and linear velocity
+// Jacobian (data.contact_J, 3 × nv, world) at configuration q, taken at its
+// witness point on `terrain` as the step's contact stage finds it: a
+// sphere's lowest point, a rim's, a fixed slot's own point. Runs the forward
+// kinematics at q.
+void WitnessJacobians(const Model& model, const Terrain& terrain, const Eigen::VectorXd& q,
+                      Data& data);
 
 // A unit vector perpendicular to the unit vector a: a × e for the world axis
 // e least aligned with a, normalized.

@@ -1,5 +1,6 @@
 #include "engine/sim/inspection.h"
 
+#include "engine/contact/contact_witness.h"
 #include "engine/dynamics/crba.h"
 #include "engine/dynamics/energy.h"
 #include "engine/dynamics/jacobians.h"
@@ -30,8 +31,8 @@ const Eigen::VectorXd& Inspection::BiasForces() {
   return NonlinearEffects(model_, data_, state_.q, state_.v);
 }
 
-const std::vector<Matrix3Xd>& Inspection::ContactJacobians() {
-  moreau::ContactJacobians(model_, data_, state_.q);
+const std::vector<Matrix3Xd>& Inspection::ContactJacobians(const contact::Terrain& terrain) {
+  contact::WitnessJacobians(model_, terrain, state_.q, data_);
   return data_.contact_J;
 }
 

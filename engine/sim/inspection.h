@@ -10,6 +10,7 @@
 #include <Eigen/Core>
 #include <vector>
 
+#include "engine/contact/terrain.h"
 #include "engine/dynamics/data.h"
 #include "engine/model/model.h"
 #include "engine/sim/state.h"
@@ -38,8 +39,10 @@ class Inspection {
   const Eigen::MatrixXd& MassMatrix();
   // h = c(q, v) + g(q), nv (RNEA with q̈ = 0).
   const Eigen::VectorXd& BiasForces();
-  // 3 × nv per contact point (Model::contact_points), world frame.
-  const std::vector<Matrix3Xd>& ContactJacobians();
+  // 3 × nv per contact point (Model::contact_points), world frame, at each
+  // slot's witness point on `terrain` (contact::WitnessJacobians: a sphere's
+  // or rim's lowest point, as the step finds it).
+  const std::vector<Matrix3Xd>& ContactJacobians(const contact::Terrain& terrain);
 
  private:
   const Model& model_;

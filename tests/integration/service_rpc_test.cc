@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "engine/contact/contact_witness.h"
+#include "engine/contact/terrain.h"
 #include "engine/contact/terrain_generators.h"
 #include "engine/dynamics/crba.h"
 #include "engine/dynamics/data.h"
@@ -466,6 +468,52 @@ TEST_F(ServiceRpcTest, Query_EqualsTheInProcessEngineValueForValue) {
     for (int row = 0; row < 3; ++row) {
       for (int col = 0; col < m.nv; ++col) {
         EXPECT_EQ(r.contact_jacobians((3 * c + row) * m.nv + col), data.contact_J[c](row, col))
+            << "contact " << c << " row " << row << " column " << col;
+      }
+    }
+  }
+}
+
+// A wheel whose cylinder rims and sphere collide (whole-body collision): the
+// Jacobians Query reports are taken at the witness points the step finds,
+// as contact::WitnessJacobians computes them in this process.
+TEST_F(ServiceRpcTest, Query_ContactJacobiansAtTheWitnessPoints) {
+  constexpr char kWheel[] = R"(<robot name="wheel">
+  <link name="wheel">
+    <inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><origin rpy="1.5707963267948966 0 0"/><geometry><cylinder radius="0.1" length="0.2"/></geometry></collision>
+    <collision><origin xyz="0.3 0 0"/><geometry><sphere radius="0.05"/></geometry></collision>
+  </link>
+</robot>)";
+  v1::CreateInstancesRequest create;
+  create.mutable_model()->set_urdf(kWheel);
+  create.mutable_model()->set_collision("all");
+  create.set_count(1);
+  MOREAU_ASSERT_OK_AND_ASSIGN(auto created, client().CreateInstances(create));
+  const Eigen::Quaterniond r(Eigen::AngleAxisd(0.4, Eigen::Vector3d(0.3, 1.0, 0.2).normalized()));
+  Eigen::VectorXd q(7);
+  q << 0.1, -0.2, 0.3, r.w(), r.x(), r.y(), r.z();
+  v1::QueryRequest query;
+  query.set_instance_id(created.instance_ids(0));
+  query.set_contact_jacobians(true);
+  for (int i = 0; i < 7; ++i) query.add_q(q[i]);
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::QueryResponse response, client().Query(query));
+
+  LoadOptions options;
+  options.collision = CollisionMode::kAll;
+  auto model = LoadUrdfString(kWheel, options);
+  ASSERT_TRUE(model.ok()) << model.status();
+  const Model& m = **model;
+  Data data = MakeData(m);
+  contact::WitnessJacobians(m, contact::Terrain(), q, data);
+  const int points = static_cast<int>(m.contact_points.size());
+  ASSERT_GT(points, 8);  // the rims' eight points and the sphere
+  ASSERT_EQ(response.contact_jacobians_size(), 3 * points * m.nv);
+  for (int c = 0; c < points; ++c) {
+    for (int row = 0; row < 3; ++row) {
+      for (int col = 0; col < m.nv; ++col) {
+        EXPECT_EQ(response.contact_jacobians((3 * c + row) * m.nv + col),
+                  data.contact_J[c](row, col))
             << "contact " << c << " row " << row << " column " << col;
       }
     }

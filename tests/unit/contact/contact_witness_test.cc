@@ -154,5 +154,30 @@ TEST(ContactWitness, JacobianAtTheWitnessAndRollingWithoutSlip) {
   EXPECT_NEAR((data.contact_J[3] * v).x(), 2 * omega * 0.1, 1e-12);
 }
 
+TEST(ContactWitness, WitnessJacobiansFromTheConfigurationAlone) {
+  // The Jacobians a client inspects (contact::WitnessJacobians, from q and
+  // the terrain alone) are the step's: the witness points of a tilted wheel
+  // on an incline, each slot's J at its witness point.
+  const Model model = LoadWheel();
+  const auto incline = Terrain::Incline(0.2, Vec3(1.0, 0.3, 0.0), Vec3::Zero());
+  ASSERT_TRUE(incline.ok());
+  const Eigen::Quaterniond r(Eigen::AngleAxisd(0.4, Vec3(0.3, 1.0, 0.2).normalized()));
+  const Eigen::VectorXd q = Pose(Vec3(0.1, -0.2, 0.3), r);
+  Data step_data = MakeData(model);
+  ContactSet set = MakeContactSet(model);
+  Detect(model, *incline, q, step_data, set);
+  ContactJacobians(model, step_data);
+
+  Data data = MakeData(model);
+  WitnessJacobians(model, *incline, q, data);
+  int moved = 0;  // slots whose witness point is not the slot's own point
+  for (size_t k = 0; k < model.contact_points.size(); ++k) {
+    EXPECT_EQ(data.contact_position[k], step_data.contact_position[k]) << k;
+    EXPECT_EQ(data.contact_J[k], step_data.contact_J[k]) << k;
+    moved += (data.contact_point_body[k] - model.contact_points[k].position).norm() > 1e-6;
+  }
+  EXPECT_GE(moved, 9);  // the sphere and the eight rim points
+}
+
 }  // namespace
 }  // namespace moreau::contact
