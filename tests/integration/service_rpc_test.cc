@@ -20,6 +20,7 @@
 #include "engine/model/loader.h"
 #include "engine/sim/simulation.h"
 #include "tests/integration/service_test_util.h"
+#include "tests/unit/contact/collision_body.h"
 
 namespace moreau::testing {
 namespace {
@@ -478,13 +479,7 @@ TEST_F(ServiceRpcTest, Query_EqualsTheInProcessEngineValueForValue) {
 // Jacobians Query reports are taken at the witness points the step finds,
 // as contact::WitnessJacobians computes them in this process.
 TEST_F(ServiceRpcTest, Query_ContactJacobiansAtTheWitnessPoints) {
-  constexpr char kWheel[] = R"(<robot name="wheel">
-  <link name="wheel">
-    <inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
-    <collision><origin rpy="1.5707963267948966 0 0"/><geometry><cylinder radius="0.1" length="0.2"/></geometry></collision>
-    <collision><origin xyz="0.3 0 0"/><geometry><sphere radius="0.05"/></geometry></collision>
-  </link>
-</robot>)";
+  const std::string kWheel = test_models::CollisionBodyUrdf(/*with_box=*/false);
   v1::CreateInstancesRequest create;
   create.mutable_model()->set_urdf(kWheel);
   create.mutable_model()->set_collision("all");

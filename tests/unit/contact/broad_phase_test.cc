@@ -18,32 +18,12 @@
 #include "engine/dynamics/jacobians.h"
 #include "engine/dynamics/kinematics.h"
 #include "engine/model/loader.h"
+#include "tests/unit/contact/collision_body.h"
 
 namespace moreau::contact {
 namespace {
 
-// One floating link: a cylinder (rim slots), a sphere (sphere-bottom slot),
-// and a box (fixed corner slots), all colliding.
-constexpr char kBody[] = R"(<robot name="body">
-  <link name="body">
-    <inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
-    <collision><origin rpy="1.5707963267948966 0 0"/><geometry><cylinder radius="0.1" length="0.2"/></geometry></collision>
-    <collision><origin xyz="0.3 0 0"/><geometry><sphere radius="0.05"/></geometry></collision>
-    <collision><origin xyz="-0.3 0.1 0"/><geometry><box size="0.1 0.2 0.05"/></geometry></collision>
-  </link>
-</robot>)";
-
-Model LoadBody() {
-  LoadOptions options;
-  options.collision = CollisionMode::kAll;
-  auto m = LoadUrdfString(kBody, options);
-  EXPECT_TRUE(m.ok()) << m.status();
-  Model model = **m;
-  for (ContactPoint& c : model.contact_points) {
-    if (c.radius == 0.05) c.witness = ContactWitness::kSphereBottom;
-  }
-  return model;
-}
+Model LoadBody() { return test_models::LoadCollisionBody(/*with_box=*/true); }
 
 struct Slots {
   std::vector<bool> active;  // by the activation rule with horizon t

@@ -15,33 +15,12 @@
 #include "engine/dynamics/jacobians.h"
 #include "engine/dynamics/kinematics.h"
 #include "engine/model/loader.h"
+#include "tests/unit/contact/collision_body.h"
 
 namespace moreau::contact {
 namespace {
 
-// One floating link: a cylinder (radius 0.1, length 0.2, along the link's y
-// axis) and a sphere (radius 0.05) at (0.3, 0, 0), both colliding.
-constexpr char kBody[] = R"(<robot name="wheel">
-  <link name="wheel">
-    <inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
-    <collision><origin rpy="1.5707963267948966 0 0"/><geometry><cylinder radius="0.1" length="0.2"/></geometry></collision>
-    <collision><origin xyz="0.3 0 0"/><geometry><sphere radius="0.05"/></geometry></collision>
-  </link>
-</robot>)";
-
-Model LoadWheel() {
-  LoadOptions options;
-  options.collision = CollisionMode::kAll;
-  auto m = LoadUrdfString(kBody, options);
-  EXPECT_TRUE(m.ok()) << m.status();
-  Model model = **m;
-  // The single link's sphere is its "foot"; as a body-collision sphere it is
-  // a sphere-bottom slot.
-  for (ContactPoint& c : model.contact_points) {
-    if (c.radius == 0.05) c.witness = ContactWitness::kSphereBottom;
-  }
-  return model;
-}
+Model LoadWheel() { return test_models::LoadCollisionBody(/*with_box=*/false); }
 
 Eigen::VectorXd Pose(const Vec3& p, const Eigen::Quaterniond& r) {
   Eigen::VectorXd q(7);
