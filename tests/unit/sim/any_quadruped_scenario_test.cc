@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <memory>
 #include <numbers>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,9 @@ std::string Name(const Case& c) {
   std::replace(name.begin(), name.end(), '-', '_');
   return name;
 }
+
+// gtest prints a parameter by this rather than as raw bytes.
+void PrintTo(const Case& c, std::ostream* os) { *os << Name(c); }
 
 std::shared_ptr<const Model> Robot(const std::string& robot) {
   if (robot == "mini_cheetah") return testing::MiniCheetah();
