@@ -28,6 +28,9 @@ BroadPhase MakeBroadPhase(const Model& model) {
     for (const ContactPoint& cp : model.contact_points) {
       if (cp.body != b) continue;
       bound.radius = std::max(bound.radius, (cp.position - bound.centre).norm() + cp.radius);
+      if (cp.witness == ContactWitness::kFixed) {
+        bound.fixed_radius = std::max(bound.fixed_radius, cp.radius);
+      }
     }
     broad.bounds.push_back(bound);
   }
@@ -40,7 +43,13 @@ void RunBroadPhase(const Data& data, const Terrain& terrain, double margin, doub
   for (const BodyBound& bound : broad.bounds) {
     const Transform& X = data.X_0[bound.body];
     const Vec3 centre = X.InverseTransformPoint(bound.centre);
-    const double d = terrain.DistanceLowerBound(centre, bound.radius);
+    double d = terrain.DistanceLowerBound(centre, bound.radius);
+    if (bound.fixed_radius > 0.0) {
+      // A fixed slot: g_N = distance(centre_k) − r_k ≥ that bound (equal to d
+      // on a plane, below it on a heightfield's slopes).
+      d = std::min(d, terrain.DistanceLowerBound(centre, bound.radius - bound.fixed_radius) -
+                          bound.fixed_radius);
+    }
     // Rounding slack: the narrow phase forms the same distances in another
     // order of operations.
     const double slack = 1e-9 * (1.0 + centre.lpNorm<Eigen::Infinity>() + bound.radius);

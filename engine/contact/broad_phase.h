@@ -24,6 +24,10 @@ struct BodyBound {
   int body = 0;
   Vec3 centre = Vec3::Zero();
   double radius = 0.0;
+  // The largest radius r_f of its fixed slots (kFixed): their gap is the
+  // distance of the centre less r_f, which on a slope falls faster than a
+  // point's (RunBroadPhase).
+  double fixed_radius = 0.0;
 };
 
 struct BroadPhase {
@@ -52,7 +56,9 @@ BroadPhase MakeBroadPhase(const Model& model);
 
 // Per body at the q of the last ForwardKinematics (data.X_0): d, a lower bound
 // of the terrain distance over its bounding sphere (Terrain::
-// DistanceLowerBound), and with horizon t > 0 the bound s = ‖v_c‖ + ‖ω‖ R on
+// DistanceLowerBound) — with fixed slots, the smaller of that and
+// DistanceLowerBound(c, R − r_f) − r_f, the bound of a fixed slot's gap
+// (its centre lies within R − r_f of c) — and with horizon t > 0 the bound s = ‖v_c‖ + ‖ω‖ R on
 // the speed of any point of the sphere from the body twist data.v (which must
 // then be at the same q and v as the contact velocities). The body is far,
 // near = 0, when d > margin and d − t s > 0 (each with a rounding slack):

@@ -25,6 +25,16 @@ namespace {
 
 Model LoadBody() { return test_models::LoadCollisionBody(/*with_box=*/true); }
 
+// The same body with its sphere a fixed slot (the loader's foot sphere: the
+// gap is the centre's distance less the radius, 001 eq. 31).
+Model LoadBodyWithFixedSphere() {
+  LoadOptions options;
+  options.collision = CollisionMode::kAll;
+  auto m = LoadUrdfString(test_models::CollisionBodyUrdf(/*with_box=*/true), options);
+  EXPECT_TRUE(m.ok()) << m.status();
+  return **m;
+}
+
 struct Slots {
   std::vector<bool> active;  // by the activation rule with horizon t
   ContactSet set;
@@ -51,8 +61,8 @@ Slots Detect(const Model& model, const Terrain& terrain, const Eigen::VectorXd& 
   return out;
 }
 
-void ExpectSameContacts(const Terrain& terrain, double z_ground) {
-  const Model model = LoadBody();
+void ExpectSameContacts(const Terrain& terrain, double z_ground, bool fixed_sphere = false) {
+  const Model model = fixed_sphere ? LoadBodyWithFixedSphere() : LoadBody();
   const BroadPhase broad = MakeBroadPhase(model);
   ASSERT_EQ(broad.bounds.size(), 1u);
   const double R = broad.bounds[0].radius;
@@ -121,6 +131,19 @@ TEST(BroadPhase, SameContactsOnHeightfield) {
   const auto terrain = Terrain::Heightfield(Vec3(-1.5, -1.5, 0.1), 0.1, n, n, heights);
   ASSERT_TRUE(terrain.ok());
   ExpectSameContacts(*terrain, 0.14);
+}
+
+// Steep cells (slope 2, n_z ≈ 0.45) and a fixed sphere slot: its gap, the
+// centre's distance less r, falls by r (1 − n_z) more than a point's.
+TEST(BroadPhase, SameContactsOnSteepHeightfieldWithFixedSphere) {
+  const int n = 40;
+  std::vector<double> heights(n * n);
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < n; ++i) heights[i + n * j] = ((i + j) % 2 == 0) ? 0.1 : 0.0;
+  }
+  const auto terrain = Terrain::Heightfield(Vec3(-1.0, -1.0, 0.0), 0.05, n, n, heights);
+  ASSERT_TRUE(terrain.ok());
+  ExpectSameContacts(*terrain, 0.1, /*fixed_sphere=*/true);
 }
 
 // The heightfield bound is below the distance at every point of the ball.
