@@ -13,14 +13,14 @@ BroadPhase MakeBroadPhase(const Model& model) {
     // The box around the body's slot spheres; its middle is the centre.
     Vec3 lo = Vec3::Constant(INFINITY);
     Vec3 hi = Vec3::Constant(-INFINITY);
+    int slots = 0;
     for (const ContactPoint& cp : model.contact_points) {
       if (cp.body != b) continue;
       lo = lo.cwiseMin(cp.position - Vec3::Constant(cp.radius));
       hi = hi.cwiseMax(cp.position + Vec3::Constant(cp.radius));
+      ++slots;
     }
     // A body with one slot: its narrow phase costs what the test would.
-    int slots = 0;
-    for (const ContactPoint& cp : model.contact_points) slots += cp.body == b ? 1 : 0;
     if (slots < 2) continue;
     BodyBound bound;
     bound.body = b;
