@@ -278,6 +278,9 @@ int main(int argc, char** argv) {
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
+  // A port another process holds is an error, never a port shared with it
+  // (gRPC's default SO_REUSEPORT would split the connections between both).
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   int port = 0;
   builder.AddListeningPort(absl::StrCat(host, ":", absl::GetFlag(FLAGS_port)), *credentials, &port);
   builder.RegisterService(&service);
@@ -290,7 +293,8 @@ int main(int argc, char** argv) {
   builder.SetMaxSendMessageSize(max_message);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (server == nullptr || port == 0) {
-    return Fail(absl::StrCat("cannot listen on ", host, ":", absl::GetFlag(FLAGS_port)));
+    return Fail(absl::StrCat("cannot listen on ", host, ":", absl::GetFlag(FLAGS_port),
+                             " (in use by another process, or not an address of this machine)"));
   }
   server->GetHealthCheckService()->SetServingStatus(moreau::v1::Simulator::service_full_name(),
                                                     true);

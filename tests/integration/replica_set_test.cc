@@ -56,6 +56,10 @@ class ReplicaSetTest : public ::testing::Test {
     servers_ = StartReplicas(3);
     ASSERT_EQ(servers_.size(), 3u) << "could not start three moreaud on one port";
     for (const auto& server : servers_) addresses_.push_back(server->address());
+    // Every replica answers before a test's first call.
+    auto fleet = ReplicaSet::Connect(addresses_);
+    ASSERT_TRUE(fleet.ok()) << fleet.status();
+    ASSERT_TRUE((*fleet)->WaitForServers(absl::Seconds(10)).ok());
   }
   std::vector<double> Live() const {
     std::vector<double> live;
@@ -69,7 +73,6 @@ class ReplicaSetTest : public ::testing::Test {
 TEST_F(ReplicaSetTest, SpreadsEvenlyAndRoutesEachCallToTheOwner) {
   EXPECT_EQ(addresses_[1], absl::StrCat("127.0.0.2:", servers_[0]->port()));
   MOREAU_ASSERT_OK_AND_ASSIGN(std::unique_ptr<ReplicaSet> fleet, ReplicaSet::Connect(addresses_));
-  ASSERT_TRUE(fleet->WaitForServers(absl::Seconds(10)).ok());
   MOREAU_ASSERT_OK_AND_ASSIGN(v1::CreateInstancesResponse made,
                               fleet->CreateBuiltin("mini_cheetah", 7));
   ASSERT_EQ(made.instance_ids_size(), 7);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -214,6 +215,23 @@ TEST(ServiceLifecycle, SigtermDrainsInFlightCallsAndExitsZero) {
   EXPECT_EQ(exit_code, 0);
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_EQ(result->substeps_done(), 60000);
+}
+
+TEST(ServiceLifecycle, SecondServerOnAPortInUseFailsNamingIt) {
+  LiveServer first = StartServer({});
+  ASSERT_NE(first.client, nullptr);
+  const std::string stderr_path =
+      absl::StrCat(::testing::TempDir(), "/port_in_use_", getpid(), ".log");
+  auto second = ServerProcess::Start({"--port", absl::StrCat(first.process->port())}, stderr_path);
+  EXPECT_FALSE(second.ok()) << "a second moreaud shares port " << first.process->port();
+  std::ifstream log(stderr_path);
+  const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find(absl::StrCat("cannot listen on 127.0.0.1:", first.process->port())),
+            std::string::npos)
+      << text;
+  // The first server still has every connection.
+  EXPECT_TRUE(first.client->CreateBuiltin("sphere", 1).ok());
+  std::remove(stderr_path.c_str());
 }
 
 }  // namespace
