@@ -384,6 +384,7 @@ struct SimResult {
   double wall_s = 0.0;
   Pose7 final_pose;
   bool floating = false;
+  int force_law_substeps = 1;  // Simulation::force_law_substeps
   bool diverged = false;
   std::string divergence;  // the Step error
   int64_t csv_rows = 0;
@@ -412,6 +413,7 @@ void WriteJson(const SimOptions& options, const SimResult& result, const RunMetr
   json.Key("contact").String(sim::ContactModelName(sim::ModelOf(options.settings.contact)));
   json.Key("integrator").String(sim::IntegratorName(IntegratorOf(options.settings.contact)));
   json.Key("dt").Number(options.settings.dt);
+  json.Key("force_law_substeps").Int(result.force_law_substeps);
   json.Key("gear").Number(options.settings.transmission.gear);
   json.Key("rotor_inertia").Number(options.settings.transmission.rotor_inertia);
   // "torque" when the controller's own PD torques drive the joints.
@@ -443,7 +445,12 @@ void WriteText(const SimOptions& options, const SimResult& result, const RunMetr
   const bool hard = sim::IsHardContact(contact);
   out << "model: " << result.model << "  contact: " << sim::ContactModelName(contact);
   if (!hard) out << "  integrator: " << sim::IntegratorName(IntegratorOf(settings.contact));
-  out << "  dt: " << FormatNumber(settings.dt) << " s\n";
+  out << "  dt: " << FormatNumber(settings.dt) << " s";
+  if (result.force_law_substeps > 1) {
+    out << " (" << result.force_law_substeps << " explicit updates of dt/"
+        << result.force_law_substeps << " per step: docs/physics.md#explicit-sub-steps)";
+  }
+  out << '\n';
   if (settings.transmission.active()) {
     out << "transmission: gear " << FormatNumber(settings.transmission.gear) << "  rotor inertia "
         << FormatNumber(settings.transmission.rotor_inertia) << " kg m^2  (0: the model's)\n";
@@ -615,6 +622,7 @@ absl::Status RunSim(const Invocation& invocation) {
   result.wall_s = wall_s;
   result.final_pose = BasePose(m, simulation->state().q);
   result.floating = m.floating_base;
+  result.force_law_substeps = simulation->force_law_substeps();
   result.diverged = !step_status.ok();
   result.divergence = std::string(step_status.message());
   if (csv != nullptr) {

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "engine/sim/explicit_substeps.h"
 #include "engine/sim/named_parameters.h"
 
 namespace moreau::sim {
@@ -14,7 +15,8 @@ NamedParameter MaxIterations(int* field) { return Integer("max_iterations", fiel
 
 // The named parameters of the chosen contact model, pointing into contact:
 // its numbers, then the iteration cap of the models that solve (the force
-// laws solve nothing), then hertz's implicit_friction flag.
+// laws solve nothing), spring-damper's sub-step count and hertz's
+// implicit_friction flag.
 std::vector<NamedParameter> Parameters(ContactSettings& contact) {
   if (auto* s = std::get_if<SpringDamperSettings>(&contact)) {
     auto& p = s->law;
@@ -23,7 +25,8 @@ std::vector<NamedParameter> Parameters(ContactSettings& contact) {
             {"tangential_stiffness", &p.tangential_stiffness},
             {"tangential_damping", &p.tangential_damping},
             {"mu", &p.mu},
-            {"stick_velocity", &p.stick_velocity}};
+            {"stick_velocity", &p.stick_velocity},
+            Integer("substeps", &s->substeps, 0, kMaxExplicitSubsteps)};
   }
   if (auto* s = std::get_if<HertzSettings>(&contact)) {
     auto& p = s->law;

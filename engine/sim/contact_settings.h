@@ -60,6 +60,9 @@ bool IsQpContact(ContactModel model);
 struct SpringDamperSettings {  // "spring-damper", 000 Alg. 1
   contact::SpringDamperParams law;
   step::Integrator integrator = step::Integrator::kSemiImplicitEuler;
+  // Explicit updates per step: 0, as many as the lightest contact point's
+  // stability needs (explicit_substeps.h); n ≥ 1, exactly n.
+  int substeps = 0;
 };
 struct HertzSettings {  // "hertz", 001 eq. 34–38
   contact::HertzParams law;

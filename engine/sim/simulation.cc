@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/model/loop_closures.h"
+#include "engine/sim/explicit_substeps.h"
 #include "engine/sim/make_controller.h"
 #include "engine/step/explicit_step.h"
 #include "engine/step/least_constraint_step.h"
@@ -35,6 +36,14 @@ contact::ContactForceParams ForceLawParams(const ContactSettings& contact) {
     params.micro = s->law;
   }
   return params;
+}
+
+// Explicit updates per step (Simulation::force_law_substeps).
+int ForceLawSubsteps(const Model& model, const Settings& settings) {
+  const auto* s = std::get_if<SpringDamperSettings>(&settings.contact);
+  if (s == nullptr) return 1;
+  if (s->substeps > 0) return s->substeps;
+  return SpringDamperSubsteps(s->law, LightestContactMass(model, settings.terrain), settings.dt);
 }
 
 }  // namespace
@@ -87,6 +96,7 @@ Simulation::Simulation(std::shared_ptr<const Model> model, const Settings& setti
       integrator_(ForceLawIntegrator(settings.contact) != nullptr
                       ? *ForceLawIntegrator(settings.contact)
                       : step::Integrator::kSemiImplicitEuler),
+      force_law_substeps_(ForceLawSubsteps(*model_, settings)),
       state_(DefaultState(*model_)),
       last_good_(state_),
       workspace_(step::MakeStepWorkspace(*model_)),
@@ -200,8 +210,12 @@ absl::Status Simulation::StepOnce(const Eigen::VectorXd& tau, const std::vector<
     report_.solver_iterations = workspace_.qp.last.iterations;
     report_.solver_converged = workspace_.qp.last.converged;
   } else {
-    step::ExplicitStep(*model_, settings_.terrain, force_law_, integrator_, dt, inputs, state_.q,
-                       state_.v, state_.contact_states, workspace_);
+    // Δt in force_law_substeps_ explicit updates of Δt / n, τ held.
+    const double h = force_law_substeps_ == 1 ? dt : dt / force_law_substeps_;
+    for (int k = 0; k < force_law_substeps_; ++k) {
+      step::ExplicitStep(*model_, settings_.terrain, force_law_, integrator_, h, inputs, state_.q,
+                         state_.v, state_.contact_states, workspace_);
+    }
     // Hertz friction stepped implicitly reports its Newton solve; the other
     // force laws solve nothing.
     const bool implicit =

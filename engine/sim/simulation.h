@@ -109,6 +109,10 @@ class Simulation {
   // time-varying state is State::controller.
   const control::Controller* controller() const { return controller_.get(); }
   const StepReport& last_report() const { return report_; }
+  // Explicit updates of the force law per step (Δt / n each): spring-damper's
+  // SpringDamperSettings::substeps, or the stability count of
+  // explicit_substeps.h when that is 0; 1 for every other contact model.
+  int force_law_substeps() const { return force_law_substeps_; }
   // Contact set of the last step (positions, gaps, forces).
   const contact::ContactSet& contacts() const { return workspace_.contacts; }
   // Workspace of the last step; data() holds its kinematics.
@@ -145,6 +149,7 @@ class Simulation {
   // for step::ExplicitStep.
   contact::ContactForceParams force_law_;
   step::Integrator integrator_;
+  int force_law_substeps_ = 1;
   State state_;
   State last_good_;
   step::StepWorkspace workspace_;

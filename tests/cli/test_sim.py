@@ -15,6 +15,7 @@ REPORT_TYPES = {
     "contact": str,
     "integrator": str,
     "dt": float,
+    "force_law_substeps": int,
     "gear": float,
     "rotor_inertia": float,
     "control": str,
@@ -353,10 +354,12 @@ def test_no_friction_no_grip(moreau):
 
 
 def test_divergence_is_reported_then_fails(moreau):
-    """A step too large for a stiff spring: the report of the run up to the
-    divergence is printed, then one error line, exit status 1."""
+    """A step too large for a stiff spring, stepped with one explicit update:
+    the report of the run up to the divergence is printed, then one error
+    line, exit status 1."""
     result = moreau.run("sim", "mini_cheetah", "--contact", "spring-damper", "--dt", "0.01",
-                        "--controller", "zero", "--duration", "2", "--json")
+                        "--contact-parameters", "substeps=1", "--controller", "zero",
+                        "--duration", "2", "--json")
     assert result.returncode == 1, result.stderr
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("moreau: error: "), lines
@@ -365,6 +368,21 @@ def test_divergence_is_reported_then_fails(moreau):
     assert report["diverged"] is True
     assert 0 < report["steps"] < 200
     assert all(math.isfinite(x) for x in report["final_base_pose"])
+
+
+def test_spring_damper_substeps_a_step_past_its_stability_limit(moreau):
+    """The same 10 ms step with the default sub-steps: three updates of
+    3.3 ms (the Mini Cheetah's lightest contact point is stable up to
+    3.5 ms), no divergence, and the count in both reports."""
+    args = ["sim", "mini_cheetah", "--contact", "spring-damper", "--dt", "0.01",
+            "--controller", "zero", "--duration", "2"]
+    report = json.loads(moreau.ok(*args, "--json").stdout)
+    assert report["force_law_substeps"] == 3
+    assert report["diverged"] is False and report["steps"] == 200
+    assert "(3 explicit updates of dt/3 per step" in moreau.ok(*args).stdout
+    at_1ms = json.loads(moreau.ok("sim", "mini_cheetah", "--contact", "spring-damper",
+                                  "--duration", "0.1", "--json").stdout)
+    assert at_1ms["force_law_substeps"] == 1
 
 
 def test_text_summary(moreau):

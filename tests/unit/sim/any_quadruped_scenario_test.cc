@@ -1,6 +1,6 @@
 // The stand and trot controllers on any quadruped (tuning.h): the Mini
 // Cheetah under its default (paper-001) and the derived tuning, the Unitree
-// A1 and synthetic quadrupeds of 12, 30 and 55 kg under their default
+// A1 and synthetic quadrupeds of 5, 12, 30 and 55 kg under their default
 // (derived), each standing 10 s and trotting 10 s at Δt = 1 ms and 2.5 ms
 // with the moreau-jor and the spring-damper contact models. None falls (the
 // trunk stays above half its standing height and within 30° of upright
@@ -52,7 +52,7 @@ void PrintTo(const Case& c, std::ostream* os) { *os << Name(c); }
 std::shared_ptr<const Model> Robot(const std::string& robot) {
   if (robot == "mini_cheetah") return testing::MiniCheetah();
   if (robot == "unitree_a1") return testing::UnitreeA1();
-  for (double mass : {12.0, 30.0, 55.0}) {
+  for (double mass : {5.0, 12.0, 30.0, 55.0}) {
     const testing::SyntheticQuadruped spec = testing::SyntheticQuadrupedOfMass(mass);
     if (spec.name != robot) continue;
     auto model = testing::LoadSyntheticQuadruped(spec);
@@ -68,24 +68,10 @@ double TiltDeg(const Eigen::VectorXd& q) {
   return std::acos(std::clamp(c, -1.0, 1.0)) * 180.0 / std::numbers::pi;
 }
 
-// The cases the derived tuning does not yet hold: the 12 kg robot on the
-// explicit spring-damper contact (30 kN/m per foot) at 2.5 ms, standing and
-// trotting. Its 0.19 kg shanks are near that contact's explicit limit
-// (√(k/m) Δt ≈ 1 at 2.5 ms) and the deadbeat cap k_d ≤ I/Δt leaves a
-// stance leg almost undamped (ζ ≈ 0.04 against the body's share): it
-// bounces off the ground and flips within 0.5 s. Softer gains (k_p scaled
-// by 0.5–0.625) hold it, 0.4 and 0.7 do not; moreau-jor at 2.5 ms and
-// spring-damper at 1 ms hold it with the derived gains. Listed here so that
-// the run says so instead of leaving the case out.
-bool KnownToFall(const Case& c) {
-  return c.robot == "synthetic_12kg" && c.contact == ContactModel::kSpringDamper && c.dt > 2e-3;
-}
-
 class AnyQuadrupedTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(AnyQuadrupedTest, DoesNotFallAndTrotsForward) {
   const Case& c = GetParam();
-  if (KnownToFall(c)) GTEST_SKIP() << "known to fall (see KnownToFall): " << Name(c);
   const std::shared_ptr<const Model> model = Robot(c.robot);
   ASSERT_NE(model, nullptr);
   Settings settings;
@@ -139,8 +125,9 @@ std::vector<Case> Cases() {
   };
   const RobotTuning robots[] = {
       {"mini_cheetah", control::Tuning::kAuto},   {"mini_cheetah", control::Tuning::kDerived},
-      {"unitree_a1", control::Tuning::kAuto},     {"synthetic_12kg", control::Tuning::kAuto},
-      {"synthetic_30kg", control::Tuning::kAuto}, {"synthetic_55kg", control::Tuning::kAuto}};
+      {"unitree_a1", control::Tuning::kAuto},     {"synthetic_5kg", control::Tuning::kAuto},
+      {"synthetic_12kg", control::Tuning::kAuto}, {"synthetic_30kg", control::Tuning::kAuto},
+      {"synthetic_55kg", control::Tuning::kAuto}};
   std::vector<Case> cases;
   for (const RobotTuning& r : robots) {
     for (const char* controller : {"stand", "trot"}) {
