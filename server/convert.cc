@@ -1,5 +1,6 @@
 #include "server/convert.h"
 
+#include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -10,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "engine/control/pd.h"
 #include "engine/dynamics/data.h"
+#include "engine/model/collision_geometry.h"
 #include "engine/spatial/quaternion.h"
 #include "engine/util/status_macros.h"
 
@@ -38,6 +40,55 @@ absl::StatusOr<LoadOptions> LoadOptionsFromProto(const v1::ModelSource& source) 
   options.read_mesh_files = false;
   return options;
 }
+
+namespace {
+
+// Appends R as a unit quaternion w, x, y, z.
+void AddQuaternion(const Mat3& R, google::protobuf::RepeatedField<double>* out) {
+  const Eigen::Quaterniond quaternion(R);
+  out->Add(quaternion.w());
+  out->Add(quaternion.x());
+  out->Add(quaternion.y());
+  out->Add(quaternion.z());
+}
+
+void FillShapeSpec(const Geom& g, v1::ShapeSpec* shape) {
+  shape->set_body(g.body);
+  shape->set_link(g.link);
+  shape->set_type(GeomTypeName(g.type));
+  switch (g.type) {
+    case GeomType::kSphere:
+      shape->add_size(g.size.x());
+      break;
+    case GeomType::kCylinder:
+      shape->add_size(g.size.x());
+      shape->add_size(g.size.y());
+      break;
+    case GeomType::kBox:
+    case GeomType::kMesh:
+      shape->mutable_size()->Add(g.size.data(), g.size.data() + 3);
+      break;
+  }
+  shape->mutable_position()->Add(g.position.data(), g.position.data() + 3);
+  AddQuaternion(g.rotation, shape->mutable_rotation());
+  if (g.type == GeomType::kMesh) shape->set_mesh(g.mesh);
+}
+
+void FillBodySpec(const Model& model, int b, v1::BodySpec* body) {
+  body->set_name(model.body_names[b]);
+  body->set_parent(model.parent[b]);
+  const spatial::Inertia& inertia = model.inertia[b];
+  body->set_mass(inertia.mass);
+  if (!(inertia.mass > 0.0)) return;
+  const Vec3 com = inertia.CenterOfMass();
+  body->mutable_com()->Add(com.data(), com.data() + 3);
+  if (const auto box = model_internal::InertiaBox(inertia)) {
+    body->mutable_inertia_box_size()->Add(box->size.data(), box->size.data() + 3);
+    AddQuaternion(box->rotation, body->mutable_inertia_box_rotation());
+  }
+}
+
+}  // namespace
 
 void FillModelSpec(const Model& model, v1::ModelSpec* spec) {
   spec->set_name(model.name);
@@ -75,6 +126,8 @@ void FillModelSpec(const Model& model, v1::ModelSpec* spec) {
   }
   spec->mutable_q_default()->Add(model.q_default.data(), model.q_default.data() + model.nq);
   for (const std::string& w : model.warnings) spec->add_warnings(w);
+  for (const Geom& g : model.geoms) FillShapeSpec(g, spec->add_shapes());
+  for (int b = 0; b < model.nbodies; ++b) FillBodySpec(model, b, spec->add_bodies());
 }
 
 namespace {

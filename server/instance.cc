@@ -19,6 +19,15 @@ void Instance::PublishSample() {
   }
 }
 
+void Instance::PublishProgress(bool stepped) {
+  const sim::State& s = sim->state();
+  published_time.store(s.time, std::memory_order_relaxed);
+  published_steps.store(static_cast<int64_t>(s.steps), std::memory_order_relaxed);
+  published_diverged.store(sim->diverged(), std::memory_order_relaxed);
+  if (stepped)
+    last_stepped_unix_ns.store(absl::ToUnixNanos(absl::Now()), std::memory_order_relaxed);
+}
+
 void Instance::Touch() { last_used_ns.store(MonotonicNowNs()); }
 
 int64_t MonotonicNowNs() {

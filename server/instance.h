@@ -13,6 +13,8 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "engine/sim/simulation.h"
 #include "moreau/v1/simulator.pb.h"
 #include "server/observed_links.h"
@@ -56,6 +58,15 @@ struct Instance {
 
   // Monotonic time (ns) of the last call that used the instance (idle reaping).
   std::atomic<int64_t> last_used_ns{0};
+  // Wall-clock times (Unix ns) of its creation and of its last step (0:
+  // none yet), for ListInstances.
+  const int64_t created_unix_ns = absl::ToUnixNanos(absl::Now());
+  std::atomic<int64_t> last_stepped_unix_ns{0};
+  // What ListInstances shows while a call holds `mu`: the state as the last
+  // stepping call left it (PublishProgress).
+  std::atomic<double> published_time{0.0};
+  std::atomic<int64_t> published_steps{0};
+  std::atomic<bool> published_diverged{false};
   std::atomic<bool> destroyed{false};
 
   // Metrics, resolved once at creation (labels: model, contact model).
@@ -72,6 +83,9 @@ struct Instance {
   void PublishSample() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) ABSL_LOCKS_EXCLUDED(sample_mu);
   // Records now as the instance's last use (idle reaping).
   void Touch();
+  // Publishes the simulation's time, steps and divergence for ListInstances
+  // (and, when `stepped`, now as the time of its last step).
+  void PublishProgress(bool stepped) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
 };
 
 // Monotonic clock in ns.

@@ -66,6 +66,7 @@ absl::Status InstanceStepper::StepAndObserve(
       metrics_->ObserveStep(wall / done, sim.last_report().solver_iterations);
     }
     observe(sim, instance.observed);
+    instance.PublishProgress(done > 0);
     if (instance.watchers > 0 && done > 0) instance.PublishSample();
   }
   substeps_done = done;

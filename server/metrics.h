@@ -45,6 +45,7 @@ enum class Rpc {
   kGetModel,
   kCreateInstances,
   kDestroyInstances,
+  kListInstances,
   kReset,
   kStep,
   kStepBatch,

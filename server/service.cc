@@ -18,6 +18,7 @@
 #include "server/checkpoint_store.h"
 #include "server/convert.h"
 #include "server/grpc_status.h"
+#include "server/instance_list.h"
 #include "server/packed_observations.h"
 
 namespace moreau::server {
@@ -176,6 +177,16 @@ grpc::ServerUnaryReactor* SimulatorService::DestroyInstances(
   response->set_destroyed(static_cast<int>(destroyed.size()));
   metrics_->SetLiveInstances(parts_->registry.size());
   return Finish(context, Rpc::kDestroyInstances, start, absl::OkStatus());
+}
+
+grpc::ServerUnaryReactor* SimulatorService::ListInstances(grpc::CallbackServerContext* context,
+                                                          const v1::ListInstancesRequest* request,
+                                                          v1::ListInstancesResponse* response) {
+  const absl::Time start = absl::Now();
+  const absl::StatusOr<Tenant> caller = Caller(context);
+  if (!caller.ok()) return Finish(context, Rpc::kListInstances, start, caller.status());
+  return Finish(context, Rpc::kListInstances, start,
+                server::ListInstances(parts_->registry, caller->name, *request, response));
 }
 
 grpc::ServerUnaryReactor* SimulatorService::Reset(grpc::CallbackServerContext* context,

@@ -43,6 +43,9 @@ class SimulatorService final : public v1::Simulator::CallbackService {
   grpc::ServerUnaryReactor* DestroyInstances(grpc::CallbackServerContext* context,
                                              const v1::DestroyInstancesRequest* request,
                                              v1::DestroyInstancesResponse* response) override;
+  grpc::ServerUnaryReactor* ListInstances(grpc::CallbackServerContext* context,
+                                          const v1::ListInstancesRequest* request,
+                                          v1::ListInstancesResponse* response) override;
   grpc::ServerUnaryReactor* Reset(grpc::CallbackServerContext* context,
                                   const v1::ResetRequest* request,
                                   v1::ResetResponse* response) override;

@@ -169,6 +169,15 @@ absl::StatusOr<v1::CreateInstancesResponse> Client::CreateBuiltin(const std::str
   return CreateInstances(request);
 }
 
+absl::StatusOr<v1::ListInstancesResponse> Client::ListInstances(int page_size,
+                                                                const std::string& page_token) {
+  v1::ListInstancesRequest request;
+  request.set_page_size(page_size);
+  request.set_page_token(page_token);
+  return Call<v1::ListInstancesRequest, v1::ListInstancesResponse>(
+      &v1::Simulator::Stub::ListInstances, request);
+}
+
 absl::StatusOr<v1::DestroyInstancesResponse> Client::DestroyInstances(
     const std::vector<std::string>& ids) {
   v1::DestroyInstancesRequest request;

@@ -76,6 +76,10 @@ class Client {
                                                             const v1::Settings& settings = {});
   absl::StatusOr<v1::DestroyInstancesResponse> DestroyInstances(
       const std::vector<std::string>& ids);
+  // One page of the caller's instances (page_size 0: the server's default;
+  // page_token "" for the first page, then the previous next_page_token).
+  absl::StatusOr<v1::ListInstancesResponse> ListInstances(int page_size = 0,
+                                                          const std::string& page_token = "");
   absl::StatusOr<v1::Observation> Reset(const v1::ResetRequest& request);
   // One instance, `action` held for `substeps` steps. The instance's failure
   // (bad action, divergence) is the returned status.

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -158,6 +159,28 @@ TEST_F(AuthTest, AnotherTenantsInstance_IsNotFoundInEveryRpcExactlyLikeAnUnknown
   for (const RpcOutcome& outcome : EveryRpcOn(*alice_, id, blob)) {
     EXPECT_TRUE(outcome.status.ok()) << outcome.rpc << ": " << outcome.status;
   }
+}
+
+TEST_F(AuthTest, ListInstances_ShowsEachTenantItsOwnOnly) {
+  const std::string a1 = Create(*alice_, "pendulum");
+  const std::string a2 = Create(*alice_, "sphere");
+  const std::string b1 = Create(*bob_, "pendulum");
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::ListInstancesResponse alices, alice_->ListInstances());
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::ListInstancesResponse bobs, bob_->ListInstances());
+  EXPECT_EQ(alices.total(), 2);
+  std::vector<std::string> ids;
+  for (const v1::InstanceInfo& info : alices.instances()) {
+    ids.push_back(info.instance_id());
+    EXPECT_EQ(info.tenant(), "alice");
+  }
+  std::vector<std::string> expected = {a1, a2};
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(ids, expected);
+  ASSERT_EQ(bobs.instances_size(), 1);
+  EXPECT_EQ(bobs.instances(0).instance_id(), b1);
+  EXPECT_EQ(bobs.instances(0).tenant(), "bob");
+  EXPECT_EQ(Connect("not-a-known-token")->ListInstances().status().code(),
+            absl::StatusCode::kUnauthenticated);
 }
 
 TEST_F(AuthTest, APackedBatch_SkipsAnotherTenantsInstanceWithoutComparingShapes) {

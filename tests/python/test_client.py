@@ -47,6 +47,24 @@ def test_create_step_destroy_with_numpy(client: moreau.Client) -> None:
     assert destroyed == 2 and not_found == ["no-such-id"]
 
 
+def test_list_instances_pages_through_the_callers_instances(client: moreau.Client) -> None:
+    created = client.create_instances("pendulum", 3)
+    client.step(created.ids[1], np.zeros(1), substeps=4)
+    listed = {info.instance_id: info for info in client.list_instances(page_size=2)}
+    try:
+        assert set(created.ids) <= set(listed)
+        assert [listed[i].steps for i in created.ids] == [0, 4, 0]
+        assert all(listed[i].model == "pendulum" and listed[i].status.code == 0
+                   for i in created.ids)
+        assert listed[created.ids[1]].last_stepped_unix_s >= listed[created.ids[1]].created_unix_s
+    finally:
+        client.destroy_instances(created.ids)
+    with pytest.raises(moreau.MoreauError) as error:
+        client.list_instances(page_size=5000)
+    assert error.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert "page_size" in error.value.message
+
+
 def test_step_batch_reports_each_instance(client: moreau.Client) -> None:
     created = client.create_instances("pendulum", 2, settings={"control_mode": "torque"})
     ids = [created.ids[0], "missing-instance", created.ids[1]]

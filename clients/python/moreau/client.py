@@ -413,6 +413,23 @@ class Client:
                               timeout)
         return response.destroyed, list(response.not_found)
 
+    def list_instances(self, *, page_size: int = 0,
+                       timeout: float | None = None) -> list[pb.InstanceInfo]:
+        """Every instance of the caller (``InstanceInfo`` messages in id
+        order: model, contact model, controller, time, steps, status,
+        watchers, creation and last-step times), fetched ``page_size`` at a
+        time (0: the server's default page)."""
+        infos: list[pb.InstanceInfo] = []
+        token = ""
+        while True:
+            page = self._call("ListInstances",
+                              pb.ListInstancesRequest(page_size=page_size, page_token=token),
+                              timeout)
+            infos.extend(page.instances)
+            token = page.next_page_token
+            if not token:
+                return infos
+
     def reset(self, instance_id: str, *, seed: int = 0, noise: float = 0.0,
               state: State | bytes | None = None, timeout: float | None = None) -> Observation:
         """Back to the default pose (perturbed by seeded noise when
