@@ -17,6 +17,7 @@
 #include "absl/time/time.h"
 #include "engine/sim/simulation.h"
 #include "moreau/v1/simulator.pb.h"
+#include "server/instance_pushes.h"
 #include "server/observed_links.h"
 
 namespace prometheus {
@@ -52,6 +53,10 @@ struct Instance {
   // Also knows whether a step diverged (sim::Simulation::diverged()).
   const std::unique_ptr<sim::Simulation> sim ABSL_PT_GUARDED_BY(mu);
   Eigen::VectorXd action ABSL_GUARDED_BY(mu);  // scratch: the current action
+  // Pushes still acting (StepRequest.pushes, instance_pushes.h); Reset and
+  // SetState end them.
+  std::vector<control::Push> pushes ABSL_GUARDED_BY(mu);
+  PushScratch push_scratch ABSL_GUARDED_BY(mu);
   // The links whose positions its observations carry (after `sim`, whose
   // model it refers to: destroyed first).
   ObservedLinks observed ABSL_GUARDED_BY(mu);

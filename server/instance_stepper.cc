@@ -50,7 +50,13 @@ absl::Status InstanceStepper::StepAndObserve(
                        "); Reset it or SetState before stepping"));
     } else {
       ToEigen(request.action(), instance.action);
-      status = sim.StepActionUntil(instance.action, substeps, stop_at);
+      status = AddPushes(sim.model(), sim.state().time, request.pushes(), instance.pushes);
+      if (status.ok() && instance.pushes.empty()) {
+        status = sim.StepActionUntil(instance.action, substeps, stop_at);
+      } else if (status.ok()) {
+        status = StepWithPushes(sim, instance.action, substeps, stop_at, instance.pushes,
+                                instance.push_scratch);
+      }
       // The step diverged: the last good state is kept; stepping stays
       // refused until the client resets the instance.
       if (sim.diverged()) instance.diverged_counter->Increment();

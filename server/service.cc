@@ -36,9 +36,11 @@ absl::Status CheckNoise(double noise) {
 }
 
 // After the instance's state was replaced (reset, restore; either clears
-// the simulation's diverged flag, so stepping is allowed again): watchers see
-// the new state, `obs` shows it.
+// the simulation's diverged flag, so stepping is allowed again): the pushes
+// end, watchers and listings see the new state, `obs` shows it.
 void ShowNewState(Instance& inst, v1::Observation* obs) ABSL_EXCLUSIVE_LOCKS_REQUIRED(inst.mu) {
+  inst.pushes.clear();  // a new start: no push goes on acting
+  inst.PublishProgress(/*stepped=*/false);
   FillObservation(*inst.sim, inst.observed, obs);
   obs->set_instance_id(inst.id);
   if (inst.watchers > 0) inst.PublishSample();

@@ -198,6 +198,10 @@ absl::StatusOr<v1::Observation> Client::Step(const std::string& id, const Eigen:
   request.set_instance_id(id);
   request.mutable_action()->Assign(action.data(), action.data() + action.size());
   request.set_substeps(substeps);
+  return Step(request);
+}
+
+absl::StatusOr<v1::Observation> Client::Step(const v1::StepRequest& request) {
   auto response = Call<v1::StepRequest, v1::StepResponse>(&v1::Simulator::Stub::Step, request);
   if (!response.ok()) return response.status();
   return response->observation();

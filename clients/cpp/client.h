@@ -85,6 +85,8 @@ class Client {
   // (bad action, divergence) is the returned status.
   absl::StatusOr<v1::Observation> Step(const std::string& id, const Eigen::VectorXd& action,
                                        int substeps);
+  // A StepRequest as given (pushes included).
+  absl::StatusOr<v1::Observation> Step(const v1::StepRequest& request);
   absl::StatusOr<v1::StepBatchResponse> StepBatch(const v1::StepBatchRequest& request);
   absl::StatusOr<v1::GetStateResponse> GetState(const std::string& id);
   absl::StatusOr<v1::Observation> SetState(const std::string& id, const std::string& blob);

@@ -4,13 +4,16 @@ namespace moreau::control {
 
 void ApplyPush(const Push& push, double t, const Model& model, std::vector<spatial::Force>& f_ext,
                const Data& data) {
-  constexpr int kBase = 1;
-  if (!push.Active(t) || model.nbodies <= kBase || static_cast<int>(f_ext.size()) <= kBase ||
-      static_cast<int>(data.X_0.size()) <= kBase) {
+  const int b = push.body;
+  if (!push.Active(t) || b < 1 || model.nbodies <= b || static_cast<int>(f_ext.size()) <= b ||
+      static_cast<int>(data.X_0.size()) <= b) {
     return;
   }
-  // At the origin: no moment about it. World → base coordinates.
-  f_ext[kBase].linear += data.X_0[kBase].E * push.force_world;
+  // World → body coordinates; the force at p has the moment p × f about
+  // the body origin.
+  const Vec3 force = data.X_0[b].E * push.force_world;
+  f_ext[b].linear += force;
+  f_ext[b].angular += push.point.cross(force) + data.X_0[b].E * push.torque_world;
 }
 
 }  // namespace moreau::control

@@ -1,6 +1,7 @@
-// A push on the base: a constant world-frame force at the base origin for a
-// time window, for disturbance tests (000 §"robustness": the standing robot is
-// pushed over at its main body until it falls on its side).
+// A push: a constant world-frame force at a point of a body (the base origin
+// by default) and a world-frame torque, for a time window — disturbance tests
+// (000 §"robustness": the standing robot is pushed over at its main body
+// until it falls on its side) and robustness training.
 #ifndef MOREAU_ENGINE_CONTROL_PUSH_H_
 #define MOREAU_ENGINE_CONTROL_PUSH_H_
 
@@ -13,19 +14,22 @@
 namespace moreau::control {
 
 struct Push {
-  double start_s = 0.0;             // s
-  double duration_s = 0.0;          // s; active for start_s ≤ t < start_s + duration_s
-  Vec3 force_world = Vec3::Zero();  // N, world frame, applied at the base origin
+  double start_s = 0.0;              // s
+  double duration_s = 0.0;           // s; active for start_s ≤ t < start_s + duration_s
+  Vec3 force_world = Vec3::Zero();   // N, world frame, applied at `point`
+  Vec3 torque_world = Vec3::Zero();  // N m, world frame
+  int body = 1;                      // the body pushed (1: the base)
+  Vec3 point = Vec3::Zero();         // where the force acts, in the body frame
 
   bool Active(double t) const { return t >= start_s && t < start_s + duration_s; }
 };
 
-// While the push is active at time t, adds it to the base body's (body 1)
-// external wrench: f_ext[1] += (0, E f_world) in base coordinates about the
-// base origin (the RNEA/ABA convention of rnea.h), E = data.X_0[1].E the
-// world-to-base rotation from the last ForwardKinematics. f_ext: per body,
-// size nbodies. Adds nothing when inactive, for a model without bodies, or
-// when f_ext is too short. Allocation-free.
+// While the push is active at time t, adds it to its body's external wrench
+// in body coordinates about the body origin (the RNEA/ABA convention of
+// rnea.h): f_ext[b] += (p × E f + E τ, E f), E = data.X_0[b].E the
+// world-to-body rotation from the last ForwardKinematics, p the point.
+// f_ext: per body, size nbodies. Adds nothing when inactive, for a body out
+// of range (or the world), or when f_ext is too short. Allocation-free.
 void ApplyPush(const Push& push, double t, const Model& model, std::vector<spatial::Force>& f_ext,
                const Data& data);
 

@@ -1,5 +1,6 @@
-// ApplyPush: a world-frame force at the base origin lands in the base's
-// external wrench in base coordinates, only inside its time window.
+// ApplyPush: a world-frame force (at the base origin, or at a point of any
+// body) and torque land in the body's external wrench in body coordinates,
+// only inside the push's time window.
 #include "engine/control/push.h"
 
 #include <gtest/gtest.h>
@@ -7,6 +8,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "engine/dynamics/jacobians.h"
 #include "engine/dynamics/kinematics.h"
 #include "engine/dynamics/rnea.h"
 #include "tests/unit/control/control_test_util.h"
@@ -70,6 +72,50 @@ TEST(ApplyPush, GeneralizedForceIsTheWorldForceOnTheBase) {
   EXPECT_LT((generalized.head<3>() + push.force_world).norm(), 1e-9) << generalized.transpose();
   EXPECT_LT(generalized.segment<3>(3).norm(), 1e-9);  // no moment about the base origin
   EXPECT_LT(generalized.tail(12).norm(), 1e-9);       // the joints feel nothing
+}
+
+TEST(ApplyPush, ForceAtAPointOfALegAndATorque) {
+  // A force at a point of a shank: its generalized force is the point
+  // Jacobian's Jᵀ f (as a contact force); a world torque on the base turns
+  // only the base's angular rows.
+  auto model = testing::UnitreeA1();
+  ASSERT_NE(model, nullptr);
+  Data data = MakeData(*model);
+  Eigen::VectorXd q = model->q_default;
+  for (int i = 7; i < model->nq; ++i) q[i] = 0.1 * (i - 10);
+  const Eigen::Quaterniond rot(Eigen::AngleAxisd(0.4, Vec3(0, 1, 1).normalized()));
+  q.segment<4>(3) << rot.w(), rot.x(), rot.y(), rot.z();
+  ForwardKinematics(*model, data, q);
+  Push push;
+  push.duration_s = 1.0;
+  push.body = model->nbodies - 1;
+  push.point = Vec3(0.01, -0.02, -0.1);
+  push.force_world = Vec3(4.0, -2.0, 9.0);
+  std::vector<Force> f_ext(model->nbodies);
+  ApplyPush(push, 0.0, *model, f_ext, data);
+  Eigen::VectorXd generalized(model->nv);
+  ExternalWrenchForce(*model, data, f_ext, generalized);
+  Matrix3Xd J(3, model->nv);
+  ComputeJointAxesWorld(*model, data);
+  PointJacobian(*model, data, push.body, push.point, J);
+  // ExternalWrenchForce is −Σ Jᵀ f (001 Alg. 4's sign).
+  EXPECT_LT((generalized + J.transpose() * push.force_world).norm(), 1e-9);
+
+  Push twist;
+  twist.duration_s = 1.0;
+  twist.torque_world = Vec3(0.0, 0.0, 3.0);
+  std::vector<Force> on_base(model->nbodies);
+  ApplyPush(twist, 0.0, *model, on_base, data);
+  EXPECT_TRUE(on_base[1].linear.isZero());
+  EXPECT_LT((BodyRotation(data, 1) * on_base[1].angular - twist.torque_world).norm(), 1e-12);
+  // Out of range: nothing.
+  Push nowhere = push;
+  nowhere.body = model->nbodies;
+  std::vector<Force> untouched(model->nbodies);
+  ApplyPush(nowhere, 0.0, *model, untouched, data);
+  nowhere.body = 0;
+  ApplyPush(nowhere, 0.0, *model, untouched, data);
+  for (const Force& f : untouched) EXPECT_TRUE(f.linear.isZero() && f.angular.isZero());
 }
 
 }  // namespace
