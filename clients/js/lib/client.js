@@ -65,10 +65,10 @@ class Client {
       'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
       ...options.channelOptions,
     };
-    /** @type {grpc.Client & Record<string, Function>} */
+    /** @type {import('@grpc/grpc-js').Client & Record<string, Function>} */
     this._stub = /** @type {any} */ (new definition.Simulator(address, credentials, channelOptions));
     const Health = loadHealth();
-    /** @type {grpc.Client & Record<string, Function>} */
+    /** @type {import('@grpc/grpc-js').Client & Record<string, Function>} */
     this._health = /** @type {any} */ (new Health(address, credentials,
       { channelOverride: this._stub.getChannel() }));
   }
@@ -183,7 +183,7 @@ class Client {
    * instance k starts from the default pose perturbed by seeded noise
    * (seed + k).
    * @param {string | Record<string, any>} model a built-in name or a ModelSource object
-   * @param {number} [count] ≥ 1
+   * @param {number} [count] how many, at least 1
    * @param {requests.ModelSourceOptions & CallOptions & {settings?: Record<string, any>,
    *   seed?: number, noise?: number}} [options] `settings` in the proto's
    *   camelCase names ({dt, contactModel, controlMode, kp, …})
@@ -259,7 +259,7 @@ class Client {
    * instance's failure (e.g. FAILED_PRECONDITION when diverged) rejects.
    * @param {string} instanceId
    * @param {ArrayLike<number>} action
-   * @param {number} [substeps] ≥ 1
+   * @param {number} [substeps] how many steps, at least 1 (1)
    * @param {CallOptions} [options]
    * @returns {Promise<results.Observation>}
    */
@@ -398,8 +398,10 @@ class Client {
     requests.checkOptions(options, ['timeout', 'rateHz', 'signal'], 'watch');
     const { rateHz = 30, signal } = options;
     const timeout = options.timeout === undefined ? Infinity : options.timeout;
-    const call = this._stub.Watch({ instanceId, rateHz }, callMetadata(this._token),
-      { deadline: this._deadline(timeout) });
+    // A signal aborted already: the caller wants no frames, so no call is made.
+    const call = signal && signal.aborted ? null
+      : this._stub.Watch({ instanceId, rateHz }, callMetadata(this._token),
+        { deadline: this._deadline(timeout) });
     return new Watch(call, this.address, signal);
   }
 }

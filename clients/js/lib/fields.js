@@ -17,6 +17,7 @@
  * @property {string} name
  * @property {FieldDescriptor[]} field
  * @property {MessageDescriptor[]} nestedType
+ * @property {{mapEntry?: boolean} | null} options mapEntry: the entry type of a map field
  */
 
 /** 'contact_model' → 'contactModel' (what the snake_case name is called here). */
@@ -26,8 +27,7 @@ function camelCase(name) {
 
 /**
  * The descriptor of a field's message type: a type nested in `scope` (as
- * Terrain.Flat), else the package's top-level type. undefined for a map
- * field's entry type, which the descriptor names differently.
+ * Terrain.Flat), else the package's top-level type.
  * @param {Record<string, any>} packageDefinition
  * @param {string} packageName e.g. 'moreau.v1'
  * @param {MessageDescriptor} scope
@@ -71,7 +71,8 @@ function checkMessage(packageDefinition, packageName, descriptor, value, where) 
     }
     if (field.type !== 'TYPE_MESSAGE' || item === undefined || item === null) continue;
     const type = resolveType(packageDefinition, packageName, descriptor, field.typeName);
-    if (!type) {
+    if (!type) throw new Error(`the service definition has no message ${field.typeName}`);
+    if (type.options && type.options.mapEntry) {
       // A map (e.g. contactParameters): an object of name → value.
       if (!isPlainObject(item)) {
         throw new TypeError(`${where}.${key}: give an object of name → value, got ${typeof item}`);

@@ -48,8 +48,22 @@ function simulatorProtoPath(explicit) {
  * @property {string} protoPath the file it was loaded from
  * @property {import('@grpc/proto-loader').PackageDefinition} packageDefinition
  *   every message's descriptor, by full name ('moreau.v1.Settings')
- * @property {grpc.ServiceClientConstructor} Simulator the moreau.v1.Simulator client class
+ * @property {import('@grpc/grpc-js').ServiceClientConstructor} Simulator the moreau.v1.Simulator client class
  */
+
+/**
+ * The client class of the service `fullName` ('moreau.v1.Simulator') in a
+ * loaded package definition; undefined when it defines no such service.
+ * @param {import('@grpc/proto-loader').PackageDefinition} packageDefinition
+ * @param {string} fullName
+ * @returns {import('@grpc/grpc-js').ServiceClientConstructor | undefined}
+ */
+function serviceAt(packageDefinition, fullName) {
+  /** @type {any} */
+  let node = grpc.loadPackageDefinition(packageDefinition);
+  for (const name of fullName.split('.')) node = node && node[name];
+  return typeof node === 'function' ? node : undefined;
+}
 
 /** @type {Map<string, SimulatorDefinition>} loaded definitions by file path */
 const loaded = new Map();
@@ -70,28 +84,25 @@ function loadSimulator(protoPath) {
       'proto/moreau/v1/simulator.proto');
   }
   const packageDefinition = protoLoader.loadSync(file, LOADER_OPTIONS);
-  const Simulator = /** @type {grpc.ServiceClientConstructor} */ (
-    grpc.loadPackageDefinition(packageDefinition).moreau.v1.Simulator);
-  if (typeof Simulator !== 'function') {
-    throw new Error(`moreau: ${file} defines no service moreau.v1.Simulator`);
-  }
+  const Simulator = serviceAt(packageDefinition, 'moreau.v1.Simulator');
+  if (!Simulator) throw new Error(`moreau: ${file} defines no service moreau.v1.Simulator`);
   const definition = { protoPath: file, packageDefinition, Simulator };
   loaded.set(file, definition);
   return definition;
 }
 
-/** @type {grpc.ServiceClientConstructor | undefined} */
+/** @type {import('@grpc/grpc-js').ServiceClientConstructor | undefined} */
 let healthClass;
 
 /**
  * The grpc.health.v1.Health client class.
- * @returns {grpc.ServiceClientConstructor}
+ * @returns {import('@grpc/grpc-js').ServiceClientConstructor}
  */
 function loadHealth() {
   if (!healthClass) {
     const definition = protoLoader.loadSync(HEALTH_PROTO_PATH, LOADER_OPTIONS);
-    healthClass = /** @type {grpc.ServiceClientConstructor} */ (
-      grpc.loadPackageDefinition(definition).grpc.health.v1.Health);
+    healthClass = serviceAt(definition, 'grpc.health.v1.Health');
+    if (!healthClass) throw new Error(`moreau: ${HEALTH_PROTO_PATH} defines no grpc.health.v1.Health`);
   }
   return healthClass;
 }

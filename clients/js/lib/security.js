@@ -40,7 +40,7 @@ function pem(value, what) {
  */
 
 /**
- * @typedef {undefined | null | boolean | TlsFiles | grpc.ChannelCredentials} TlsOption
+ * @typedef {undefined | null | boolean | TlsFiles | import('@grpc/grpc-js').ChannelCredentials} TlsOption
  * false/undefined: plaintext; true: TLS trusting the system's roots; an
  * object {ca, cert, key} (each a Buffer, PEM text or a file path); or any
  * grpc.ChannelCredentials.
@@ -49,7 +49,7 @@ function pem(value, what) {
 /**
  * The channel credentials of a `tls` option.
  * @param {TlsOption} tls
- * @returns {grpc.ChannelCredentials}
+ * @returns {import('@grpc/grpc-js').ChannelCredentials}
  */
 function channelCredentials(tls) {
   if (tls === undefined || tls === null || tls === false) return grpc.credentials.createInsecure();
@@ -88,7 +88,7 @@ function resolveToken(token) {
  * Fresh call metadata: `authorization: Bearer TOKEN` when there is a token,
  * and waitForReady off (a call to a server that is down fails at once).
  * @param {string} token
- * @returns {grpc.Metadata}
+ * @returns {import('@grpc/grpc-js').Metadata}
  */
 function callMetadata(token) {
   const metadata = new grpc.Metadata({ waitForReady: false });

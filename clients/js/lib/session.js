@@ -13,7 +13,7 @@ const { stepRequest } = require('./requests');
 class Session {
   /**
    * Made by Client.session(); not constructed directly.
-   * @param {grpc.ClientDuplexStream<any, any>} call
+   * @param {import('@grpc/grpc-js').ClientDuplexStream<any, any>} call
    * @param {string} address
    * @param {number} closeTimeoutMs how long close() waits for the server to end the stream
    */
@@ -23,7 +23,7 @@ class Session {
     this._closeTimeoutMs = closeTimeoutMs;
     /** @type {{resolve: (value: any) => void, reject: (error: Error) => void}[]} steps awaiting their answer, oldest first */
     this._waiting = [];
-    /** @type {MoreauError | null} why the stream failed, once it has */
+    /** @type {import('./errors').MoreauError | null} why the stream failed, once it has */
     this._failure = null;
     this._closed = false;
     this._ended = false;
@@ -49,7 +49,7 @@ class Session {
    * `status` (the stream goes on); a failed stream rejects with MoreauError.
    * @param {string} instanceId
    * @param {ArrayLike<number>} action per actuator
-   * @param {number} [substeps] ≥ 1
+   * @param {number} [substeps] how many steps, at least 1 (1)
    * @returns {Promise<import('./results').Observation>}
    */
   step(instanceId, action, substeps = 1) {

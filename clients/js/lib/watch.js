@@ -13,7 +13,8 @@ const MAX_BUFFERED_FRAMES = 64;
 class Watch {
   /**
    * Made by Client.watch(); not constructed directly.
-   * @param {grpc.ClientReadableStream<any>} call
+   * @param {import('@grpc/grpc-js').ClientReadableStream<any> | null} call null: the caller's
+   *   signal was aborted before the call, which was therefore not made
    * @param {string} address
    * @param {AbortSignal} [signal] cancels the stream when aborted
    */
@@ -27,8 +28,11 @@ class Watch {
     this._rejectNext = null;
     /** @type {Error | null} why the stream failed (not set for a cancel or a clean end) */
     this._failure = null;
-    this._cancelled = false;
-    this._done = false;
+    this._cancelled = call === null;
+    this._done = call === null;
+    this._signal = signal;
+    this._onAbort = () => this.cancel();
+    if (call === null) return;
 
     call.on('data', (frame) => {
       if (this._cancelled) return;
@@ -40,20 +44,15 @@ class Watch {
       }
     });
     call.on('error', (error) => {
-      // CANCELLED after our own cancel() is the end the caller asked for.
-      if (!(this._cancelled && error.code === grpc.status.CANCELLED)) {
+      // After the caller's cancel() the stream ends as asked (CANCELLED, or
+      // whatever status crossed the cancel): not a failure.
+      if (!this._cancelled) {
         this._failure = fromGrpcError(error, 'Watch', address);
       }
       this._end();
     });
     call.on('end', () => this._end());
-
-    this._signal = signal;
-    this._onAbort = () => this.cancel();
-    if (signal) {
-      if (signal.aborted) this.cancel();
-      else signal.addEventListener('abort', this._onAbort, { once: true });
-    }
+    if (signal) signal.addEventListener('abort', this._onAbort, { once: true });
   }
 
   /** Cancels the stream: the iteration ends (without an error) at its next read. */
@@ -61,7 +60,7 @@ class Watch {
     if (this._done) return;
     this._cancelled = true;
     this._frames.length = 0;
-    this._call.cancel();
+    if (this._call) this._call.cancel();
     this._end();
   }
 
@@ -78,7 +77,8 @@ class Watch {
   next() {
     if (this._frames.length) {
       const frame = /** @type {import('./results').WatchFrame} */ (this._frames.shift());
-      if (this._frames.length < MAX_BUFFERED_FRAMES / 2 && this._call.isPaused()) this._call.resume();
+      const call = /** @type {import('@grpc/grpc-js').ClientReadableStream<any>} */ (this._call);
+      if (this._frames.length < MAX_BUFFERED_FRAMES / 2 && call.isPaused()) call.resume();
       return Promise.resolve({ value: frame, done: false });
     }
     if (this._failure) return Promise.reject(this._failure);

@@ -73,3 +73,31 @@ test('DestroyInstances frees instances and lists unknown ids', { timeout: TEST_T
     // A second destroy finds none of them.
     assert.deepEqual(await fixture.client.destroyInstances(ids), { destroyed: 0, notFound: ids });
   });
+
+test('nested settings (terrain, controller, parameter maps) reach the server',
+  { timeout: TEST_TIMEOUT_MS }, async () => {
+    const created = await fixture.client.createBuiltin('mini_cheetah', 1, {
+      dt: 0.001,
+      contactModel: 'moreau-sor',
+      contactParameters: { mu: 0.8, max_iterations: 200 },
+      controlMode: 'pd',
+      gravity: [0, 0, -9.81],
+      terrain: { incline: { angleDeg: 5 } },
+      controller: { kind: 'hold', periodSteps: 2, parameters: { kp: 50 } },
+      observedLinks: ['shank_fr'],
+    });
+    assert.equal(created.ids.length, 1);
+    // Every observation carries the observed link's x y z.
+    assert.equal(created.observations[0].linkPositions.length, 3);
+    await fixture.client.destroyInstances(created.ids);
+    // The server judges what it was sent: each bad nested value is named.
+    await rejectsWith(fixture.client.createBuiltin('mini_cheetah', 1,
+      { controller: { kind: 'hold', parameters: { kq: 1 } } }), 'INVALID_ARGUMENT',
+    /unknown parameter 'kq' for controller 'hold'/);
+    await rejectsWith(fixture.client.createBuiltin('mini_cheetah', 1,
+      { terrain: { rough: { amplitude: 0.5 } } }), 'INVALID_ARGUMENT',
+    /the roughness amplitude must be in \[0, 0\.1\] m, got 0\.5/);
+    await rejectsWith(fixture.client.createBuiltin('mini_cheetah', 1,
+      { contactModel: 'moreau-sor', contactParameters: { max_iterations: 0 } }),
+    'INVALID_ARGUMENT', /contact parameter 'max_iterations' must be an integer in \[1, 100000\], got 0/);
+  });

@@ -12,7 +12,7 @@ const { MoreauError, status } = require('..');
  * @param {string} codeName e.g. 'NOT_FOUND'
  * @param {RegExp} details
  * @param {{method?: string, address?: string}} [where] expected method and address
- * @returns {Promise<MoreauError>}
+ * @returns {Promise<import('../lib/errors').MoreauError>}
  */
 async function rejectsWith(promise, codeName, details, where = {}) {
   let caught;
@@ -22,7 +22,7 @@ async function rejectsWith(promise, codeName, details, where = {}) {
     caught = error;
   }
   assert.ok(caught instanceof MoreauError, `expected a MoreauError ${codeName}, got ${caught}`);
-  const error = /** @type {MoreauError} */ (caught);
+  const error = /** @type {import('../lib/errors').MoreauError} */ (caught);
   assert.equal(error.codeName, codeName, error.message);
   assert.equal(error.code, status[/** @type {keyof typeof status} */ (codeName)]);
   assert.match(error.details, details);
