@@ -10,12 +10,16 @@ const { MoreauError, fromGrpcError } = require('./errors');
 const { observation } = require('./results');
 const { stepRequest } = require('./requests');
 
+/** The longest delay setTimeout honours (ms). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 class Session {
   /**
    * Made by Client.session(); not constructed directly.
    * @param {import('@grpc/grpc-js').ClientDuplexStream<any, any>} call
    * @param {string} address
-   * @param {number} closeTimeoutMs how long close() waits for the server to end the stream
+   * @param {number} closeTimeoutMs how long close() waits for the server to end
+   *   the stream before cancelling it (Infinity: as long as it takes)
    */
   constructor(call, address, closeTimeoutMs) {
     this._call = call;
@@ -74,8 +78,11 @@ class Session {
     if (!this._closed && !this._ended) {
       this._closed = true;
       this._call.end();
-      const timer = setTimeout(() => this.cancel(), this._closeTimeoutMs);
-      this.ended.then(() => clearTimeout(timer));
+      // A timer longer than setTimeout's 2^31 − 1 ms would fire at once: none.
+      if (this._closeTimeoutMs <= MAX_TIMER_MS) {
+        const timer = setTimeout(() => this.cancel(), this._closeTimeoutMs);
+        this.ended.then(() => clearTimeout(timer));
+      }
     }
     return this.ended;
   }

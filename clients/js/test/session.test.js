@@ -4,6 +4,7 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
+const { Client } = require('..');
 const { serverFixture, TEST_TIMEOUT_MS } = require('../testing/fixtures');
 const { assertClose, rejectsWith } = require('../testing/assertions');
 
@@ -77,4 +78,22 @@ test('cancelling a Session rejects the steps still unanswered', { timeout: TEST_
     // The server is unharmed.
     assert.equal((await fixture.client.step(ids[0], Array(12).fill(0), 1)).status.codeName, 'OK');
     await fixture.client.destroyInstances(ids);
+  });
+
+test('close waits for the answers still due, also without a timeout',
+  { timeout: TEST_TIMEOUT_MS }, async () => {
+    const client = new Client(fixture.server.address, { timeout: Infinity });
+    try {
+      const { ids } = await client.createBuiltin('mini_cheetah', 1);
+      const session = client.session();
+      // Sent, then closed at once: the server still steps and answers it.
+      const long = session.step(ids[0], Array(12).fill(0), 500);
+      await session.close();
+      const obs = await long;
+      assert.equal(obs.status.codeName, 'OK');
+      assert.equal(obs.steps, 500);
+      await client.destroyInstances(ids);
+    } finally {
+      client.close();
+    }
   });
