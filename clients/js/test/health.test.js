@@ -30,13 +30,15 @@ test('waitForServer resolves once the channel is connected', { timeout: TEST_TIM
     }
   });
 
-test('a draining server reports NOT_SERVING while it still serves calls',
+test('a draining server reports NOT_SERVING while it still serves calls, then ends streams',
   { timeout: TEST_TIMEOUT_MS }, async () => {
     const server = await startServer(['--drain-delay-s', '3']);
     const client = new Client(server.address);
     try {
       const { ids } = await client.createBuiltin('pendulum', 1);
       assert.equal(await client.checkHealth(), 'SERVING');
+      const watch = client.watch(ids[0], { rateHz: 5 });
+      assert.equal((await watch.next()).done, false);
       server.process.kill('SIGTERM');
       let health = 'SERVING';
       const until = Date.now() + 2500;
@@ -49,6 +51,9 @@ test('a draining server reports NOT_SERVING while it still serves calls',
       // After the drain delay it stops by itself.
       const exit = await server.exited;
       assert.equal(exit.code, 0, `moreaud's exit: ${JSON.stringify(exit)}`);
+      // Open streams were ended by the shutdown: an error, not a clean end.
+      const drained = (async () => { for await (const frame of watch) assert.ok(frame); })();
+      await rejectsWith(drained, 'UNAVAILABLE', /the server is shutting down/, { method: 'Watch' });
     } finally {
       client.close();
       await server.kill();
