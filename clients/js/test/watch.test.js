@@ -29,6 +29,16 @@ function keepStepping(id) {
   };
 }
 
+/**
+ * Asserts that `watch` stays ended without an error, also once the stream's
+ * final status (CANCELLED after a cancel) has arrived.
+ * @param {import('..').Watch} watch
+ */
+async function assertEndedCleanly(watch) {
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.deepEqual(await watch.next(), { value: undefined, done: true });
+}
+
 test('Watch streams frames until the client cancels, then the server keeps serving',
   { timeout: TEST_TIMEOUT_MS }, async () => {
     const { ids } = await fixture.client.createBuiltin('pendulum', 1);
@@ -51,7 +61,7 @@ test('Watch streams frames until the client cancels, then the server keeps servi
     }
     assert.ok(frames[4].steps > frames[0].steps, 'the frames follow the stepping');
     // Reading on after the end stays done.
-    assert.deepEqual(await watch.next(), { value: undefined, done: true });
+    await assertEndedCleanly(watch);
     assert.equal(await fixture.client.checkHealth(), 'SERVING');
     const obs = await fixture.client.step(ids[0], [0], 1);
     assert.equal(obs.status.codeName, 'OK');
@@ -64,12 +74,14 @@ test('an AbortSignal and leaving the loop early cancel a Watch', { timeout: TEST
     const stop = keepStepping(ids[0]);
     const controller = new AbortController();
     let seen = 0;
-    for await (const frame of fixture.client.watch(ids[0], { rateHz: 100, signal: controller.signal })) {
+    const aborting = fixture.client.watch(ids[0], { rateHz: 100, signal: controller.signal });
+    for await (const frame of aborting) {
       assert.equal(typeof frame.time, 'number');
       seen += 1;
       if (seen === 3) controller.abort();
     }
     assert.equal(seen, 3);
+    await assertEndedCleanly(aborting);
 
     let broken = 0;
     const watch = fixture.client.watch(ids[0], { rateHz: 100 });
@@ -78,10 +90,10 @@ test('an AbortSignal and leaving the loop early cancel a Watch', { timeout: TEST
       broken += 1;
       if (broken === 2) break;
     }
-    assert.deepEqual(await watch.next(), { value: undefined, done: true });
+    await assertEndedCleanly(watch);
     // A signal aborted before the call cancels it at once.
     const aborted = fixture.client.watch(ids[0], { signal: AbortSignal.abort() });
-    assert.deepEqual(await aborted.next(), { value: undefined, done: true });
+    await assertEndedCleanly(aborted);
     await stop();
     await fixture.client.destroyInstances(ids);
   });
