@@ -32,7 +32,7 @@ test('waitForServer resolves once the channel is connected', { timeout: TEST_TIM
 
 test('a draining server reports NOT_SERVING while it still serves calls, then ends streams',
   { timeout: TEST_TIMEOUT_MS }, async () => {
-    const server = await startServer(['--drain-delay-s', '3']);
+    const server = await startServer(['--drain-delay-s', '4']);
     const client = new Client(server.address);
     try {
       const { ids } = await client.createBuiltin('pendulum', 1);
@@ -41,7 +41,7 @@ test('a draining server reports NOT_SERVING while it still serves calls, then en
       assert.equal((await watch.next()).done, false);
       server.process.kill('SIGTERM');
       let health = 'SERVING';
-      const until = Date.now() + 2500;
+      const until = Date.now() + 3000;
       while (health === 'SERVING' && Date.now() < until) {
         await new Promise((resolve) => setTimeout(resolve, 20));
         health = await client.checkHealth();
