@@ -14,6 +14,19 @@ const path = require('node:path');
 
 const LISTENING = /moreaud: listening on ([^\s,]+):(\d+)/;
 
+/** Servers started and temporary directories made by this process. */
+const started = new Set();
+const directories = new Set();
+
+// A safety net for a test process that ends without its after hooks (a
+// crash): no server outlives it, no temporary directory stays behind.
+process.on('exit', () => {
+  for (const child of started) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+  for (const dir of directories) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 /** How long a server may take to print its first line. */
 const START_TIMEOUT_MS = 20000;
 /** How long a server may take to exit after SIGTERM before it is killed. */
@@ -92,6 +105,8 @@ function startServer(flags = []) {
   const args = ['--host', '127.0.0.1', '--port', '0', '--metrics-port', '-1',
     '--drain-delay-s', '0', ...flags];
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  started.add(child);
+  child.once('exit', () => started.delete(child));
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (text) => { stderr = (stderr + text).slice(-8192); });
@@ -105,7 +120,9 @@ function startServer(flags = []) {
     const timer = setTimeout(() => fail(`printed no line in ${START_TIMEOUT_MS} ms`),
       START_TIMEOUT_MS);
     child.once('error', (error) => fail(`could not run: ${error.message}`));
-    child.once('exit', (code, signal) => fail(`exited (code ${code}, signal ${signal})`));
+    const onExit = (/** @type {number | null} */ code, /** @type {string | null} */ signal) =>
+      fail(`exited (code ${code}, signal ${signal})`);
+    child.once('exit', onExit);
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', function onData(text) {
       stdout += text;
@@ -113,7 +130,7 @@ function startServer(flags = []) {
       if (newline < 0) return;
       child.stdout.off('data', onData);
       child.stdout.resume();  // keep draining whatever else it prints
-      child.removeAllListeners('exit');
+      child.off('exit', onExit);
       clearTimeout(timer);
       const match = LISTENING.exec(stdout.slice(0, newline));
       if (!match) {
@@ -126,11 +143,14 @@ function startServer(flags = []) {
 }
 
 /**
- * A fresh temporary directory, for token files and certificates.
+ * A fresh temporary directory, for token files and certificates; removed when
+ * the process exits.
  * @returns {string}
  */
 function temporaryDirectory() {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'moreau-js-test-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moreau-js-test-'));
+  directories.add(dir);
+  return dir;
 }
 
 /**
