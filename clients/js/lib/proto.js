@@ -12,8 +12,7 @@
 const path = require('node:path');
 const fs = require('node:fs');
 
-const grpc = require('./grpc_modules').grpc;
-const protoLoader = require('./grpc_modules').protoLoader;
+const { grpc, protoLoader } = require('./grpc_modules');
 
 /** The options every definition is loaded with (see the comment above). */
 const LOADER_OPTIONS = Object.freeze({

@@ -4,7 +4,6 @@
 // or leaving a for-await loop early) and when the server ends the stream (the
 // instance was destroyed); any other end of the stream throws MoreauError.
 
-const { grpc } = require('./grpc_modules');
 const { fromGrpcError } = require('./errors');
 
 /** Frames buffered before the stream is paused until the reader catches up. */
