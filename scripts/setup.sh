@@ -12,6 +12,10 @@ mapfile -t packages < <(sh scripts/packages/names.sh scripts/packages/build.txt 
 # `kubectl kustomize` renders deploy/k8s (tests/deploy); Debian's kubectl is in
 # kubernetes-client, unless another kubectl is installed already.
 command -v kubectl >/dev/null || packages+=(kubernetes-client)
+# npm for clients/js (`npm ci` in scripts/build.sh): Debian's package, unless
+# an npm is installed already (as with a Node.js that bundles its own, which
+# conflicts with Debian's npm package).
+command -v npm >/dev/null || packages+=(npm)
 
 missing=()
 for p in "${packages[@]}"; do
