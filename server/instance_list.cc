@@ -34,6 +34,7 @@ void FillInstanceInfo(Instance& instance, v1::InstanceInfo* info) {
   }
   info->set_time(instance.published_time.load(std::memory_order_relaxed));
   info->set_steps(instance.published_steps.load(std::memory_order_relaxed));
+  info->mutable_status()->set_code(0);  // present when OK too
   if (instance.published_diverged.load(std::memory_order_relaxed)) {
     info->mutable_status()->set_code(static_cast<int>(absl::StatusCode::kFailedPrecondition));
     info->mutable_status()->set_message(

@@ -236,6 +236,28 @@ class Client {
   }
 
   /**
+   * Every instance of the caller (InstanceInfo objects in id order: model,
+   * tenant, contactModel, controller, time, steps, status, watchers,
+   * createdUnixS, lastSteppedUnixS), fetched `pageSize` at a time (0: the
+   * server's default page).
+   * @param {CallOptions & {pageSize?: number}} [options]
+   * @returns {Promise<Record<string, any>[]>}
+   */
+  async listInstances(options = {}) {
+    requests.checkOptions(options, ['timeout', 'pageSize'], 'listInstances');
+    const { timeout, pageSize = 0 } = options;
+    if (!Number.isInteger(pageSize)) throw new TypeError(`pageSize: give an integer, got ${pageSize}`);
+    const infos = [];
+    let pageToken = '';
+    do {
+      const page = await this._call('ListInstances', { pageSize, pageToken }, timeout);
+      infos.push(...page.instances);
+      pageToken = page.nextPageToken;
+    } while (pageToken);
+    return infos;
+  }
+
+  /**
    * Back to the default pose (perturbed by seeded noise when `noise > 0`) or
    * to `state`; clears a diverged instance.
    * @param {string} instanceId
@@ -260,12 +282,18 @@ class Client {
    * @param {string} instanceId
    * @param {ArrayLike<number>} action
    * @param {number} [substeps] how many steps, at least 1 (1)
-   * @param {CallOptions} [options]
+   * @param {CallOptions & {pushes?: Record<string, any>[]}} [options] pushes:
+   *   moreau.v1.Push objects ({body, force, point, torque, duration}) that
+   *   start with this step
    * @returns {Promise<results.Observation>}
    */
   async step(instanceId, action, substeps = 1, options = {}) {
-    requests.checkOptions(options, ['timeout'], 'step');
+    requests.checkOptions(options, ['timeout', 'pushes'], 'step');
     const request = requests.stepRequest(instanceId, action, substeps);
+    if (options.pushes !== undefined) {
+      if (!Array.isArray(options.pushes)) throw new TypeError('pushes: give an array of pushes');
+      request.pushes = options.pushes;
+    }
     return results.observation((await this._call('Step', request, options.timeout)).observation);
   }
 

@@ -101,3 +101,21 @@ test('nested settings (terrain, controller, parameter maps) reach the server',
       { contactModel: 'moreau-sor', contactParameters: { max_iterations: 0 } }),
     'INVALID_ARGUMENT', /contact parameter 'max_iterations' must be an integer in \[1, 100000\], got 0/);
   });
+
+test('ListInstances pages through the caller\'s instances in id order',
+  { timeout: TEST_TIMEOUT_MS }, async () => {
+    const created = await fixture.client.createInstances('pendulum', 3);
+    await fixture.client.step(created.ids[1], [0], 4);
+    const listed = await fixture.client.listInstances({ pageSize: 2 });
+    const byId = new Map(listed.map((info) => [info.instanceId, info]));
+    const ids = listed.map((info) => info.instanceId);
+    assert.deepEqual(ids, [...ids].sort());
+    assert.deepEqual(created.ids.map((id) => byId.get(id).steps), [0, 4, 0]);
+    for (const id of created.ids) {
+      assert.equal(byId.get(id).model, 'pendulum');
+      assert.equal(byId.get(id).status.code, 0);
+    }
+    await fixture.client.destroyInstances(created.ids);
+    await rejectsWith(fixture.client.listInstances({ pageSize: 5000 }), 'INVALID_ARGUMENT',
+      /page_size must be in \[0, 1000\]/);
+  });

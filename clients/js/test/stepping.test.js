@@ -86,3 +86,18 @@ test('Reset returns to the default pose, or to a seeded perturbation of it',
     assert.notDeepEqual(other.q, noisy.q);
     await fixture.client.destroyInstances(ids);
   });
+
+test('Step with a push changes the momentum by force times duration',
+  { timeout: TEST_TIMEOUT_MS }, async () => {
+    // A free 1 kg sphere with the ground 10 m below, held up against gravity
+    // and pushed along x with 10 N for 0.05 s.
+    const { ids } = await fixture.client.createBuiltin('sphere', 1,
+      { dt: 0.001, terrain: { flat: { height: -10 } } });
+    const push = { body: 'sphere', force: [10, 0, 9.81], duration: 0.05 };
+    const pushed = await fixture.client.step(ids[0], [], 50, { pushes: [push] });
+    assertClose(pushed.v[0], 0.5, 1e-9, 'v_x = F t / m');
+    assertClose(pushed.v[2], 0, 1e-9, 'gravity cancelled');
+    const after = await fixture.client.step(ids[0], [], 10);
+    assertClose(after.v[0], 0.5, 1e-9, 'the push has ended');
+    await fixture.client.destroyInstances(ids);
+  });
