@@ -143,8 +143,9 @@ void AddArray(v1::Spec* spec, const char* name, int size, const char* unit,
 
 }  // namespace
 
-void FillSpec(const Model& model, const sim::Settings& settings, const ObservedLinks& observed,
-              v1::Spec* spec) {
+void FillSpec(const sim::Simulation& simulation, const ObservedLinks& observed, v1::Spec* spec) {
+  const Model& model = simulation.model();
+  const sim::Settings& settings = simulation.settings();
   const int nu = model.nu();
   const int nc = static_cast<int>(model.contact_points.size());
   std::vector<std::string> actuators;
@@ -174,6 +175,23 @@ void FillSpec(const Model& model, const sim::Settings& settings, const ObservedL
   }
   spec->set_control_mode(sim::ControlModeName(settings.control.mode));
   v1::ArraySpec* action = spec->mutable_action();
+  if (settings.control.mode == sim::ControlMode::kCommand) {
+    // The controller's command, element by element.
+    const auto elements = simulation.controller()->CommandElements();
+    action->set_name("command");
+    action->set_size(static_cast<int>(elements.size()));
+    std::vector<std::string> units;
+    for (const control::CommandElement& e : elements) {
+      action->add_labels(e.name);
+      units.push_back(absl::StrCat(e.name, ": ", e.unit));
+      spec->add_action_lower(e.lower);
+      spec->add_action_upper(e.upper);
+    }
+    action->set_unit(absl::StrJoin(units, ", "));
+    spec->set_dt(settings.dt);
+    FillModelSpec(model, spec->mutable_model());
+    return;
+  }
   // pd, id and id-constraint take joint position targets, torque torques.
   const bool targets = settings.control.mode != sim::ControlMode::kTorque;
   action->set_name(targets ? "joint_position_targets" : "joint_torques");

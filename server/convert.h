@@ -25,10 +25,10 @@ absl::StatusOr<LoadOptions> LoadOptionsFromProto(const v1::ModelSource& source);
 
 void FillModelSpec(const Model& model, v1::ModelSpec* spec);
 
-// Observation and action layout of instances of `model` under `settings`
-// observing the positions of `observed`'s links.
-void FillSpec(const Model& model, const sim::Settings& settings, const ObservedLinks& observed,
-              v1::Spec* spec);
+// Observation and action layout of instances like `simulation` (its model,
+// settings and controller: under the "command" control mode the action is
+// the controller's command) observing the positions of `observed`'s links.
+void FillSpec(const sim::Simulation& simulation, const ObservedLinks& observed, v1::Spec* spec);
 
 // Everything but instance_id, status and substeps_done; link_positions of
 // `observed`'s links.

@@ -148,7 +148,7 @@ grpc::ServerUnaryReactor* SimulatorService::CreateInstances(
   {
     Instance& first = *instances.front();
     absl::MutexLock lock(&first.mu);
-    FillSpec(first.sim->model(), first.sim->settings(), first.observed, response->mutable_spec());
+    FillSpec(*first.sim, first.observed, response->mutable_spec());
   }
   for (const auto& instance : instances) {
     response->add_instance_ids(instance->id);

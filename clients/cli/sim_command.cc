@@ -516,7 +516,9 @@ absl::Status RunSim(const Invocation& invocation) {
   // without --controller's (the file's still runs, the actions added to its
   // torques or targets as on the service).
   sim::Settings settings = options.settings;
-  if (options.actions.empty() && !options.controller_from_file) {
+  // Under --control-mode command the actions are --controller's commands.
+  const bool commands = settings.control.mode == sim::ControlMode::kCommand;
+  if ((options.actions.empty() || commands) && !options.controller_from_file) {
     settings.controller = sim::ControllerSettings();
     MOREAU_ASSIGN_OR_RETURN(settings.controller.kind,
                             ChooseController(options.controller, *model, &warnings));
@@ -562,7 +564,7 @@ absl::Status RunSim(const Invocation& invocation) {
   std::vector<Eigen::VectorXd> actions;
   int64_t steps = options.steps;
   if (!options.actions.empty()) {
-    MOREAU_ASSIGN_OR_RETURN(actions, ReadActionsCsv(options.actions, m.nu()));
+    MOREAU_ASSIGN_OR_RETURN(actions, ReadActionsCsv(options.actions, simulation->action_size()));
     steps = static_cast<int64_t>(actions.size()) * options.action_substeps;
   }
   std::unique_ptr<CsvLog> csv;
@@ -571,8 +573,9 @@ absl::Status RunSim(const Invocation& invocation) {
   }
 
   const double dt = options.settings.dt;
-  // Without --actions the controller alone drives the joints: a zero action.
-  const Eigen::VectorXd no_action = Eigen::VectorXd::Zero(m.nu());
+  // Without --actions the controller alone drives the joints: a zero action
+  // (under --control-mode command: the zero command, a trot in place).
+  const Eigen::VectorXd no_action = Eigen::VectorXd::Zero(simulation->action_size());
   std::vector<Force> f_ext(static_cast<size_t>(m.nbodies), Force::Zero());
   RunMetrics metrics(m, simulation->state().q);
   Progress progress(options.progress, !flags.common.json && isatty(STDERR_FILENO) == 1, steps,
@@ -612,11 +615,14 @@ absl::Status RunSim(const Invocation& invocation) {
   result.model = m.name;
   const std::string controller_name =
       simulation->controller() != nullptr ? std::string(simulation->controller()->Name()) : "";
-  result.controller = !actions.empty() ? absl::StrCat("actions (", options.actions, ")")
-                      : options.control_targets
-                          ? absl::StrCat(controller_name, " (targets through --control ",
-                                         sim::ControlModeName(options.settings.control.mode), ")")
-                          : controller_name;
+  result.controller =
+      commands           ? absl::StrCat(controller_name,
+                                        " (commands: ", actions.empty() ? "zero" : options.actions, ")")
+      : !actions.empty() ? absl::StrCat("actions (", options.actions, ")")
+      : options.control_targets
+          ? absl::StrCat(controller_name, " (targets through --control ",
+                         sim::ControlModeName(options.settings.control.mode), ")")
+          : controller_name;
   result.steps = done;
   result.time = simulation->state().time;
   result.wall_s = wall_s;

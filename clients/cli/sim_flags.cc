@@ -347,8 +347,9 @@ absl::StatusOr<SimOptions> SimOptionsFromFlags(const SimFlags& flags,
   }
   // Without --actions, a control mode other than torque (from the flag or the
   // settings file) drives the joints by the controller's targets.
-  options.control_targets =
-      options.actions.empty() && settings.control.mode != sim::ControlMode::kTorque;
+  options.control_targets = options.actions.empty() &&
+                            settings.control.mode != sim::ControlMode::kTorque &&
+                            settings.control.mode != sim::ControlMode::kCommand;
   if (given("id_time_constant")) {
     settings.control.id_time_constant = settings_flags.id_time_constant;
     if (!(std::isfinite(settings.control.id_time_constant) &&

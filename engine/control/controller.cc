@@ -118,6 +118,7 @@ class StandController final : public Controller {
   Eigen::VectorXd inertia_;  // StableJointPd's I_j; empty: JointPd
   PdJoints pd_joints_;       // the model's actuators, for StableJointPd
   bool per_joint_;           // kp_, kd_ per actuator (derived) instead of gains_
+  std::array<CommandElement, 3> command_elements_;
   Eigen::VectorXd kp_;
   Eigen::VectorXd kd_;
   bool weight_feedforward_;
@@ -212,6 +213,13 @@ class TrotController final : public Controller {
         placement_gain_(std::sqrt(tuning.stand_height / kGravity)),
         layout_(std::move(layout)) {
     const double stand_height = tuning.stand_height;
+    // The command's bounds: twice the tuned speed forward and back, the tuned
+    // speed sideways, the heading hold's largest yaw rate.
+    const double speed =
+        std::max(tuning.gait.step_length * tuning.gait.frequency_hz / tuning.gait.duty_factor, 0.1);
+    command_elements_ = {{{"forward_velocity", "m/s", -2.0 * speed, 2.0 * speed},
+                          {"lateral_velocity", "m/s", -speed, speed},
+                          {"yaw_rate", "rad/s", -kMaxYawRate, kMaxYawRate}}};
     q_des_ = tuning.q_stand;  // the initial targets: standing, what the ramp starts from
     q_stand_ = tuning.q_stand;
     if (per_joint_) pd_time_constant_s_ = MaxTimeConstant(kp_, kd_);
@@ -223,6 +231,7 @@ class TrotController final : public Controller {
     }
   }
   std::string_view Name() const override { return "trot"; }
+  std::span<const CommandElement> CommandElements() const override { return command_elements_; }
 
   void Compute(const Model& model, double /*t*/, double dt, const Eigen::VectorXd& q,
                const Eigen::VectorXd& v, ControllerState& state,
@@ -236,8 +245,14 @@ class TrotController final : public Controller {
     gait.step_height *= ramp;
     const double f = gait.frequency_hz;
     const double stance_s = gait.duty_factor / f;  // T_stance
-    // The commanded velocity: stance feet move back at L f / β.
+    // The commanded velocity: stance feet move back at L f / β — or, under
+    // the "command" control mode, the command's velocity and yaw rate.
     Eigen::Vector2d v_cmd(gait.step_length / stance_s, 0.0);
+    double commanded_yaw_rate = 0.0;
+    if (state.command_set) {
+      v_cmd = ramp * Eigen::Vector2d(state.command[0], state.command[1]);
+      commanded_yaw_rate = ramp * state.command[2];
+    }
 
     double lift[kMaxLegs] = {0.0, 0.0, 0.0, 0.0};     // 1. per leg: foot raised by (m)
     double support[kMaxLegs] = {0.0, 0.0, 0.0, 0.0};  // per leg: weight share w_i
@@ -254,8 +269,9 @@ class TrotController final : public Controller {
         state.line_origin = {q[0], q[1]};
       }
       // The line hold (ControllerOptions::line_gain): the sideways offset
-      // from the start line, fed back as a sideways velocity command.
-      if (line_gain_ > 0.0) {
+      // from the start line, fed back as a sideways velocity command (not
+      // under a command, which steers the robot off any line).
+      if (line_gain_ > 0.0 && !state.command_set) {
         const double offset = -(q[0] - state.line_origin[0]) * std::sin(state.heading) +
                               (q[1] - state.line_origin[1]) * std::cos(state.heading);
         v_cmd.y() = ramp * std::clamp(-line_gain_ * offset, -kMaxLineSpeed, kMaxLineSpeed);
@@ -281,11 +297,14 @@ class TrotController final : public Controller {
       for (int k = 0; k < 2; ++k) state.velocity[k] += alpha * (v_heading[k] - state.velocity[k]);
       // 3. Yaw, once the gait runs (ramped with it); the integral is
       // clamped to what saturates the rate on its own (anti-windup).
+      // A commanded yaw rate turns the held heading and feeds forward.
+      if (state.command_set) state.heading = WrapAngle(state.heading + commanded_yaw_rate * dt);
       const double heading_error = WrapAngle(yaw - state.heading);
       const double max_integral = kMaxYawRate * kYawIntegralS / kYawGain;
       state.heading_integral = std::clamp(state.heading_integral + ramp * dt * heading_error,
                                           -max_integral, max_integral);
       yaw_rate =
+          commanded_yaw_rate +
           ramp * std::clamp(-kYawGain * (heading_error + state.heading_integral / kYawIntegralS),
                             -kMaxYawRate, kMaxYawRate);
       // 2. Foot placement from the velocity error.
@@ -293,6 +312,8 @@ class TrotController final : public Controller {
       foothold = (ramp * placement_gain_ * error)
                      .cwiseMax(-kMaxFootholdOffset)
                      .cwiseMin(kMaxFootholdOffset);
+    } else {
+      yaw_rate = commanded_yaw_rate;
     }
 
     const double clearance =
@@ -405,6 +426,7 @@ class TrotController final : public Controller {
   Eigen::VectorXd inertia_;  // StableJointPd's I_j; empty: JointPd
   PdJoints pd_joints_;       // the model's actuators, for StableJointPd
   bool per_joint_;           // kp_, kd_ per actuator (derived) instead of gains_
+  std::array<CommandElement, 3> command_elements_;
   Eigen::VectorXd kp_;
   Eigen::VectorXd kd_;
   GaitParams gait_;  // at full amplitude

@@ -52,6 +52,17 @@ inline constexpr int kMaxControllerLegs = 4;
 // The time-varying part of a controller: trivially copyable, fixed size (the
 // state serializer writes it field by field, engine/sim/state.cc). A
 // default-constructed state is the start of a run.
+// Most elements of a controller's command (Controller::CommandElements).
+inline constexpr int kMaxCommandSize = 3;
+
+// One element of a controller's command: its name, unit and bounds.
+struct CommandElement {
+  const char* name;
+  const char* unit;
+  double lower;
+  double upper;
+};
+
 struct ControllerState {
   double phase = 0.0;           // gait oscillator phase φ ∈ [0, 1) (001 §6.2 CPG)
   double elapsed_s = 0.0;       // Σ dt over Compute calls: drives the trot start delay and ramp
@@ -88,6 +99,11 @@ struct ControllerState {
   std::array<bool, kMaxControllerLegs> foothold_frozen = {};
   std::array<double, 3 * kMaxControllerLegs> lift_off = {};
   std::array<double, 3 * kMaxControllerLegs> foothold = {};
+  // The command of ControlMode "command" (Controller::CommandElements, in
+  // that order, within their bounds), set before each Compute; command_set
+  // false: none given, the controller runs on its options.
+  std::array<double, kMaxCommandSize> command = {};
+  bool command_set = false;
 };
 static_assert(std::is_trivially_copyable_v<ControllerState>);
 
@@ -184,6 +200,12 @@ class Controller {
 
   // "zero", "stand", "trot", "hold" or "velocity-trot".
   virtual std::string_view Name() const = 0;
+
+  // What the controller takes as its command under the "command" control
+  // mode (ControllerState::command), element by element; empty: nothing (a
+  // stand holds its pose). The trot's: forward and lateral velocity (m/s, in
+  // the heading frame) and yaw rate (rad/s).
+  virtual std::span<const CommandElement> CommandElements() const { return {}; }
 
   // τ (nv) for time t (s) at state (q: nq, v: nv) of the Model the controller
   // was made for; then advances `state` by dt (s) (dt = 0: evaluate only).

@@ -24,7 +24,10 @@ const EnumTable<ControlMode>& ControlModes() {
         "forces"},
        {ControlMode::kIdConstraint, "id-constraint",
         "action = joint position targets as velocity constraints solved with the contacts, "
-        "impulses bounded by the effort limit times dt (moreau-jor, moreau-sor)"}});
+        "impulses bounded by the effort limit times dt (moreau-jor, moreau-sor)"},
+       {ControlMode::kCommand, "command",
+        "action = the controller's command (trot: forward and lateral velocity in m/s, yaw rate "
+        "in rad/s; stand: none), the controller's torques drive the joints"}});
   return *table;
 }
 

@@ -56,9 +56,10 @@ enum class ControlMode {
   kPd,
   kId,
   kIdConstraint,
+  kCommand,  // the action is Settings::controller's command (Controller::CommandElements)
 };
 
-// "torque", "pd", "id", "id-constraint".
+// "torque", "pd", "id", "id-constraint", "command".
 const EnumTable<ControlMode>& ControlModes();
 const char* ControlModeName(ControlMode mode);
 absl::StatusOr<ControlMode> ParseControlMode(std::string_view name);

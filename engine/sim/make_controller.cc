@@ -5,6 +5,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "engine/control/tuning.h"
 #include "engine/control/velocity_trot.h"
 
 namespace moreau::sim {
@@ -30,7 +31,13 @@ absl::StatusOr<std::unique_ptr<control::Controller>> MakeSimulationController(co
   } else {
     const bool trot = c.kind == ControllerKind::kTrot || c.kind == ControllerKind::kPdTrot;
     const char* name = trot ? "trot" : ControllerKindName(c.kind);
-    made = control::MakeController(name, model, c.options);
+    control::ControllerOptions options = c.options;
+    // Steered by commands, every robot gets the derived tuning: 001's Mini
+    // Cheetah constants (auto's choice for it) do not hold sideways steps.
+    if (s.control.mode == ControlMode::kCommand && options.tuning == control::Tuning::kAuto) {
+      options.tuning = control::Tuning::kDerived;
+    }
+    made = control::MakeController(name, model, options);
     if (made.ok()) return made;
     // MakeController names the controller it built ("trot" for pd-trot):
     // the message below names the kind chosen in the Settings instead.

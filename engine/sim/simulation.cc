@@ -85,6 +85,11 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(std::shared_ptr<c
   }
   MOREAU_ASSIGN_OR_RETURN(std::unique_ptr<control::Controller> controller,
                           MakeSimulationController(*model, s));
+  if (s.control.mode == ControlMode::kCommand && controller == nullptr) {
+    return absl::InvalidArgumentError(
+        "control mode 'command' drives the controller by its command: needs a controller "
+        "(stand or trot), got none");
+  }
   return std::unique_ptr<Simulation>(new Simulation(std::move(model), s, std::move(controller)));
 }
 
@@ -310,6 +315,7 @@ void Simulation::RunController() {
   const double dt = period * settings_.dt;  // the control period Δt_c
   switch (settings_.control.mode) {
     case ControlMode::kTorque:
+    case ControlMode::kCommand:
       controller_->Compute(*model_, state_.time, dt, state_.q, state_.v, state_.controller,
                            state_.controller_command);
       break;
@@ -340,11 +346,57 @@ absl::Status Simulation::StepAction(const Eigen::VectorXd& action, int substeps,
   return StepActionUntil(action, substeps, absl::InfiniteFuture(), f_ext);
 }
 
+int Simulation::action_size() const {
+  return settings_.control.mode == ControlMode::kCommand
+             ? static_cast<int>(controller_->CommandElements().size())
+             : model_->nu();
+}
+
+absl::Status Simulation::ValidateCommand(const Eigen::VectorXd& command) const {
+  const std::span<const control::CommandElement> elements = controller_->CommandElements();
+  if (command.size() != static_cast<Eigen::Index>(elements.size())) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("action has size ", command.size(), ", expected ", elements.size(),
+                     " (controller '", std::string(controller_->Name()), "' takes a command of ",
+                     elements.size(), " under control mode 'command')"));
+  }
+  for (size_t k = 0; k < elements.size(); ++k) {
+    if (!std::isfinite(command[k])) {
+      return absl::InvalidArgumentError(absl::StrCat("action[", k, "] (", elements[k].name, ") is ",
+                                                     command[k], ", expected a finite number"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+void Simulation::SetCommand(const Eigen::VectorXd& command) {
+  const std::span<const control::CommandElement> elements = controller_->CommandElements();
+  control::ControllerState& c = state_.controller;
+  for (size_t k = 0; k < elements.size() && k < c.command.size(); ++k) {
+    c.command[k] = std::clamp(command[k], elements[k].lower, elements[k].upper);
+  }
+  c.command_set = true;
+}
+
 absl::Status Simulation::StepActionUntil(const Eigen::VectorXd& action, int substeps,
                                          absl::Time stop_at, const std::vector<Force>* f_ext) {
+  const ControlSettings& control = settings_.control;
+  if (control.mode == ControlMode::kCommand) {
+    // The controller's command, within its bounds; its torques alone drive
+    // the joints (clamped to the effort limits).
+    MOREAU_RETURN_IF_ERROR(ValidateCommand(action));
+    MOREAU_RETURN_IF_ERROR(ValidateExternalWrenches(f_ext));
+    return StepLoop(
+        substeps, stop_at, f_ext,
+        [&](const State&) {
+          SetCommand(action);
+          RunController();
+          ControlledActionTorques(actuation_.qd_zero, state_.controller_command, actuation_, tau_);
+        },
+        {}, [] {});
+  }
   MOREAU_RETURN_IF_ERROR(ValidateAction(*model_, action));
   MOREAU_RETURN_IF_ERROR(ValidateExternalWrenches(f_ext));
-  const ControlSettings& control = settings_.control;
   if (control.mode == ControlMode::kId) {
     return StepLoop(
         substeps, stop_at, f_ext,

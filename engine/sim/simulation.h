@@ -79,6 +79,9 @@ class Simulation {
   // absl::InfiniteFuture() it is StepAction and reads no clock.
   absl::Status StepActionUntil(const Eigen::VectorXd& action, int substeps, absl::Time stop_at,
                                const std::vector<Force>* f_ext = nullptr);
+  // The action's size: the controller's command elements under the
+  // "command" control mode (controller()->CommandElements()), nu otherwise.
+  int action_size() const;
 
   // Whether a step failed on the state: it left the state diverged (any q or
   // v not finite, |v|∞ above Settings::max_speed or |q|∞ above
@@ -131,6 +134,11 @@ class Simulation {
                         const step::JointVelocityRows& joint_rows = {});
   // Any q or v not finite, |v|∞ > max_speed or |q|∞ > kMaxCoordinate.
   bool StateOutOfBounds() const;
+  // Control mode "command": InvalidArgument unless `command` has one finite
+  // entry per command element; SetCommand puts it, clamped to the elements'
+  // bounds, into State::controller.
+  absl::Status ValidateCommand(const Eigen::VectorXd& command) const;
+  void SetCommand(const Eigen::VectorXd& command);
   // Marks the simulation diverged with the message of `failure`; returns it.
   absl::Status RecordDivergence(absl::Status failure);
   // InvalidArgument unless f_ext is null or has one wrench per body.

@@ -41,7 +41,7 @@ bool ReadArray(ByteReader& r, std::array<double, N>& values) {
   return ok;
 }
 
-// Version 3: ControllerState field by field, in declaration order.
+// ControllerState field by field, in declaration order.
 void WriteControllerState(ByteWriter& w, const control::ControllerState& c) {
   w.F64(c.phase);
   w.F64(c.elapsed_s);
@@ -60,18 +60,22 @@ void WriteControllerState(ByteWriter& w, const control::ControllerState& c) {
   WriteFlags(w, c.foothold_frozen);
   WriteArray(w, c.lift_off);
   WriteArray(w, c.foothold);
+  WriteArray(w, c.command);  // from version 3
+  w.U32(c.command_set ? 1u : 0u);
 }
 
-bool ReadControllerState(ByteReader& r, control::ControllerState& c) {
+// A version-2 section ends before the command.
+bool ReadControllerState(ByteReader& r, uint32_t version, control::ControllerState& c) {
   uint64_t ik_clamped = 0;
-  uint32_t heading_set = 0, leg_targets_set = 0;
-  const bool ok =
-      r.F64(c.phase) && r.F64(c.elapsed_s) && r.U64(ik_clamped) && ReadArray(r, c.velocity) &&
-      ReadArray(r, c.stance_offset) && ReadArray(r, c.swing_offset) && r.F64(c.heading) &&
-      r.U32(heading_set) && r.F64(c.heading_integral) && ReadArray(r, c.line_origin) &&
-      ReadArray(r, c.leg_targets) && r.U32(leg_targets_set) && ReadFlags(r, c.was_swing) &&
-      ReadFlags(r, c.touched) && ReadFlags(r, c.foothold_frozen) && ReadArray(r, c.lift_off) &&
-      ReadArray(r, c.foothold);
+  uint32_t heading_set = 0, leg_targets_set = 0, command_set = 0;
+  bool ok = r.F64(c.phase) && r.F64(c.elapsed_s) && r.U64(ik_clamped) && ReadArray(r, c.velocity) &&
+            ReadArray(r, c.stance_offset) && ReadArray(r, c.swing_offset) && r.F64(c.heading) &&
+            r.U32(heading_set) && r.F64(c.heading_integral) && ReadArray(r, c.line_origin) &&
+            ReadArray(r, c.leg_targets) && r.U32(leg_targets_set) && ReadFlags(r, c.was_swing) &&
+            ReadFlags(r, c.touched) && ReadFlags(r, c.foothold_frozen) &&
+            ReadArray(r, c.lift_off) && ReadArray(r, c.foothold);
+  if (version >= 3) ok = ok && ReadArray(r, c.command) && r.U32(command_set);
+  c.command_set = command_set != 0;
   c.ik_clamped = static_cast<int64_t>(ik_clamped);
   c.heading_set = heading_set != 0;
   c.leg_targets_set = leg_targets_set != 0;
@@ -88,6 +92,14 @@ std::string ControllerSection(const control::ControllerState& controller,
   return w.Take();
 }
 
+// Its size in a blob of `version` (2 lacks the controller's command: 3
+// doubles and a flag) for `nv` coordinates.
+size_t ControllerSectionSize(uint32_t version, const Eigen::VectorXd& command) {
+  const size_t current = ControllerSection(control::ControllerState{}, command).size();
+  constexpr size_t kCommandBytes = 8 * control::kMaxCommandSize + 4;
+  return version >= 3 ? current : current - kCommandBytes;
+}
+
 // Every double of a controller state is finite.
 bool Finite(const control::ControllerState& c) {
   const auto finite = [](double x) { return std::isfinite(x); };
@@ -96,7 +108,8 @@ bool Finite(const control::ControllerState& c) {
   };
   return finite(c.phase) && finite(c.elapsed_s) && all(c.velocity) && all(c.stance_offset) &&
          all(c.swing_offset) && finite(c.heading) && finite(c.heading_integral) &&
-         all(c.line_origin) && all(c.leg_targets) && all(c.lift_off) && all(c.foothold);
+         all(c.line_origin) && all(c.leg_targets) && all(c.lift_off) && all(c.foothold) &&
+         all(c.command);
 }
 
 }  // namespace
@@ -172,8 +185,9 @@ absl::StatusOr<State> DeserializeState(const Model& model, std::string_view byte
   if (!r.Bytes(magic, 4) || std::memcmp(magic, kMagic, 4) != 0) {
     return absl::InvalidArgumentError("state blob: not a Moreau state (bad magic)");
   }
-  // Version 1 blobs (no bilateral impulses) restore with those at zero.
-  if (!r.U32(version) || (version != kVersion && version != 1)) {
+  // Version 1 blobs (no bilateral impulses) restore with those at zero,
+  // version 2 ones (no controller command) without a command.
+  if (!r.U32(version) || version < 1 || version > kVersion) {
     return absl::InvalidArgumentError(absl::StrCat("state blob: version ", version,
                                                    " is not supported (expected ", kVersion, ")"));
   }
@@ -211,10 +225,9 @@ absl::StatusOr<State> DeserializeState(const Model& model, std::string_view byte
   }
   // The optional controller section: present when the rest of the blob is
   // exactly its size.
-  const size_t section_size =
-      ControllerSection(control::ControllerState{}, s.controller_command).size();
+  const size_t section_size = ControllerSectionSize(version, s.controller_command);
   if (ok && version >= 2 && r.Remaining() == section_size) {
-    ok = ReadControllerState(r, s.controller);
+    ok = ReadControllerState(r, version, s.controller);
     uint32_t ncmd = 0;
     ok = ok && r.U32(ncmd);
     if (ok && ncmd != static_cast<uint32_t>(model.nv)) {

@@ -45,12 +45,12 @@ int BilateralRowCount(const Model& model);
 // A state at rest in the model's default configuration.
 State DefaultState(const Model& model);
 
-// The version SerializeState writes; DeserializeState reads it and version 1
-// (no bilateral impulses). A version-2 blob ends with an optional controller
-// section (State::controller and controller_command), written when they
-// differ from the start of a run (DefaultState); without it they restore at
-// the start.
-inline constexpr uint32_t kStateFormatVersion = 2;
+// The version SerializeState writes; DeserializeState reads it, version 2
+// (no controller command) and version 1 (no bilateral impulses). A blob of
+// version 2 or 3 ends with an optional controller section (State::controller
+// and controller_command), written when they differ from the start of a run
+// (DefaultState); without it they restore at the start.
+inline constexpr uint32_t kStateFormatVersion = 3;
 
 // Versioned, portable byte blob (little-endian IEEE-754): a state restored
 // from it continues bit-exactly on any machine running the same version.

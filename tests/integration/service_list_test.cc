@@ -1,5 +1,6 @@
-// What a dashboard reads from a real moreaud: ListInstances (fields, pages,
-// errors, never waiting for a step) and the body shapes of ModelSpec.
+// What a dashboard reads from and sends to a real moreaud: ListInstances
+// (fields, pages, errors, never waiting for a step), the body shapes of
+// ModelSpec, and the "command" control mode that steers a server-side trot.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -190,6 +191,40 @@ TEST_F(ServiceListTest, ModelSpec_OfEveryBuiltinHasAShapeOrInertiaBoxForEveryMov
       EXPECT_TRUE(shaped || spec.bodies(b).inertia_box_size_size() == 3) << spec.body_names(b);
     }
   }
+}
+
+TEST_F(ServiceListTest, CommandMode_TheActionIsTheTrotsCommand) {
+  v1::Settings settings;
+  settings.set_control_mode("command");
+  settings.mutable_controller()->set_kind("trot");
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::CreateInstancesResponse made,
+                              client().CreateBuiltin("mini_cheetah", 1, settings));
+  const v1::Spec& spec = made.spec();
+  EXPECT_EQ(spec.control_mode(), "command");
+  EXPECT_EQ(spec.action().name(), "command");
+  ASSERT_EQ(spec.action().size(), 3);
+  EXPECT_EQ(std::vector<std::string>(spec.action().labels().begin(), spec.action().labels().end()),
+            (std::vector<std::string>{"forward_velocity", "lateral_velocity", "yaw_rate"}));
+  ASSERT_EQ(spec.action_lower_size(), 3);
+  EXPECT_LT(spec.action_lower(0), 0.0);
+  EXPECT_GT(spec.action_upper(0), 0.3);
+  EXPECT_EQ(spec.action_upper(2), 0.5);
+  // 4 s forward at 0.3 m/s: the robot walks forward.
+  MOREAU_ASSERT_OK_AND_ASSIGN(
+      v1::Observation walked,
+      client().Step(made.instance_ids(0), Eigen::Vector3d(0.3, 0, 0), 4000));
+  EXPECT_GT(walked.q(0), 0.4);
+  EXPECT_GT(walked.q(2), 0.15);
+  const absl::Status wrong =
+      client().Step(made.instance_ids(0), Eigen::VectorXd::Zero(12), 1).status();
+  EXPECT_EQ(wrong.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(wrong.message().find("expected 3"), std::string::npos) << wrong;
+  // Without a controller there is nothing to command.
+  v1::Settings alone;
+  alone.set_control_mode("command");
+  const absl::Status refused = client().CreateBuiltin("mini_cheetah", 1, alone).status();
+  EXPECT_EQ(refused.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(refused.message().find("needs a controller"), std::string::npos) << refused;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string_view>
 
@@ -126,6 +127,36 @@ TEST(Snapshot, SameInputsSameBytes) {
     ASSERT_TRUE(b->Step(Torque(b->model(), k), 1).ok());
   }
   EXPECT_EQ(a->Snapshot(), b->Snapshot());
+}
+
+TEST(Snapshot, AVersion2BlobRestoresWithoutACommand) {
+  // A trotting Mini Cheetah's blob (with its controller section), rewritten
+  // as version 2 wrote it: the same bytes without the controller's command
+  // (3 doubles and a flag, just before the section's command size and nv
+  // entries).
+  auto model = LoadBuiltin("mini_cheetah");
+  ASSERT_TRUE(model.ok());
+  Settings settings;
+  settings.contact = DefaultContactSettings(ContactModel::kMoreauJor);
+  settings.controller.kind = ControllerKind::kTrot;
+  auto sim = Simulation::Create(*model, settings);
+  ASSERT_TRUE(sim.ok()) << sim.status();
+  ASSERT_TRUE((*sim)->StepAction(Eigen::VectorXd::Zero(12), 300).ok());
+  const std::string current = (*sim)->Snapshot();
+  const size_t nv = static_cast<size_t>((*model)->nv);
+  const size_t command_end = current.size() - (4 + 8 * nv);
+  const size_t command_bytes = 8 * control::kMaxCommandSize + 4;
+  std::string v2 = current.substr(0, command_end - command_bytes) + current.substr(command_end);
+  const uint32_t version = 2;
+  std::memcpy(v2.data() + 4, &version, 4);
+  auto restored = Simulation::Create(*model, settings);
+  ASSERT_TRUE(restored.ok());
+  ASSERT_TRUE((*restored)->Restore(v2).ok());
+  // Everything came back; re-serialized it is the version-3 blob again.
+  EXPECT_EQ((*restored)->Snapshot(), current);
+  EXPECT_FALSE((*restored)->state().controller.command_set);
+  // Truncated inside the section it is refused.
+  EXPECT_FALSE((*restored)->Restore(v2.substr(0, v2.size() - 3)).ok());
 }
 
 TEST(Snapshot, MalformedBlobsRejectedStateKept) {
