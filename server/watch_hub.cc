@@ -169,7 +169,12 @@ void WatchHub::Pump() {
         const Reactor::Action action = r->Poll(now);
         if (action != Reactor::Action::kNone) todo.emplace_back(r, action);
       }
-      done = stopping_ && reactors_.empty();
+      // Not while a Start is still building its reactor (it can wait for a
+      // long step to release the instance, and SIGTERM may come meanwhile):
+      // that reactor joins reactors_ after this check, and with the pump gone
+      // nothing would ever finish it, so gRPC's Shutdown would wait for it
+      // until --shutdown-grace-s. Polled on, it ends with UNAVAILABLE.
+      done = stopping_ && reactors_.empty() && starting_ == 0;
     }
     // Outside the lock: a reaction may run inline and take it. A reactor
     // marked writing or finishing stays alive until its reaction has run.
