@@ -55,7 +55,7 @@ test('misspelt call options and bad arguments are refused', { timeout: TEST_TIME
     const client = new Client(NOWHERE);
     try {
       await assert.rejects(client.step('id', [0], 1, { timout: 1 }),
-        /step: unknown option 'timout' \(expected timeout\)/);
+        /step: unknown option 'timout' \(expected timeout, pushes\)/);
       await assert.rejects(client.step('id', [0], 1.5), /substeps: give an integer/);
       await assert.rejects(client.step('id', ['1'], 1), /action\[0\]: give a number/);
       await assert.rejects(client.step('id', [0], 1, { timeout: 0 }), /timeout: give a positive/);
