@@ -111,7 +111,7 @@ def vocabulary(moreau, flag):
     ("--contact-model", ["spring-damper", "hertz", "micro", "moreau-jor", "moreau-sor",
                          "least-constraint", "micro-macro"]),
     ("--integrator", ["euler", "heun", "rk4"]),
-    ("--control-mode", ["torque", "pd", "id", "id-constraint"]),
+    ("--control-mode", ["torque", "pd", "id", "id-constraint", "command"]),
     ("--loop-solver", ["prox", "direct"]),
 ])
 def test_help_lists_each_vocabulary_as_the_parser_knows_it(moreau, flag, expected):

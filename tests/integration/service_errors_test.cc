@@ -897,8 +897,8 @@ std::vector<Rejected> StateBlobCases() {
   add(
       "BlobBadMagic", [](std::string& b) { b[0] = 'X'; }, "state blob: not a Moreau state");
   add(
-      "BlobVersionThree", [](std::string& b) { Put<uint32_t>(b, 4, 3); },
-      "state blob: version 3 is not supported");
+      "BlobVersionFour", [](std::string& b) { Put<uint32_t>(b, 4, 4); },
+      "state blob: version 4 is not supported");
   add(
       "BlobTruncatedHeader", [](std::string& b) { b.resize(kNvOffset); },
       "state blob: truncated header");

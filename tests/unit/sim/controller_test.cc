@@ -222,8 +222,8 @@ TEST(SimulationController, BlobControllerSectionIsOptional) {
   state.controller.lift_off[7] = -1.5;
   state.controller_command[6] = 3.0;
   const std::string with = SerializeState(state);
-  // The section: 508 bytes of ControllerState, the command's size and nv doubles.
-  EXPECT_EQ(with.size(), plain.size() + 508 + 4 + 8 * static_cast<size_t>(model->nv));
+  // The section: 536 bytes of ControllerState, the command's size and nv doubles.
+  EXPECT_EQ(with.size(), plain.size() + 536 + 4 + 8 * static_cast<size_t>(model->nv));
   auto round = DeserializeState(*model, with);
   ASSERT_TRUE(round.ok()) << round.status();
   EXPECT_EQ(round->controller.phase, 0.375);

@@ -47,7 +47,7 @@ TEST(SettingsVocabulary, EveryEnumeratorIsInItsTable) {
   ExpectCompleteTable(ContactModels(), ContactModel::kMicroMacro);
   ExpectCompleteTable(Integrators(), step::Integrator::kRk4);
   ExpectCompleteTable(LoopSolvers(), step::LoopSolver::kDirect);
-  ExpectCompleteTable(ControlModes(), ControlMode::kIdConstraint);
+  ExpectCompleteTable(ControlModes(), ControlMode::kCommand);
 }
 
 TEST(SettingsVocabulary, NamesListEndsWithOr) {
