@@ -65,6 +65,26 @@ def test_list_instances_pages_through_the_callers_instances(client: moreau.Clien
     assert "page_size" in error.value.message
 
 
+def test_a_push_changes_the_momentum_by_force_times_duration(client: moreau.Client) -> None:
+    """A free 1 kg sphere with the ground 10 m below, held up against gravity
+    and pushed with 10 N along x for 0.05 s."""
+    created = client.create_instances(
+        "sphere", 1, settings={"dt": 0.001, "terrain": {"flat": {"height": -10.0}}})
+    try:
+        obs = client.step(created.ids[0], [], 50,
+                          pushes=[{"body": "sphere", "force": [10.0, 0.0, 9.81],
+                                   "duration": 0.05}])
+        assert math.isclose(obs.v[0], 0.5, abs_tol=1e-9)
+        assert math.isclose(obs.v[2], 0.0, abs_tol=1e-9)
+        with pytest.raises(moreau.MoreauError) as error:
+            client.step(created.ids[0], [], 1, pushes=[{"body": "nowhere", "force": [1, 0, 0],
+                                                         "duration": 1}])
+        assert error.value.code == grpc.StatusCode.INVALID_ARGUMENT
+        assert "pushes[0].body 'nowhere'" in error.value.message
+    finally:
+        client.destroy_instances(created.ids)
+
+
 def test_step_batch_reports_each_instance(client: moreau.Client) -> None:
     created = client.create_instances("pendulum", 2, settings={"control_mode": "torque"})
     ids = [created.ids[0], "missing-instance", created.ids[1]]

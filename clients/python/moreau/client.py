@@ -449,12 +449,17 @@ class Client:
     # -- stepping --
 
     def step(self, instance_id: str, action: Any, substeps: int = 1, *,
+             pushes: Iterable[Mapping[str, Any]] = (),
              timeout: float | None = None) -> Observation:
         """One instance, ``action`` (per actuator) held for ``substeps`` steps.
-        The instance's failure (e.g. FAILED_PRECONDITION when diverged) is
+        ``pushes``: dicts of ``moreau.v1.Push`` fields (``body``, ``force``,
+        ``point``, ``torque``, ``duration``) that start with this step and act
+        for their duration of simulated time, across later calls too. The
+        instance's failure (e.g. FAILED_PRECONDITION when diverged) is
         raised."""
         request = pb.StepRequest(instance_id=instance_id,
-                                 action=_doubles(action, "action"), substeps=substeps)
+                                 action=_doubles(action, "action"), substeps=substeps,
+                                 pushes=[pb.Push(**push) for push in pushes])
         return Observation.from_proto(self._call("Step", request, timeout).observation)
 
     def prepare_step_batch(self, instance_ids: Sequence[str], action_size: int,
