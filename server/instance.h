@@ -55,7 +55,7 @@ struct Instance {
   Eigen::VectorXd action ABSL_GUARDED_BY(mu);  // scratch: the current action
   // Pushes still acting (StepRequest.pushes, instance_pushes.h); Reset and
   // SetState end them.
-  std::vector<control::Push> pushes ABSL_GUARDED_BY(mu);
+  std::vector<ActivePush> pushes ABSL_GUARDED_BY(mu);
   PushScratch push_scratch ABSL_GUARDED_BY(mu);
   // The links whose positions its observations carry (after `sim`, whose
   // model it refers to: destroyed first).

@@ -10,16 +10,10 @@
 namespace moreau::server {
 namespace {
 
-void DropEnded(double now, std::vector<control::Push>& active) {
-  active.erase(
-      std::remove_if(active.begin(), active.end(),
-                     [now](const control::Push& p) { return !(now < p.start_s + p.duration_s); }),
-      active.end());
-}
-
-bool AnyActive(double now, const std::vector<control::Push>& active) {
-  return std::any_of(active.begin(), active.end(),
-                     [now](const control::Push& p) { return p.Active(now); });
+void DropEnded(uint64_t step, std::vector<ActivePush>& active) {
+  active.erase(std::remove_if(active.begin(), active.end(),
+                              [step](const ActivePush& p) { return step >= p.end_step; }),
+               active.end());
 }
 
 // `values` as a Vec3 into `out` (zero when empty and `optional`), or
@@ -63,15 +57,15 @@ absl::StatusOr<int> BodyIndex(const Model& model, const std::string& name,
 
 }  // namespace
 
-absl::Status AddPushes(const Model& model, double now,
+absl::Status AddPushes(const Model& model, uint64_t steps, double dt,
                        const google::protobuf::RepeatedPtrField<v1::Push>& requested,
-                       std::vector<control::Push>& active) {
+                       std::vector<ActivePush>& active) {
   if (requested.empty()) return absl::OkStatus();
   if (requested.size() > kMaxPushesPerRequest) {
     return absl::InvalidArgumentError(
         absl::StrCat(requested.size(), " pushes in one request, at most ", kMaxPushesPerRequest));
   }
-  std::vector<control::Push> added;
+  std::vector<ActivePush> added;
   for (int k = 0; k < requested.size(); ++k) {
     const v1::Push& in = requested[k];
     const std::string field = absl::StrCat("pushes[", k, "]");
@@ -94,11 +88,11 @@ absl::Status AddPushes(const Model& model, double now,
       return absl::InvalidArgumentError(absl::StrCat(
           field, ".duration is ", in.duration(), " s, expected in (0, ", kMaxPushDurationS, "]"));
     }
-    push.start_s = now;
     push.duration_s = in.duration();
-    added.push_back(push);
+    const uint64_t count = std::max<uint64_t>(1, std::llround(in.duration() / dt));
+    added.push_back({push, steps + count});
   }
-  DropEnded(now, active);
+  DropEnded(steps, active);
   if (active.size() + added.size() > static_cast<size_t>(kMaxActivePushes)) {
     return absl::InvalidArgumentError(
         absl::StrCat(active.size(), " pushes still act on the instance and ", added.size(),
@@ -109,18 +103,18 @@ absl::Status AddPushes(const Model& model, double now,
 }
 
 absl::Status StepWithPushes(sim::Simulation& sim, const Eigen::VectorXd& action, int substeps,
-                            absl::Time stop_at, std::vector<control::Push>& active,
+                            absl::Time stop_at, std::vector<ActivePush>& active,
                             PushScratch& scratch) {
   const Model& model = sim.model();
   if (scratch.data.X_0.size() != static_cast<size_t>(model.nbodies)) scratch.data = MakeData(model);
   int done = 0;
-  while (done < substeps && AnyActive(sim.state().time, active)) {
+  DropEnded(sim.state().steps, active);
+  while (done < substeps && !active.empty()) {
     // The body orientations at this sub-step's start.
     ForwardKinematics(model, scratch.data, sim.state().q);
     scratch.f_ext.assign(static_cast<size_t>(model.nbodies), Force::Zero());
-    const double t = sim.state().time;
-    for (const control::Push& push : active) {
-      control::ApplyPush(push, t, model, scratch.f_ext, scratch.data);
+    for (const ActivePush& p : active) {
+      control::ApplyPushWrench(p.push, model, scratch.f_ext, scratch.data);
     }
     absl::Status status = sim.StepActionUntil(action, 1, stop_at, &scratch.f_ext);
     if (absl::IsDeadlineExceeded(status)) {
@@ -129,8 +123,8 @@ absl::Status StepWithPushes(sim::Simulation& sim, const Eigen::VectorXd& action,
     }
     if (!status.ok()) return status;
     ++done;
+    DropEnded(sim.state().steps, active);
   }
-  DropEnded(sim.state().time, active);
   if (done == substeps) return absl::OkStatus();
   const uint64_t before = sim.state().steps;
   absl::Status status = sim.StepActionUntil(action, substeps - done, stop_at);

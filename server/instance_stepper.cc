@@ -50,12 +50,21 @@ absl::Status InstanceStepper::StepAndObserve(
                        "); Reset it or SetState before stepping"));
     } else {
       ToEigen(request.action(), instance.action);
-      status = AddPushes(sim.model(), sim.state().time, request.pushes(), instance.pushes);
+      // A call that steps nothing (a bad action, a deadline already past)
+      // leaves no push behind: the acting ones are put back as they were.
+      std::vector<ActivePush> before;
+      if (!request.pushes().empty()) before = instance.pushes;
+      status = AddPushes(sim.model(), sim.state().steps, sim.settings().dt, request.pushes(),
+                         instance.pushes);
+      const uint64_t steps_at_start = sim.state().steps;
       if (status.ok() && instance.pushes.empty()) {
         status = sim.StepActionUntil(instance.action, substeps, stop_at);
       } else if (status.ok()) {
         status = StepWithPushes(sim, instance.action, substeps, stop_at, instance.pushes,
                                 instance.push_scratch);
+      }
+      if (!status.ok() && sim.state().steps == steps_at_start && !request.pushes().empty()) {
+        instance.pushes = std::move(before);
       }
       // The step diverged: the last good state is kept; stepping stays
       // refused until the client resets the instance.

@@ -118,7 +118,6 @@ class StandController final : public Controller {
   Eigen::VectorXd inertia_;  // StableJointPd's I_j; empty: JointPd
   PdJoints pd_joints_;       // the model's actuators, for StableJointPd
   bool per_joint_;           // kp_, kd_ per actuator (derived) instead of gains_
-  std::array<CommandElement, 3> command_elements_;
   Eigen::VectorXd kp_;
   Eigen::VectorXd kd_;
   bool weight_feedforward_;

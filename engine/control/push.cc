@@ -4,8 +4,13 @@ namespace moreau::control {
 
 void ApplyPush(const Push& push, double t, const Model& model, std::vector<spatial::Force>& f_ext,
                const Data& data) {
+  if (push.Active(t)) ApplyPushWrench(push, model, f_ext, data);
+}
+
+void ApplyPushWrench(const Push& push, const Model& model, std::vector<spatial::Force>& f_ext,
+                     const Data& data) {
   const int b = push.body;
-  if (!push.Active(t) || b < 1 || model.nbodies <= b || static_cast<int>(f_ext.size()) <= b ||
+  if (b < 1 || model.nbodies <= b || static_cast<int>(f_ext.size()) <= b ||
       static_cast<int>(data.X_0.size()) <= b) {
     return;
   }

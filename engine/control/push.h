@@ -32,6 +32,9 @@ struct Push {
 // of range (or the world), or when f_ext is too short. Allocation-free.
 void ApplyPush(const Push& push, double t, const Model& model, std::vector<spatial::Force>& f_ext,
                const Data& data);
+// The same whatever the time (the caller decides when the push acts).
+void ApplyPushWrench(const Push& push, const Model& model, std::vector<spatial::Force>& f_ext,
+                     const Data& data);
 
 }  // namespace moreau::control
 

@@ -85,10 +85,28 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(std::shared_ptr<c
   }
   MOREAU_ASSIGN_OR_RETURN(std::unique_ptr<control::Controller> controller,
                           MakeSimulationController(*model, s));
-  if (s.control.mode == ControlMode::kCommand && controller == nullptr) {
-    return absl::InvalidArgumentError(
-        "control mode 'command' drives the controller by its command: needs a controller "
-        "(stand or trot), got none");
+  if (s.control.mode == ControlMode::kCommand) {
+    const ControllerKind kind = s.controller.kind;
+    if (kind != ControllerKind::kStand && kind != ControllerKind::kTrot &&
+        kind != ControllerKind::kPdTrot) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "control mode 'command' drives the controller by its command: needs the controller "
+          "stand, trot or pd-trot, got ",
+          kind == ControllerKind::kNone ? "none" : ControllerKindName(kind)));
+    }
+  }
+  if (const auto* spring = std::get_if<SpringDamperSettings>(&s.contact);
+      spring != nullptr && spring->substeps == 0) {
+    // The automatic count must reach the stability bound within its cap.
+    const double mass = LightestContactMass(*model, s.terrain);
+    if (s.dt > kMaxExplicitSubsteps * StableSpringDamperStep(spring->law, mass)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "spring-damper: the lightest contact point of model '", model->name, "' (", mass,
+          " kg) is stable up to steps of ", StableSpringDamperStep(spring->law, mass),
+          " s: dt = ", s.dt, " s would need more than ", kMaxExplicitSubsteps,
+          " explicit updates per step; lower the stiffness, the damping or dt, or set the "
+          "contact parameter substeps"));
+    }
   }
   return std::unique_ptr<Simulation>(new Simulation(std::move(model), s, std::move(controller)));
 }
@@ -157,15 +175,31 @@ absl::Status Simulation::SetState(const State& s) {
     next.controller_command = Eigen::VectorXd::Zero(m.nv);
   }
   state_ = std::move(next);
+  FitCommand();
   state_checked_ = false;
   diverged_ = false;
   diverged_message_.clear();
   return absl::OkStatus();
 }
 
+void Simulation::FitCommand() {
+  control::ControllerState& c = state_.controller;
+  if (settings_.control.mode != ControlMode::kCommand || controller_ == nullptr) {
+    c.command_set = false;
+    c.command.fill(0.0);
+    return;
+  }
+  const std::span<const control::CommandElement> elements = controller_->CommandElements();
+  for (size_t k = 0; k < c.command.size(); ++k) {
+    c.command[k] =
+        k < elements.size() ? std::clamp(c.command[k], elements[k].lower, elements[k].upper) : 0.0;
+  }
+}
+
 absl::Status Simulation::Restore(std::string_view bytes) {
   MOREAU_ASSIGN_OR_RETURN(State s, DeserializeState(*model_, bytes));
   state_ = std::move(s);
+  FitCommand();
   state_checked_ = false;
   diverged_ = false;
   diverged_message_.clear();

@@ -38,8 +38,11 @@ class Simulation {
   // Validates the settings against the model; allocates everything the steps
   // will use and makes the controller. InvalidArgument for id-constraint
   // control or a model with loop closures under a force-law (non-hard)
-  // contact model, naming both, and for a controller the model cannot run
-  // (MakeController's errors, prefixed "controller '<name>': ").
+  // contact model, naming both, for a controller the model cannot run
+  // (MakeController's errors, prefixed "controller '<name>': "), for the
+  // "command" control mode without a stand or trot controller, and for a
+  // spring-damper whose automatic sub-steps would pass kMaxExplicitSubsteps
+  // (explicit_substeps.h).
   static absl::StatusOr<std::unique_ptr<Simulation>> Create(std::shared_ptr<const Model> model,
                                                             const Settings& settings);
 
@@ -139,6 +142,9 @@ class Simulation {
   // bounds, into State::controller.
   absl::Status ValidateCommand(const Eigen::VectorXd& command) const;
   void SetCommand(const Eigen::VectorXd& command);
+  // A state set or restored: its controller command within this
+  // simulation's bounds, or none unless the control mode is "command".
+  void FitCommand();
   // Marks the simulation diverged with the message of `failure`; returns it.
   absl::Status RecordDivergence(absl::Status failure);
   // InvalidArgument unless f_ext is null or has one wrench per body.

@@ -224,7 +224,9 @@ TEST_F(ServiceListTest, CommandMode_TheActionIsTheTrotsCommand) {
   alone.set_control_mode("command");
   const absl::Status refused = client().CreateBuiltin("mini_cheetah", 1, alone).status();
   EXPECT_EQ(refused.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(refused.message().find("needs a controller"), std::string::npos) << refused;
+  EXPECT_NE(refused.message().find("needs the controller stand, trot or pd-trot, got none"),
+            std::string::npos)
+      << refused;
 }
 
 }  // namespace

@@ -70,6 +70,23 @@ TEST_F(ServicePushTest, PushChangesMomentumByForceTimesDurationAcrossCalls) {
   EXPECT_NEAR(after.v(2), -kG * 0.02, 1e-9);  // gravity alone again
 }
 
+TEST_F(ServicePushTest, APushActsForItsDurationInWholeStepsWhenEverItStarts) {
+  // Started after 137 steps (t = 0.137 s, not a multiple of the duration),
+  // 0.1 s of 10 N is 100 steps: exactly 1 N s.
+  ASSERT_TRUE(Step(137).ok());
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::Observation after, Step(300, {FloatAndPush()}));
+  EXPECT_NEAR(after.v(0), 1.0, 1e-9);
+}
+
+TEST_F(ServicePushTest, ACallThatStepsNothingLeavesNoPush) {
+  v1::StepRequest bad_action = MakeStep(id_, Eigen::VectorXd::Zero(3), 10);  // the sphere has none
+  *bad_action.add_pushes() = FloatAndPush();
+  EXPECT_EQ(server_.client->Step(bad_action).status().code(), absl::StatusCode::kInvalidArgument);
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::Observation after, Step(10));
+  EXPECT_EQ(after.v(0), 0.0);
+  EXPECT_EQ(after.steps(), 10);
+}
+
 TEST_F(ServicePushTest, ResetEndsThePushes) {
   v1::Push long_push = FloatAndPush();
   long_push.set_duration(10.0);

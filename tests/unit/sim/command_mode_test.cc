@@ -4,6 +4,7 @@
 // a missing controller or a malformed command is refused naming it.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -100,6 +101,29 @@ TEST(CommandMode, CommandIsClampedToItsBoundsAndKeptInTheState) {
   EXPECT_EQ((*copy)->state().controller.command, c.command);
 }
 
+TEST(CommandMode, ARestoredCommandActsOnlyUnderTheCommandModeAndWithinBounds) {
+  auto steered = Simulation::Create(testing::MiniCheetah(), CommandSettings("trot"));
+  ASSERT_TRUE(steered.ok());
+  ASSERT_TRUE((*steered)->StepAction(Eigen::Vector3d(0.4, 0.1, 0.2), 5).ok());
+  const std::string blob = (*steered)->Snapshot();
+  // Into a trot on its own options: no command.
+  Settings plain = CommandSettings("trot");
+  plain.control.mode = ControlMode::kTorque;
+  auto trot = Simulation::Create(testing::MiniCheetah(), plain);
+  ASSERT_TRUE(trot.ok());
+  ASSERT_TRUE((*trot)->Restore(blob).ok());
+  EXPECT_FALSE((*trot)->state().controller.command_set);
+  EXPECT_EQ((*trot)->state().controller.command, (std::array<double, 3>{0.0, 0.0, 0.0}));
+  // A command beyond the bounds in a set state is clamped.
+  State state = (*steered)->state();
+  state.controller.command = {50.0, 0.0, -50.0};
+  ASSERT_TRUE((*steered)->SetState(state).ok());
+  const auto elements = (*steered)->controller()->CommandElements();
+  EXPECT_EQ((*steered)->state().controller.command[0], elements[0].upper);
+  EXPECT_EQ((*steered)->state().controller.command[2], elements[2].lower);
+  EXPECT_TRUE((*steered)->state().controller.command_set);
+}
+
 TEST(CommandMode, StandTakesAnEmptyCommand) {
   auto sim = Simulation::Create(testing::MiniCheetah(), CommandSettings("stand"));
   ASSERT_TRUE(sim.ok()) << sim.status();
@@ -110,11 +134,15 @@ TEST(CommandMode, StandTakesAnEmptyCommand) {
 }
 
 TEST(CommandMode, RefusesNoControllerAndMalformedCommands) {
-  const absl::Status none =
-      Simulation::Create(testing::MiniCheetah(), CommandSettings("none")).status();
-  EXPECT_EQ(none.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(none.message().find("control mode 'command'"), std::string::npos) << none;
-  EXPECT_NE(none.message().find("needs a controller"), std::string::npos) << none;
+  for (const std::string kind : {"none", "zero", "hold", "velocity-trot"}) {
+    const absl::Status refused =
+        Simulation::Create(testing::MiniCheetah(), CommandSettings(kind)).status();
+    EXPECT_EQ(refused.code(), absl::StatusCode::kInvalidArgument) << kind;
+    EXPECT_NE(refused.message().find("control mode 'command'"), std::string::npos) << refused;
+    EXPECT_NE(refused.message().find("needs the controller stand, trot or pd-trot, got " + kind),
+              std::string::npos)
+        << refused;
+  }
 
   auto sim = Simulation::Create(testing::MiniCheetah(), CommandSettings("trot"));
   ASSERT_TRUE(sim.ok());

@@ -148,5 +148,22 @@ TEST(ExplicitSubsteps, OnlyTheSpringDamperSubsteps) {
   EXPECT_EQ((*sim)->force_law_substeps(), 7);
 }
 
+TEST(ExplicitSubsteps, ALawPastTheCapIsRefusedNamingTheWayOut) {
+  std::shared_ptr<const Model> ball = SolidSphere(0.1);
+  ASSERT_NE(ball, nullptr);
+  Settings settings;
+  settings.contact = DefaultContactSettings(ContactModel::kSpringDamper);
+  settings.dt = 2.5e-3;
+  ASSERT_TRUE(SetContactParameter(settings, "normal_stiffness", 1e13).ok());
+  const absl::Status refused = Simulation::Create(ball, settings).status();
+  EXPECT_EQ(refused.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(refused.message().find("more than 1000 explicit updates per step"), std::string::npos)
+      << refused;
+  EXPECT_NE(refused.message().find("substeps"), std::string::npos) << refused;
+  // A count given by hand is the user's choice.
+  ASSERT_TRUE(SetContactParameter(settings, "substeps", 10).ok());
+  EXPECT_TRUE(Simulation::Create(ball, settings).ok());
+}
+
 }  // namespace
 }  // namespace moreau::sim
