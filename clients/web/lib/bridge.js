@@ -18,7 +18,8 @@
 // {type: 'error', message, ref} naming the problem.
 //
 // Frames: {type: 'frame', id, time, steps, bodies: [{name, position,
-// quaternion}], contactForces, contactFlags}. Each browser gets the newest
+// quaternion}], contactForces, contactFlags}; until the stream's first frame
+// (it sends them as the instance steps), one from a Query (steps: null). Each browser gets the newest
 // frame only: while its socket has more than MAX_BUFFERED_BYTES unsent, frames
 // wait as one pending frame that every newer frame replaces, so a slow browser
 // never holds up the server's stream or another browser.
@@ -304,7 +305,8 @@ class Dashboard {
     }
     stopWatch(socket);
     const stream = this.client.watch(id, { rateHz });
-    const watch = { id, stream, pending: null, timer: null };
+    /** @type {{id: string, stream: any, pending: any, timer: any, frames: number}} */
+    const watch = { id, stream, pending: null, timer: null, frames: 0 };
     socket.watch = watch;
     const flush = () => {
       watch.timer = null;
@@ -321,6 +323,7 @@ class Dashboard {
       try {
         for await (const frame of stream) {
           if (socket.watch !== watch) break;
+          watch.frames++;
           watch.pending = {
             type: 'frame', id, time: frame.time, steps: Number(frame.steps),
             bodies: frame.bodyPoses.map((/** @type {any} */ b) =>
@@ -338,6 +341,20 @@ class Dashboard {
         if (socket.watch === watch) stopWatch(socket);
       }
     })();
+    // The stream sends frames as the instance steps: a paused instance is
+    // drawn from a Query until its first frame.
+    this.client.query(id, { bodyPoses: true, contacts: true }).then((query) => {
+      if (socket.watch !== watch || watch.frames > 0) return;
+      watch.pending = {
+        type: 'frame', id, time: query.time, steps: null,
+        bodies: query.bodyPoses.map((/** @type {any} */ b) =>
+          ({ name: b.name, position: b.position, quaternion: b.quaternion })),
+        contactForces: query.contacts.map((/** @type {any} */ c) =>
+          c.force.reduce((sum, f, i) => sum + f * c.normal[i], 0)),
+        contactFlags: query.contacts.map((/** @type {any} */ c) => c.active),
+      };
+      if (!watch.timer) flush();
+    }, () => {});
     return { type: 'watching', id, rateHz };
   }
 

@@ -115,6 +115,8 @@ const handlers = {
 
 // ------------------------------------------------------------- instances --
 
+let missing = 0;
+
 function renderInstances() {
   const body = $('#instances tbody');
   body.replaceChildren(...state.instances.map((info) => {
@@ -139,7 +141,13 @@ function renderInstances() {
     row.addEventListener('click', () => select(info.id));
     return row;
   }));
-  if (state.selected && !state.instances.some((i) => i.id === state.selected)) deselect();
+  // Gone from two listings in a row (one may have been asked before it was made).
+  if (state.selected && !state.instances.some((i) => i.id === state.selected)) {
+    missing++;
+    if (missing >= 2) deselect();
+  } else {
+    missing = 0;
+  }
 }
 
 $('#create-form').addEventListener('submit', (event) => {
@@ -153,6 +161,7 @@ setInterval(() => send({ type: 'list' }), 1000);
 
 function select(id) {
   state.selected = id;
+  missing = 0;
   state.spec = null;
   state.samples = [];
   state.frames = 0;
@@ -231,6 +240,7 @@ let camera = null;
 let robot = null;           // THREE.Group holding one group per body
 let bodyGroups = new Map(); // body name → THREE.Group (its frame)
 let arrows = [];            // one per contact point
+let skeleton = null;        // a line from each body's origin to its parent's
 const cameraOffset = new THREE.Vector3(0.9, -1.3, 0.6);
 
 function ensureScene() {
@@ -252,9 +262,7 @@ function ensureScene() {
   const sun = new THREE.DirectionalLight(0xffffff, 1.5);
   sun.position.set(2, -3, 5);
   scene.add(sun);
-  const grid = new THREE.GridHelper(20, 80, 0x556677, 0x9aa8b4);
-  grid.rotation.x = Math.PI / 2;  // into the x-y plane: z is up
-  scene.add(grid);
+  scene.add(groundPlane(40));
   scene.add(new THREE.AxesHelper(0.3));
   const resize = () => {
     const width = container.clientWidth || 640;
@@ -273,11 +281,37 @@ function ensureScene() {
   });
 }
 
+/** The plane z = 0, `size` m square, a 1 m grid of 0.25 m cells drawn on it. */
+function groundPlane(size) {
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = 256;
+  const g = canvas.getContext('2d');
+  g.fillStyle = '#c9d2d9';
+  g.fillRect(0, 0, 256, 256);
+  g.fillStyle = '#8d9ca8';
+  for (let i = 1; i < 4; i++) {
+    g.fillRect(i * 64 - 1, 0, 2, 256);
+    g.fillRect(0, i * 64 - 1, 256, 2);
+  }
+  g.fillStyle = '#4f626e';
+  g.fillRect(0, 0, 4, 256);
+  g.fillRect(0, 0, 256, 4);
+  const texture = new THREE.CanvasTexture(canvas);
+  texture.wrapS = texture.wrapT = THREE.RepeatWrapping;
+  texture.repeat.set(size, size);
+  texture.anisotropy = 8;
+  texture.colorSpace = THREE.SRGBColorSpace;
+  return new THREE.Mesh(new THREE.PlaneGeometry(size, size),
+    new THREE.MeshLambertMaterial({ map: texture }));
+}
+
 function clearRobot() {
   if (!scene) return;
   if (robot) scene.remove(robot);
+  if (skeleton) scene.remove(skeleton);
   for (const arrow of arrows) scene.remove(arrow);
   robot = null;
+  skeleton = null;
   bodyGroups = new Map();
   arrows = [];
 }
@@ -330,6 +364,14 @@ function buildRobot(spec) {
     group.add(mesh);
   });
   scene.add(robot);
+  const links = spec.bodies.filter((body, index) => index > 0 && body.parent > 0).length;
+  if (links) {
+    const geometry = new THREE.BufferGeometry();
+    geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(links * 6), 3));
+    skeleton = new THREE.LineSegments(geometry, new THREE.LineBasicMaterial({ color: 0x4e342e }));
+    skeleton.frustumCulled = false;
+    scene.add(skeleton);
+  }
   arrows = spec.contactPoints.map(() => {
     const arrow = new THREE.ArrowHelper(new THREE.Vector3(0, 0, 1), new THREE.Vector3(), 0.1,
       0x1565c0, 0.04, 0.025);
@@ -345,7 +387,7 @@ const FORCE_SCALE = 0.004;
 const point = new THREE.Vector3();
 
 function applyFrame(frame) {
-  $('#frame-info').textContent = `t = ${frame.time.toFixed(3)} s, ${frame.steps} steps, ` +
+  $('#frame-info').textContent = `t = ${frame.time.toFixed(3)} s, ${frame.steps ?? '–'} steps, ` +
     `${frame.bodies.length} bodies, contacts ${frame.contactFlags.filter(Boolean).length}` +
     `/${frame.contactFlags.length}`;
   const base = frame.bodies[0];
@@ -365,6 +407,18 @@ function applyFrame(frame) {
     group.quaternion.copy(quaternion(body.quaternion));
   }
   const spec = state.spec;
+  if (skeleton) {
+    const positions = skeleton.geometry.attributes.position;
+    let k = 0;
+    spec.bodies.forEach((body, index) => {
+      if (index === 0 || body.parent <= 0) return;
+      const child = bodyGroups.get(spec.bodyNames[index]);
+      const parent = bodyGroups.get(spec.bodyNames[body.parent]);
+      positions.setXYZ(k++, child.position.x, child.position.y, child.position.z);
+      positions.setXYZ(k++, parent.position.x, parent.position.y, parent.position.z);
+    });
+    positions.needsUpdate = true;
+  }
   arrows.forEach((arrow, i) => {
     const force = frame.contactForces[i] || 0;
     const contact = spec.contactPoints[i];
