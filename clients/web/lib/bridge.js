@@ -305,8 +305,9 @@ class Dashboard {
     }
     stopWatch(socket);
     const stream = this.client.watch(id, { rateHz });
-    /** @type {{id: string, stream: any, pending: any, timer: any, frames: number}} */
-    const watch = { id, stream, pending: null, timer: null, frames: 0 };
+    /** @type {{id: string, stream: any, pending: any, timer: any, frames: number,
+     *   last: {time: number, steps: number} | null}} */
+    const watch = { id, stream, pending: null, timer: null, frames: 0, last: null };
     socket.watch = watch;
     const flush = () => {
       watch.timer = null;
@@ -324,6 +325,11 @@ class Dashboard {
         for await (const frame of stream) {
           if (socket.watch !== watch) break;
           watch.frames++;
+          // The stream samples at its rate whether or not the instance
+          // stepped: a frame of the state already sent is not sent again.
+          const steps = Number(frame.steps);
+          if (watch.last && watch.last.time === frame.time && watch.last.steps === steps) continue;
+          watch.last = { time: frame.time, steps };
           watch.pending = {
             type: 'frame', id, time: frame.time, steps: Number(frame.steps),
             bodies: frame.bodyPoses.map((/** @type {any} */ b) =>

@@ -99,7 +99,10 @@ const handlers = {
   },
   reset: (m) => {
     say(`reset ${m.id}`);
-    if (m.id === state.selected) state.samples = [];
+    if (m.id === state.selected) {
+      state.samples = [];
+      dirty = true;
+    }
   },
   destroyed: (m) => {
     say(`destroyed ${m.id}`);
@@ -242,6 +245,7 @@ let bodyGroups = new Map(); // body name → THREE.Group (its frame)
 let arrows = [];            // one per contact point
 let skeleton = null;        // a line from each body's origin to its parent's
 const cameraOffset = new THREE.Vector3(0.9, -1.3, 0.6);
+let dirty = true;           // whether the view needs drawing
 
 function ensureScene() {
   if (renderer) return;
@@ -270,12 +274,17 @@ function ensureScene() {
     renderer.setSize(width, height, true);
     camera.aspect = width / height;
     camera.updateProjectionMatrix();
+    dirty = true;
   };
   new ResizeObserver(resize).observe(container);
   resize();
   camera.position.copy(cameraOffset);
   camera.lookAt(0, 0, 0.2);
+  // Drawn when something changed (a frame, the robot, the size): no work
+  // while nothing moves.
   renderer.setAnimationLoop(() => {
+    if (!dirty) return;
+    dirty = false;
     renderer.render(scene, camera);
     drawPlot();
   });
@@ -312,6 +321,7 @@ function clearRobot() {
   for (const arrow of arrows) scene.remove(arrow);
   robot = null;
   skeleton = null;
+  dirty = true;
   bodyGroups = new Map();
   arrows = [];
 }
@@ -364,6 +374,7 @@ function buildRobot(spec) {
     group.add(mesh);
   });
   scene.add(robot);
+  dirty = true;
   const links = spec.bodies.filter((body, index) => index > 0 && body.parent > 0).length;
   if (links) {
     const geometry = new THREE.BufferGeometry();
@@ -387,6 +398,7 @@ const FORCE_SCALE = 0.004;
 const point = new THREE.Vector3();
 
 function applyFrame(frame) {
+  dirty = true;
   $('#frame-info').textContent = `t = ${frame.time.toFixed(3)} s, ${frame.steps ?? '–'} steps, ` +
     `${frame.bodies.length} bodies, contacts ${frame.contactFlags.filter(Boolean).length}` +
     `/${frame.contactFlags.length}`;

@@ -225,3 +225,30 @@ test('a slow viewer gets only the newest frames and slows no other viewer', asyn
     fast.close();
   }
 });
+
+test('a backed-up socket keeps only the newest frame pending', async () => {
+  const id = await createTrot();
+  const sent = [];
+  // A socket whose peer reads nothing: everything stays buffered.
+  const socket = { readyState: 1, bufferedAmount: 10 * 1024 * 1024, watch: null,
+    send: (text) => sent.push(JSON.parse(text)) };
+  await stack.dashboard.handle(socket, { type: 'watch', id, rateHz: 60 });
+  for (let i = 0; i < 10; i++) {
+    await stack.client.step(id, [0, 0, 0], 50);
+    await sleep(40);
+  }
+  assert.equal(sent.length, 0, 'nothing sent while the socket is backed up');
+  assert.ok(socket.watch.pending, 'one frame pending');
+  const last = (await stack.client.query(id, {})).time;
+  for (let i = 0; i < 50 && !(socket.watch.pending && socket.watch.pending.time === last); i++) {
+    await sleep(20);
+  }
+  assert.equal(socket.watch.pending.time, last, 'the pending frame is the newest');
+  socket.bufferedAmount = 0;  // the peer catches up
+  for (let i = 0; i < 50 && sent.length === 0; i++) await sleep(10);
+  await sleep(100);
+  // The newest frame only, not the backlog, and not again while the state stays.
+  assert.deepEqual(sent.map((f) => f.time), [last]);
+  await stack.dashboard.handle(socket, { type: 'unwatch' });
+  assert.equal(socket.watch, null);
+});
