@@ -13,7 +13,9 @@ const { PNG } = require('pngjs');
 const { startStack, sleep } = require('../testing/stack');
 
 const CHROMIUM = process.env.MOREAU_CHROMIUM || '/usr/bin/chromium';
-const IMAGES = path.resolve(__dirname, '..', '..', '..', 'docs', 'images');
+/** Where the screenshots go: $MOREAU_SCREENSHOT_DIR, else the docs' images. */
+const IMAGES = process.env.MOREAU_SCREENSHOT_DIR ||
+  path.resolve(__dirname, '..', '..', '..', 'docs', 'images');
 const haveChromium = fs.existsSync(CHROMIUM);
 
 /** Whether an RGB pixel is the robot's orange (0xff7f00 lit, or its darker 0xb35900). */
@@ -22,7 +24,7 @@ function isRobotColour(r, g, b) {
 }
 
 test('the page shows the instances, the robot and the height plot', { skip: !haveChromium &&
-    `no Chromium at ${CHROMIUM} (apt-get install chromium)`, timeout: 120000 }, async () => {
+    `no Chromium at ${CHROMIUM} (apt-get install chromium)`, timeout: 120000 }, async (t) => {
   const { chromium } = require('playwright-core');
   const stack = await startStack();
   let browser = null;
@@ -60,15 +62,16 @@ test('the page shows the instances, the robot and the height plot', { skip: !hav
     await page.click('#run');
     await page.waitForFunction(() => /running/.test(document.querySelector('#run-state').textContent),
       null, { timeout: 10000 });
-    await page.click('#scene');  // focus off the form
     await page.keyboard.down('w');
     await page.waitForFunction(() => /^0\.[1-9]/.test(document.querySelector('#command').textContent),
       null, { timeout: 10000 });
+    const walking = Date.now();
     const [samplesBefore, timeBefore] = await page.evaluate(() =>
       [window.dashboard.samples.length, window.dashboard.lastFrame.time]);
     await page.waitForFunction((t) => window.dashboard.lastFrame.time > t + 2.5, timeBefore,
       { timeout: 30000, polling: 200 });
     const samplesAfter = await page.evaluate(() => window.dashboard.samples.length);
+    t.diagnostic(`walked from t = ${timeBefore} s, 2.5 s in ${Date.now() - walking} ms`);
     assert.ok(samplesAfter > samplesBefore + 25, `plot samples ${samplesBefore} → ${samplesAfter}`);
     const x = await page.evaluate(() => window.dashboard.lastFrame.bodies[0].position[0]);
     assert.ok(x > 0.3, `the demo walked to x = ${x} in ${timeBefore + 2.5} s`);
