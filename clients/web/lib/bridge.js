@@ -58,6 +58,8 @@ const FLUSH_PERIOD_MS = 15;
 const STEP_PERIOD_MS = 20;
 /** The most simulated time one real-time Step catches up on, in s. */
 const MAX_CATCH_UP_S = 0.1;
+/** The shortest wall time between the listings steps/s is computed from, in s. */
+const MIN_RATE_WINDOW_S = 0.8;
 /** The largest message accepted from a browser. */
 const MAX_MESSAGE_BYTES = 64 * 1024;
 
@@ -233,18 +235,23 @@ class Dashboard {
     }
   }
 
-  /** ListInstances, each with stepsPerSecond from the previous listing (null for the first). */
+  /**
+   * ListInstances, each with stepsPerSecond: its steps since the baseline
+   * listing over the wall time since (null until there is one). Every browser
+   * lists; the baseline moves on at most every MIN_RATE_WINDOW_S, so that
+   * listings close together still get a rate over a fair window.
+   */
   async list() {
     const infos = await this.client.listInstances();
     const now = Date.now();
-    const previous = this.previousListing;
-    const seconds = (now - previous.at) / 1000;
+    const baseline = this.previousListing;
+    const seconds = (now - baseline.at) / 1000;
     const steps = new Map();
     const instances = infos.map((info) => {
       const count = Number(info.steps);
       steps.set(info.instanceId, count);
-      const before = previous.steps.get(info.instanceId);
-      const rate = before !== undefined && count >= before && seconds > 0.05
+      const before = baseline.steps.get(info.instanceId);
+      const rate = before !== undefined && count >= before && seconds >= MIN_RATE_WINDOW_S / 4
         ? (count - before) / seconds : null;
       return {
         id: info.instanceId,
@@ -259,7 +266,7 @@ class Dashboard {
         running: this.runs.has(info.instanceId),
       };
     });
-    this.previousListing = { at: now, steps };
+    if (seconds >= MIN_RATE_WINDOW_S) this.previousListing = { at: now, steps };
     return instances;
   }
 

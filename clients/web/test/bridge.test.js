@@ -67,7 +67,7 @@ test('list shows a created instance, with steps/s from successive listings', asy
   assert.equal(info.controller, 'trot');
   assert.equal(info.status, 'ok');
   await stack.client.step(id, [0, 0, 0], 200);
-  await sleep(100);
+  await sleep(900);
   const second = await browser.request({ type: 'list' });
   const again = second.instances.find((i) => i.id === id);
   assert.equal(again.steps, info.steps + 200);
