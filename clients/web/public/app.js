@@ -81,6 +81,7 @@ const handlers = {
     if (m.id !== state.selected) return;
     state.spec = m.spec;
     buildRobot(m.spec);
+    renderRunState();
   },
   frame: (m) => {
     if (m.id !== state.selected) return;
@@ -190,7 +191,12 @@ function deselect() {
 
 function renderRunState() {
   const running = state.selected && state.running.has(state.selected);
-  $('#run-state').textContent = running ? 'running in real time' : 'paused';
+  // Only instances made here with a controller (control mode "command") run.
+  const runnable = Boolean(state.spec && state.spec.controlMode === 'command');
+  $('#run').disabled = !runnable || running;
+  $('#pause').disabled = !running;
+  $('#run-state').textContent = running ? 'running in real time'
+    : runnable ? 'paused' : 'watching (runs only instances created here with a controller)';
 }
 
 $('#run').addEventListener('click', () => send({ type: 'run', id: state.selected, realtime: true }));

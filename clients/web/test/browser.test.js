@@ -108,7 +108,19 @@ test('the page shows the instances, the robot and the height plot', { skip: !hav
     assert.ok(orange > 500, `${orange} pixels of the robot's colour near the centre of the 3D view`);
     await page.screenshot({ path: path.join(IMAGES, 'dashboard-instance.png') });
     await page.keyboard.up('w');
+    await page.waitForFunction(() => /^0\.00, 0\.00, 0\.00$/.test(document.querySelector('#command').textContent),
+      null, { timeout: 10000 });
+    await page.click('#push');
+    await page.waitForFunction(() => /^pushed /.test(document.querySelector('#message').textContent),
+      null, { timeout: 10000 });
     await page.click('#pause');
+    await page.waitForFunction(() => document.querySelector('#run-state').textContent === 'paused',
+      null, { timeout: 10000 });
+    // The other client's instance: watched, not runnable here.
+    await page.click(`#instances tbody tr[data-id="${other}"]`);
+    await page.waitForFunction((id) => window.dashboard.selected === id && window.dashboard.spec &&
+      window.dashboard.frames > 0, other, { timeout: 15000 });
+    assert.equal(await page.isDisabled('#run'), true);
     assert.deepEqual(problems, []);
   } finally {
     if (browser) await browser.close();
