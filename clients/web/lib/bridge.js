@@ -88,8 +88,38 @@ class Dashboard {
     this.previousListing = { at: 0, steps: new Map() };
     this.sockets = new Set();
     this.http = http.createServer((request, response) => this.serveFile(request, response));
-    this.wss = new WebSocketServer({ server: this.http, path: '/ws', maxPayload: MAX_MESSAGE_BYTES });
+    this.wss = new WebSocketServer({ server: this.http, path: '/ws', maxPayload: MAX_MESSAGE_BYTES,
+      verifyClient: (/** @type {{origin: string, req: http.IncomingMessage}} */ info) =>
+        this.sameOrigin(info.origin, info.req.headers.host) });
     this.wss.on('connection', (socket) => this.onConnection(socket));
+  }
+
+  /**
+   * Whether a WebSocket may connect: a browser's page must come from this
+   * dashboard (its Origin naming the Host it connects to), so that another
+   * site open in the browser cannot drive the simulator; and the Host must be
+   * the address served or a loopback name (no DNS rebinding). Clients that
+   * are not browsers send no Origin.
+   * @param {string | undefined} origin
+   * @param {string | undefined} host
+   */
+  sameOrigin(origin, host) {
+    if (!host) return false;
+    let hostname;
+    try {
+      hostname = new URL(`http://${host}`).hostname;
+    } catch {
+      return false;
+    }
+    const allowed = ['127.0.0.1', 'localhost', '[::1]', this.host,
+      this.host.includes(':') ? `[${this.host}]` : this.host];
+    if (this.host !== '0.0.0.0' && this.host !== '::' && !allowed.includes(hostname)) return false;
+    if (!origin) return true;
+    try {
+      return new URL(origin).host === host;
+    } catch {
+      return false;
+    }
   }
 
   /** Starts listening; resolves with the port. */

@@ -252,3 +252,21 @@ test('a backed-up socket keeps only the newest frame pending', async () => {
   await stack.dashboard.handle(socket, { type: 'unwatch' });
   assert.equal(socket.watch, null);
 });
+
+test('a page of another site may not connect; this one may', async () => {
+  const WebSocket = require('ws');
+  const url = `ws://127.0.0.1:${stack.dashboard.port}/ws`;
+  const attempt = (options) => new Promise((resolve) => {
+    const socket = new WebSocket(url, options);
+    const timer = setTimeout(() => { socket.terminate(); resolve('timeout'); }, 5000);
+    socket.once('open', () => { clearTimeout(timer); socket.close(); resolve('open'); });
+    socket.once('unexpected-response', (request, response) => {
+      clearTimeout(timer); socket.terminate(); resolve(response.statusCode);
+    });
+    socket.once('error', () => { clearTimeout(timer); resolve('error'); });
+  });
+  assert.equal(await attempt({ origin: 'http://evil.example' }), 401);
+  assert.equal(await attempt({ origin: `http://127.0.0.1:${stack.dashboard.port}` }), 'open');
+  assert.equal(await attempt({ headers: { host: `rebound.example:${stack.dashboard.port}` } }), 401);
+  assert.equal(await attempt({}), 'open');
+});
