@@ -328,7 +328,21 @@ class Dashboard {
     if (known) return known;
     const info = (await this.client.listInstances()).find((i) => i.instanceId === id);
     if (!info) throw new Error(`no instance ${id}`);
-    const spec = drawingSpec(await this.client.getModel(info.model), null);
+    let spec;
+    try {
+      spec = drawingSpec(await this.client.getModel(info.model), null);
+    } catch (error) {
+      // Not a built-in (made from URDF text elsewhere): only its bodies'
+      // names, from a Query; the page draws each as a small cube.
+      if (!/unknown built-in model/.test(String(/** @type {Error} */ (error).message))) throw error;
+      const query = await this.client.query(id, { bodyPoses: true });
+      spec = {
+        name: info.model, bodyNames: ['world', ...query.bodyPoses.map((/** @type {any} */ b) => b.name)],
+        floatingBase: null, shapes: [], bodies: [], contactPoints: [], actuators: null,
+        controlMode: null, controller: false, actionSize: undefined, actionLower: [], actionUpper: [],
+        dt: null, partial: 'not a built-in model: bodies drawn as cubes',
+      };
+    }
     this.specs.set(id, spec);
     return spec;
   }

@@ -379,6 +379,14 @@ function buildRobot(spec) {
     mesh.quaternion.copy(quaternion(body.inertiaBoxRotation));
     group.add(mesh);
   });
+  // Bodies nothing describes (an instance of a model that is not a
+  // built-in, made elsewhere): a 4 cm cube at each body's origin.
+  spec.bodyNames.forEach((name, index) => {
+    const group = bodyGroups.get(name);
+    if (index === 0 || !group || group.children.length) return;
+    group.add(new THREE.Mesh(new THREE.BoxGeometry(0.04, 0.04, 0.04), index === 1 ? material : darker));
+  });
+  if (spec.partial) say(spec.partial);
   scene.add(robot);
   dirty = true;
   const links = spec.bodies.filter((body, index) => index > 0 && body.parent > 0).length;

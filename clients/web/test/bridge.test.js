@@ -89,6 +89,16 @@ test('spec of an instance created elsewhere comes from GetModel', async () => {
   assert.match(run.message, /control mode "command"/);
 });
 
+test('spec of an instance of URDF text made elsewhere names its bodies', async () => {
+  const urdf = require('node:path').join(__dirname, '..', '..', '..', 'models', 'pendulum', 'Pendulum.urdf');
+  const { ids } = await stack.client.createInstances(null, 1, { urdfPath: urdf });
+  const answer = await browser.request({ type: 'spec', id: ids[0] });
+  assert.equal(answer.type, 'spec', JSON.stringify(answer));
+  assert.match(answer.spec.partial, /not a built-in/);
+  assert.equal(answer.spec.bodyNames[0], 'world');
+  assert.ok(answer.spec.bodyNames.length >= 2, JSON.stringify(answer.spec.bodyNames));
+});
+
 test('watch delivers frames whose base pose is the server\'s', async () => {
   const id = await createTrot();
   await stack.client.step(id, [0, 0, 0], 300);
