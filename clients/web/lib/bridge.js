@@ -1,0 +1,585 @@
+'use strict';
+// The dashboard's server: static files (public/, three.js from node_modules)
+// over HTTP and a WebSocket endpoint, /ws, bridging browsers to one moreaud
+// through the JavaScript client (clients/js).
+//
+// Browser → bridge (JSON, one object per message, `type` naming it):
+//   list                                  → {type: 'instances', instances}
+//   create {model, contactModel, controller} → {type: 'created', id, spec}
+//   reset {id}                            → {type: 'reset', id, time}
+//   destroy {id}                          → {type: 'destroyed', id}
+//   spec {id}                             → {type: 'spec', id, spec}
+//   watch {id, rateHz ≤ 60}               → {type: 'watching', id, rateHz}, then frames
+//   unwatch                               → {type: 'unwatched'}
+//   run {id, realtime: true} / pause {id} → {type: 'running', id, running} (to every browser)
+//   command {id, forward, lateral, yaw}   → {type: 'command', id, command}
+//   push {id, force: [x, y, z], duration} → {type: 'pushed', id, time}
+// A request may carry `ref`, echoed in its answer. Every failure answers
+// {type: 'error', message, ref} naming the problem.
+//
+// Frames: {type: 'frame', id, time, steps, bodies: [{name, position,
+// quaternion}], contactForces, contactFlags}; until the stream's first frame
+// (it sends them as the instance steps), one from a Query (steps: null). Each browser gets the newest
+// frame only: while its socket has more than MAX_BUFFERED_BYTES unsent, frames
+// wait as one pending frame that every newer frame replaces, so a slow browser
+// never holds up the server's stream or another browser.
+//
+// Running: the bridge steps an instance in real time, every STEP_PERIOD_MS one
+// Step of (elapsed wall time / dt) sub-steps with the instance's current
+// command as the action. Only instances this bridge created with a
+// controller, under control mode "command". Runs stop when the last browser
+// disconnects.
+
+const fs = require('node:fs');
+const http = require('node:http');
+const path = require('node:path');
+const { WebSocketServer } = require('ws');
+const { Client } = require('../../js/lib');
+
+const PUBLIC_DIR = path.join(__dirname, '..', 'public');
+const THREE_DIR = path.dirname(require.resolve('three'));  // three/build
+/** Files of three.js the page may load, under /vendor/. */
+const VENDOR_FILES = new Set(['three.module.js', 'three.core.js']);
+const CONTENT_TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+};
+
+/** The highest Watch rate a browser may ask for. */
+const MAX_RATE_HZ = 60;
+/** Unsent bytes on a socket above which frames wait (newest only). */
+const MAX_BUFFERED_BYTES = 256 * 1024;
+/** How often a pending frame is retried while the socket is backed up. */
+const FLUSH_PERIOD_MS = 15;
+/** The real-time stepping period. */
+const STEP_PERIOD_MS = 20;
+/** The most simulated time one real-time Step catches up on, in s. */
+const MAX_CATCH_UP_S = 0.1;
+/** The shortest wall time between the listings steps/s is computed from, in s. */
+const MIN_RATE_WINDOW_S = 0.8;
+/** The largest message accepted from a browser. */
+const MAX_MESSAGE_BYTES = 64 * 1024;
+
+class Dashboard {
+  /**
+   * @param {{server: string, host?: string, port?: number, token?: string}} options
+   */
+  constructor(options) {
+    if (!options || typeof options.server !== 'string' || !options.server) {
+      throw new TypeError('Dashboard: give the moreaud address as server: "host:port"');
+    }
+    this.serverAddress = options.server;
+    this.host = options.host || '127.0.0.1';
+    this.requestedPort = options.port === undefined ? 8080 : options.port;
+    /** @type {Record<string, any>} */
+    const clientOptions = { timeout: 10 };
+    if (options.token !== undefined) clientOptions.token = options.token;
+    this.client = new Client(this.serverAddress, clientOptions);
+    /** ModelSpecs and Specs of instances, by id (kept from create, or fetched). */
+    this.specs = new Map();
+    /** Real-time runs by instance id. */
+    this.runs = new Map();
+    /** Commands by instance id: [forward, lateral, yaw]. */
+    this.commands = new Map();
+    /** The previous listing: steps by id and when, for steps/s. */
+    this.previousListing = { at: 0, steps: new Map() };
+    this.sockets = new Set();
+    this.http = http.createServer((request, response) => this.serveFile(request, response));
+    this.wss = new WebSocketServer({ server: this.http, path: '/ws', maxPayload: MAX_MESSAGE_BYTES,
+      verifyClient: (/** @type {{origin: string, req: http.IncomingMessage}} */ info) =>
+        this.sameOrigin(info.origin, info.req.headers.host) });
+    this.wss.on('connection', (socket) => this.onConnection(socket));
+  }
+
+  /**
+   * Whether a WebSocket may connect: a browser's page must come from this
+   * dashboard (its Origin naming the Host it connects to), so that another
+   * site open in the browser cannot drive the simulator; and the Host must be
+   * the address served or a loopback name (no DNS rebinding). Clients that
+   * are not browsers send no Origin.
+   * @param {string | undefined} origin
+   * @param {string | undefined} host
+   */
+  sameOrigin(origin, host) {
+    if (!host) return false;
+    let hostname;
+    try {
+      hostname = new URL(`http://${host}`).hostname;
+    } catch {
+      return false;
+    }
+    const allowed = ['127.0.0.1', 'localhost', '[::1]', this.host,
+      this.host.includes(':') ? `[${this.host}]` : this.host];
+    if (this.host !== '0.0.0.0' && this.host !== '::' && !allowed.includes(hostname)) return false;
+    if (!origin) return true;
+    try {
+      return new URL(origin).host === host;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Starts listening; resolves with the port. */
+  listen() {
+    return new Promise((resolve, reject) => {
+      this.http.once('error', reject);
+      this.http.listen(this.requestedPort, this.host, () => {
+        this.http.off('error', reject);
+        const address = /** @type {import('node:net').AddressInfo} */ (this.http.address());
+        this.port = address.port;
+        this.url = `http://${this.host}:${this.port}/`;
+        resolve(this.port);
+      });
+    });
+  }
+
+  /** Stops the runs, watches, sockets and the HTTP server. */
+  async close() {
+    for (const id of [...this.runs.keys()]) this.stopRun(id);
+    for (const socket of this.sockets) {
+      stopWatch(socket);
+      socket.terminate();
+    }
+    await new Promise((resolve) => this.wss.close(() => resolve(undefined)));
+    this.http.closeAllConnections();
+    await new Promise((resolve) => this.http.close(() => resolve(undefined)));
+    this.client.close();
+  }
+
+  // --------------------------------------------------------------- HTTP --
+
+  /**
+   * @param {http.IncomingMessage} request
+   * @param {http.ServerResponse} response
+   */
+  serveFile(request, response) {
+    const url = new URL(request.url || '/', 'http://localhost');
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405, { 'content-type': 'text/plain' }).end('method not allowed\n');
+      return;
+    }
+    let file = null;
+    if (url.pathname.startsWith('/vendor/')) {
+      const name = url.pathname.slice('/vendor/'.length);
+      if (VENDOR_FILES.has(name)) file = path.join(THREE_DIR, name);
+    } else {
+      const name = url.pathname === '/' ? 'index.html' : url.pathname.slice(1);
+      const resolved = path.resolve(PUBLIC_DIR, name);
+      if (resolved.startsWith(PUBLIC_DIR + path.sep)) file = resolved;
+    }
+    if (!file) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    fs.readFile(file, (error, data) => {
+      if (error) {
+        response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+        return;
+      }
+      const type = CONTENT_TYPES[/** @type {keyof CONTENT_TYPES} */ (path.extname(file))] ||
+        'application/octet-stream';
+      response.writeHead(200, { 'content-type': type, 'cache-control': 'no-cache' });
+      response.end(request.method === 'HEAD' ? undefined : data);
+    });
+  }
+
+  // ---------------------------------------------------------- WebSocket --
+
+  /** @param {import('ws').WebSocket & Record<string, any>} socket */
+  onConnection(socket) {
+    this.sockets.add(socket);
+    socket.watch = null;
+    socket.on('message', (data, isBinary) => {
+      let message;
+      try {
+        if (isBinary) throw new Error('binary');
+        message = JSON.parse(data.toString());
+        if (!message || typeof message !== 'object' || Array.isArray(message)) throw new Error('not an object');
+      } catch {
+        send(socket, { type: 'error', message: 'malformed message: expected a JSON object with a "type"' });
+        return;
+      }
+      this.handle(socket, message).then((answer) => {
+        if (answer) send(socket, { ...answer, ...(message.ref !== undefined ? { ref: message.ref } : {}) });
+      }, (error) => {
+        send(socket, { type: 'error', request: String(message.type),
+          message: `${message.type}: ${error && error.message ? error.message : error}`,
+          ...(message.ref !== undefined ? { ref: message.ref } : {}) });
+      });
+    });
+    socket.on('close', () => {
+      stopWatch(socket);
+      this.sockets.delete(socket);
+      if (this.sockets.size === 0) {
+        for (const id of [...this.runs.keys()]) this.stopRun(id);
+      }
+    });
+    socket.on('error', () => {});
+  }
+
+  /**
+   * One browser request; resolves with the answer (or null for none).
+   * @param {any} socket
+   * @param {Record<string, any>} m
+   */
+  async handle(socket, m) {
+    switch (m.type) {
+      case 'list': return { type: 'instances', instances: await this.list() };
+      case 'create': return this.create(m);
+      case 'reset': {
+        const id = instanceId(m);
+        const observation = await this.client.reset(id);
+        return { type: 'reset', id, time: observation.time };
+      }
+      case 'destroy': {
+        const id = instanceId(m);
+        this.stopRun(id);
+        const result = await this.client.destroyInstances([id]);
+        if (result.notFound.length) throw new Error(`no instance ${id}`);
+        this.specs.delete(id);
+        this.commands.delete(id);
+        return { type: 'destroyed', id };
+      }
+      case 'spec': {
+        const id = instanceId(m);
+        return { type: 'spec', id, spec: await this.spec(id) };
+      }
+      case 'watch': return this.watch(socket, m);
+      case 'unwatch':
+        stopWatch(socket);
+        return { type: 'unwatched' };
+      case 'run': return this.run(socket, m);
+      case 'pause': {
+        const id = instanceId(m);
+        this.stopRun(id, socket);
+        return { type: 'running', id, running: false };
+      }
+      case 'command': return this.command(m);
+      case 'push': return this.push(m);
+      default:
+        throw new Error(m.type === undefined ? 'malformed message: no "type"'
+          : `unknown message type '${m.type}'`);
+    }
+  }
+
+  /**
+   * ListInstances, each with stepsPerSecond: its steps since the baseline
+   * listing over the wall time since (null until there is one). Every browser
+   * lists; the baseline moves on at most every MIN_RATE_WINDOW_S, so that
+   * listings close together still get a rate over a fair window.
+   */
+  async list() {
+    const infos = await this.client.listInstances();
+    const now = Date.now();
+    const baseline = this.previousListing;
+    const seconds = (now - baseline.at) / 1000;
+    const steps = new Map();
+    const instances = infos.map((info) => {
+      const count = Number(info.steps);
+      steps.set(info.instanceId, count);
+      const before = baseline.steps.get(info.instanceId);
+      const rate = before !== undefined && count >= before && seconds >= MIN_RATE_WINDOW_S / 4
+        ? (count - before) / seconds : null;
+      return {
+        id: info.instanceId,
+        model: info.model,
+        contactModel: info.contactModel,
+        controller: info.controller,
+        time: info.time,
+        steps: count,
+        stepsPerSecond: rate,
+        status: info.status && info.status.code ? `error: ${info.status.message}` : 'ok',
+        watchers: info.watchers,
+        running: this.runs.has(info.instanceId),
+      };
+    });
+    if (seconds >= MIN_RATE_WINDOW_S) this.previousListing = { at: now, steps };
+    return instances;
+  }
+
+  /** @param {Record<string, any>} m */
+  async create(m) {
+    const model = typeof m.model === 'string' && m.model ? m.model : 'mini_cheetah';
+    /** @type {Record<string, any>} */
+    const settings = {};
+    if (m.contactModel !== undefined) {
+      if (typeof m.contactModel !== 'string') throw new Error('contactModel: give a string');
+      settings.contactModel = m.contactModel;
+    }
+    const controller = m.controller === undefined ? '' : m.controller;
+    if (typeof controller !== 'string') throw new Error('controller: give a string');
+    if (controller && controller !== 'none') {
+      settings.controller = { kind: controller };
+      settings.controlMode = 'command';
+    }
+    const created = await this.client.createBuiltin(model, 1, settings);
+    const id = created.ids[0];
+    const spec = drawingSpec(created.spec.model, created.spec);
+    this.specs.set(id, spec);
+    return { type: 'created', id, spec };
+  }
+
+  /** The drawing spec of an instance: kept from create, else GetModel of its model. */
+  async spec(id) {
+    const known = this.specs.get(id);
+    if (known) return known;
+    const info = (await this.client.listInstances()).find((i) => i.instanceId === id);
+    if (!info) throw new Error(`no instance ${id}`);
+    let spec;
+    try {
+      spec = drawingSpec(await this.client.getModel(info.model), null);
+    } catch (error) {
+      // Not a built-in (made from URDF text elsewhere): only its bodies'
+      // names, from a Query; the page draws each as a small cube.
+      if (!/unknown built-in model/.test(String(/** @type {Error} */ (error).message))) throw error;
+      const query = await this.client.query(id, { bodyPoses: true });
+      spec = {
+        name: info.model, bodyNames: ['world', ...query.bodyPoses.map((/** @type {any} */ b) => b.name)],
+        floatingBase: null, shapes: [], bodies: [], contactPoints: [], actuators: null,
+        controlMode: null, controller: false, actionSize: undefined, actionLower: [], actionUpper: [],
+        dt: null, partial: 'not a built-in model: bodies drawn as cubes',
+      };
+    }
+    this.specs.set(id, spec);
+    return spec;
+  }
+
+  /** @param {any} socket @param {Record<string, any>} m */
+  async watch(socket, m) {
+    const id = instanceId(m);
+    const rateHz = m.rateHz === undefined ? 30 : m.rateHz;
+    if (typeof rateHz !== 'number' || !(rateHz > 0) || rateHz > MAX_RATE_HZ) {
+      throw new Error(`rateHz: give a rate in (0, ${MAX_RATE_HZ}] Hz, got ${rateHz}`);
+    }
+    stopWatch(socket);
+    const stream = this.client.watch(id, { rateHz });
+    /** @type {{id: string, stream: any, pending: any, timer: any, frames: number,
+     *   last: {time: number, steps: number} | null}} */
+    const watch = { id, stream, pending: null, timer: null, frames: 0, last: null };
+    socket.watch = watch;
+    const flush = () => {
+      watch.timer = null;
+      if (socket.watch !== watch || !watch.pending || socket.readyState !== 1) return;
+      if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+        watch.timer = setTimeout(flush, FLUSH_PERIOD_MS);
+        return;
+      }
+      const frame = watch.pending;
+      watch.pending = null;
+      socket.send(JSON.stringify(frame));
+    };
+    (async () => {
+      try {
+        for await (const frame of stream) {
+          if (socket.watch !== watch) break;
+          watch.frames++;
+          // The stream samples at its rate whether or not the instance
+          // stepped: a frame of the state already sent is not sent again.
+          const steps = Number(frame.steps);
+          if (watch.last && watch.last.time === frame.time && watch.last.steps === steps) continue;
+          watch.last = { time: frame.time, steps };
+          watch.pending = {
+            type: 'frame', id, time: frame.time, steps: Number(frame.steps),
+            bodies: frame.bodyPoses.map((/** @type {any} */ b) =>
+              ({ name: b.name, position: b.position, quaternion: b.quaternion })),
+            contactForces: frame.contactNormalForces, contactFlags: frame.contactFlags,
+          };
+          if (!watch.timer) flush();
+        }
+        if (socket.watch === watch) send(socket, { type: 'unwatched', id, reason: 'the stream ended' });
+      } catch (error) {
+        if (socket.watch === watch) {
+          send(socket, { type: 'error', request: 'watch', message: `watch: ${/** @type {Error} */ (error).message}` });
+        }
+      } finally {
+        if (socket.watch === watch) stopWatch(socket);
+      }
+    })();
+    // The stream sends frames as the instance steps: a paused instance is
+    // drawn from a Query until its first frame.
+    this.client.query(id, { bodyPoses: true, contacts: true }).then((query) => {
+      if (socket.watch !== watch || watch.frames > 0) return;
+      watch.pending = {
+        type: 'frame', id, time: query.time, steps: null,
+        bodies: query.bodyPoses.map((/** @type {any} */ b) =>
+          ({ name: b.name, position: b.position, quaternion: b.quaternion })),
+        contactForces: query.contacts.map((/** @type {any} */ c) =>
+          c.force.reduce((sum, f, i) => sum + f * c.normal[i], 0)),
+        contactFlags: query.contacts.map((/** @type {any} */ c) => c.active),
+      };
+      if (!watch.timer) flush();
+    }, () => {});
+    return { type: 'watching', id, rateHz };
+  }
+
+  /** @param {any} socket the requester (answered; the other browsers are told) @param {Record<string, any>} m */
+  async run(socket, m) {
+    const id = instanceId(m);
+    if (m.realtime !== undefined && m.realtime !== true) {
+      throw new Error('realtime: only real-time runs (realtime: true) are supported');
+    }
+    const spec = this.specs.get(id);
+    if (!spec || spec.controlMode !== 'command' || !spec.controller) {
+      throw new Error(`instance ${id} was not created here with a controller under control mode ` +
+        '"command"; only such instances can run');
+    }
+    if (this.runs.has(id)) return { type: 'running', id, running: true };
+    const run = { id, dt: spec.dt, pushes: [], busy: false, last: performance.now(), timer: null,
+      owed: 0 };
+    run.timer = setInterval(() => this.stepRun(run), STEP_PERIOD_MS);
+    this.runs.set(id, run);
+    this.broadcast({ type: 'running', id, running: true }, socket);
+    return { type: 'running', id, running: true };
+  }
+
+  /** One real-time Step of `run`: the simulated time owed since the last one. */
+  async stepRun(run) {
+    if (run.busy) return;
+    const now = performance.now();
+    run.owed = Math.min(run.owed + (now - run.last) / 1000, MAX_CATCH_UP_S);
+    run.last = now;
+    const substeps = Math.floor(run.owed / run.dt + 1e-9);
+    if (substeps < 1) return;
+    run.owed -= substeps * run.dt;
+    run.busy = true;
+    const pushes = run.pushes.splice(0);
+    try {
+      await this.client.step(run.id, this.action(run.id), substeps, pushes.length ? { pushes } : {});
+    } catch (error) {
+      if (this.runs.get(run.id) === run) {
+        this.stopRun(run.id);
+        this.broadcast({ type: 'error', request: 'run',
+          message: `run ${run.id}: ${/** @type {Error} */ (error).message}` });
+      }
+    } finally {
+      run.busy = false;
+    }
+  }
+
+  /** Stops the run of `id`, telling every browser but `except`. */
+  stopRun(id, except = null) {
+    const run = this.runs.get(id);
+    if (!run) return;
+    clearInterval(run.timer);
+    this.runs.delete(id);
+    this.broadcast({ type: 'running', id, running: false }, except);
+  }
+
+  /** The action of an instance's next step: its command, sized to the Spec's action. */
+  action(id) {
+    const spec = this.specs.get(id);
+    const size = spec && spec.actionSize !== undefined ? spec.actionSize : 3;
+    const command = this.commands.get(id) || [0, 0, 0];
+    return command.slice(0, size).concat(new Array(Math.max(0, size - command.length)).fill(0));
+  }
+
+  /** @param {Record<string, any>} m */
+  async command(m) {
+    const id = instanceId(m);
+    const values = ['forward', 'lateral', 'yaw'].map((name) => {
+      const value = m[name] === undefined ? 0 : m[name];
+      if (typeof value !== 'number' || !Number.isFinite(value)) {
+        throw new Error(`${name}: give a finite number, got ${JSON.stringify(value)}`);
+      }
+      return value;
+    });
+    const spec = this.specs.get(id);
+    if (!spec || spec.controlMode !== 'command') {
+      throw new Error(`instance ${id} was not created here under control mode "command"`);
+    }
+    // Clamped as the server clamps (Spec.action_lower/upper), to show what applies.
+    const command = values.map((v, i) => (i < spec.actionLower.length
+      ? Math.min(Math.max(v, spec.actionLower[i]), spec.actionUpper[i]) : v));
+    this.commands.set(id, command);
+    return { type: 'command', id, command };
+  }
+
+  /** @param {Record<string, any>} m */
+  async push(m) {
+    const id = instanceId(m);
+    const force = m.force;
+    if (!Array.isArray(force) || force.length !== 3 ||
+        !force.every((f) => typeof f === 'number' && Number.isFinite(f))) {
+      throw new Error(`force: give three finite numbers (N, world frame), got ${JSON.stringify(force)}`);
+    }
+    const duration = m.duration === undefined ? 0.1 : m.duration;
+    if (typeof duration !== 'number' || !(duration > 0) || duration > 60) {
+      throw new Error(`duration: give seconds in (0, 60], got ${JSON.stringify(duration)}`);
+    }
+    const push = { body: typeof m.body === 'string' ? m.body : '', force, duration };
+    const run = this.runs.get(id);
+    if (run) {
+      run.pushes.push(push);
+      return { type: 'pushed', id, queued: true };
+    }
+    // Not running: one step starts the push (the action: the command, or zeros).
+    const spec = await this.spec(id);
+    const action = spec.controlMode === 'command' ? this.action(id)
+      : new Array(spec.actionSize === undefined ? spec.actuators : spec.actionSize).fill(0);
+    const observation = await this.client.step(id, action, 1, { pushes: [push] });
+    return { type: 'pushed', id, queued: false, time: observation.time };
+  }
+
+  broadcast(message, except = null) {
+    for (const socket of this.sockets) if (socket !== except) send(socket, message);
+  }
+}
+
+/**
+ * What the page needs of a model to draw it: body names, shapes, bodies
+ * (inertia boxes), contact points; with the instance's Spec, its control
+ * mode, action bounds and dt.
+ * @param {Record<string, any>} model moreau.v1.ModelSpec
+ * @param {Record<string, any> | null} spec moreau.v1.Spec
+ */
+function drawingSpec(model, spec) {
+  return {
+    name: model.name,
+    bodyNames: model.bodyNames,
+    floatingBase: model.floatingBase,
+    shapes: model.shapes,
+    bodies: model.bodies,
+    contactPoints: model.contactPoints,
+    actuators: model.actuators.length,
+    controlMode: spec ? spec.controlMode : null,
+    controller: spec ? spec.controlMode === 'command' : false,
+    actionSize: spec ? spec.actionLower.length : undefined,
+    actionLower: spec ? spec.actionLower : [],
+    actionUpper: spec ? spec.actionUpper : [],
+    dt: spec ? spec.dt : null,
+  };
+}
+
+/** @param {Record<string, any>} m */
+function instanceId(m) {
+  if (typeof m.id !== 'string' || !m.id) throw new Error('give the instance as id: "…"');
+  return m.id;
+}
+
+function stopWatch(socket) {
+  const watch = socket.watch;
+  if (!watch) return;
+  socket.watch = null;
+  if (watch.timer) clearTimeout(watch.timer);
+  watch.stream.cancel();
+}
+
+function send(socket, message) {
+  if (socket.readyState === 1) socket.send(JSON.stringify(message));
+}
+
+/**
+ * Starts a dashboard; resolves once it listens.
+ * @param {{server: string, host?: string, port?: number, token?: string}} options
+ * @returns {Promise<Dashboard>}
+ */
+async function startDashboard(options) {
+  const dashboard = new Dashboard(options);
+  await dashboard.listen();
+  return dashboard;
+}
+
+module.exports = { Dashboard, startDashboard, MAX_RATE_HZ, MAX_BUFFERED_BYTES };

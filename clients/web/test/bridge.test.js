@@ -1,0 +1,282 @@
+'use strict';
+// The WebSocket bridge against a real moreaud.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const http = require('node:http');
+const { startStack, BridgeClient, sleep } = require('../testing/stack');
+
+/** @type {Awaited<ReturnType<typeof startStack>>} */
+let stack;
+/** @type {BridgeClient} */
+let browser;
+
+test.before(async () => {
+  stack = await startStack();
+  browser = new BridgeClient(`ws://127.0.0.1:${stack.dashboard.port}/ws`);
+  await browser.open();
+});
+
+test.after(async () => {
+  if (browser) browser.close();
+  if (stack) await stack.stop();
+});
+
+/** Creates a trotting mini_cheetah under control mode "command"; resolves with its id. */
+async function createTrot() {
+  const answer = await browser.request({ type: 'create', model: 'mini_cheetah', controller: 'trot' });
+  assert.equal(answer.type, 'created', JSON.stringify(answer));
+  assert.equal(answer.spec.controlMode, 'command');
+  return answer.id;
+}
+
+/** GET `path` of the dashboard: {status, type, body}. */
+function get(path) {
+  return new Promise((resolve, reject) => {
+    http.get(`${stack.dashboard.url}${path.replace(/^\//, '')}`, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk) => { body += chunk; });
+      response.on('end', () => resolve({ status: response.statusCode,
+        type: response.headers['content-type'], body }));
+    }).on('error', reject);
+  });
+}
+
+test('serves the page, three.js, and nothing outside public/', async () => {
+  const page = await get('/');
+  assert.equal(page.status, 200);
+  assert.match(page.body, /importmap/);
+  assert.match((await get('/app.js')).type, /javascript/);
+  const three = await get('/vendor/three.module.js');
+  assert.equal(three.status, 200);
+  assert.match(three.body, /three\.core\.js/);
+  assert.equal((await get('/vendor/three.core.js')).status, 200);
+  assert.equal((await get('/vendor/package.json')).status, 404);
+  assert.equal((await get('/..%2Fpackage.json')).status, 404);
+  assert.equal((await get('/nothing.html')).status, 404);
+});
+
+test('list shows a created instance, with steps/s from successive listings', async () => {
+  const id = await createTrot();
+  const first = await browser.request({ type: 'list' });
+  assert.equal(first.type, 'instances');
+  const info = first.instances.find((i) => i.id === id);
+  assert.ok(info, `instance ${id} in ${JSON.stringify(first.instances)}`);
+  assert.equal(info.model, 'mini_cheetah');
+  assert.equal(info.controller, 'trot');
+  assert.equal(info.status, 'ok');
+  await stack.client.step(id, [0, 0, 0], 200);
+  await sleep(900);
+  const second = await browser.request({ type: 'list' });
+  const again = second.instances.find((i) => i.id === id);
+  assert.equal(again.steps, info.steps + 200);
+  assert.ok(again.stepsPerSecond > 0, `steps/s ${again.stepsPerSecond}`);
+  const spec = await browser.request({ type: 'spec', id });
+  assert.equal(spec.spec.name, 'mini_cheetah');
+  assert.equal(spec.spec.bodyNames.length, spec.spec.bodies.length);
+  assert.ok(spec.spec.shapes.length > 0);
+});
+
+test('spec of an instance created elsewhere comes from GetModel', async () => {
+  const { ids } = await stack.client.createBuiltin('biped', 1);
+  const answer = await browser.request({ type: 'spec', id: ids[0] });
+  assert.equal(answer.type, 'spec', JSON.stringify(answer));
+  assert.equal(answer.spec.name, 'biped');
+  assert.ok(answer.spec.shapes.some((s) => s.type === 'box'));
+  const run = await browser.request({ type: 'run', id: ids[0], realtime: true });
+  assert.equal(run.type, 'error');
+  assert.match(run.message, /control mode "command"/);
+});
+
+test('spec of an instance of URDF text made elsewhere names its bodies', async () => {
+  const urdf = require('node:path').join(__dirname, '..', '..', '..', 'models', 'pendulum', 'Pendulum.urdf');
+  const { ids } = await stack.client.createInstances(null, 1, { urdfPath: urdf });
+  const answer = await browser.request({ type: 'spec', id: ids[0] });
+  assert.equal(answer.type, 'spec', JSON.stringify(answer));
+  assert.match(answer.spec.partial, /not a built-in/);
+  assert.equal(answer.spec.bodyNames[0], 'world');
+  assert.ok(answer.spec.bodyNames.length >= 2, JSON.stringify(answer.spec.bodyNames));
+});
+
+test('watch delivers frames whose base pose is the server\'s', async () => {
+  const id = await createTrot();
+  await stack.client.step(id, [0, 0, 0], 300);
+  const watching = await browser.request({ type: 'watch', id, rateHz: 30 });
+  assert.equal(watching.type, 'watching');
+  // Not stepping: the frame and the query see the same state.
+  const frame = await browser.waitFor((m) => m.type === 'frame' && m.id === id, 5000, 'frame');
+  const query = await stack.client.query(id, { bodyPoses: true });
+  assert.equal(frame.time, query.time);
+  const base = query.bodyPoses.find((b) => b.name === 'body');
+  assert.deepEqual(frame.bodies[0].name, 'body');
+  for (let i = 0; i < 3; i++) assert.ok(Math.abs(frame.bodies[0].position[i] - base.position[i]) < 1e-9);
+  for (let i = 0; i < 4; i++) assert.ok(Math.abs(frame.bodies[0].quaternion[i] - base.quaternion[i]) < 1e-9);
+  assert.equal(frame.contactForces.length, frame.contactFlags.length);
+  // Stepping: the frames advance.
+  await stack.client.step(id, [0, 0, 0], 100);
+  const later = await browser.waitFor((m) => m.type === 'frame' && m.id === id && m.time > frame.time,
+    5000, 'a later frame');
+  assert.ok(later.steps > frame.steps);
+  const rate = await browser.request({ type: 'watch', id, rateHz: 500 });
+  assert.equal(rate.type, 'error');
+  assert.match(rate.message, /rateHz/);
+  assert.equal((await browser.request({ type: 'unwatch' })).type, 'unwatched');
+});
+
+test('command + run make the trot walk forward; pause stops it; reset returns time to 0', async () => {
+  const id = await createTrot();
+  const command = await browser.request({ type: 'command', id, forward: 0.5, lateral: 0, yaw: 0 });
+  assert.equal(command.type, 'command', JSON.stringify(command));
+  assert.deepEqual(command.command, [0.5, 0, 0]);
+  const start = (await stack.client.query(id, { bodyPoses: true })).bodyPoses[0].position[0];
+  const run = await browser.request({ type: 'run', id, realtime: true });
+  assert.deepEqual([run.type, run.running], ['running', true], JSON.stringify(run));
+  const began = Date.now();
+  let x = start;
+  let time = 0;
+  for (let i = 0; i < 40 && time < 3; i++) {
+    await sleep(200);
+    const query = await stack.client.query(id, { bodyPoses: true });
+    x = query.bodyPoses[0].position[0];
+    time = query.time;
+  }
+  const wall = (Date.now() - began) / 1000;
+  assert.ok(time >= 2.5, `simulated ${time} s in ${wall} s of wall time`);
+  assert.ok(time <= wall + 0.3, `real time: simulated ${time} s in ${wall} s`);
+  assert.ok(x - start > 0.5, `moved from x ${start} to ${x} in ${time} s`);
+
+  // A push: the base velocity jumps.
+  const before = (await stack.client.getState(id)).v.slice(0, 3);
+  const pushed = await browser.request({ type: 'push', id, force: [0, 400, 0], duration: 0.1 });
+  assert.equal(pushed.type, 'pushed', JSON.stringify(pushed));
+  let jump = 0;
+  for (let i = 0; i < 30 && jump < 1; i++) {
+    await sleep(20);
+    const v = (await stack.client.getState(id)).v.slice(0, 3);
+    jump = Math.max(jump, Math.hypot(v[0] - before[0], v[1] - before[1], v[2] - before[2]));
+  }
+  assert.ok(jump >= 1, `base velocity changed by ${jump} m/s`);
+
+  const paused = await browser.request({ type: 'pause', id });
+  assert.deepEqual([paused.type, paused.running], ['running', false]);
+  await sleep(100);
+  const t1 = (await stack.client.query(id, {})).time;
+  await sleep(200);
+  assert.equal((await stack.client.query(id, {})).time, t1, 'no steps after pause');
+  const reset = await browser.request({ type: 'reset', id });
+  assert.equal(reset.type, 'reset');
+  assert.equal(reset.time, 0);
+  const list = await browser.request({ type: 'list' });
+  assert.equal(list.instances.find((i) => i.id === id).time, 0);
+});
+
+test('a push to a paused instance steps once with it', async () => {
+  const id = await createTrot();
+  const pushed = await browser.request({ type: 'push', id, force: [0, 0, 300], duration: 0.05 });
+  assert.equal(pushed.type, 'pushed', JSON.stringify(pushed));
+  assert.equal(pushed.queued, false);
+  const state = await stack.client.getState(id);
+  assert.ok(state.v[2] > 0.01, `vertical velocity ${state.v[2]}`);
+});
+
+test('destroy removes the instance and ends its watch', async () => {
+  const id = await createTrot();
+  await browser.request({ type: 'watch', id, rateHz: 10 });
+  const destroyed = await browser.request({ type: 'destroy', id });
+  assert.equal(destroyed.type, 'destroyed');
+  const list = await browser.request({ type: 'list' });
+  assert.ok(!list.instances.some((i) => i.id === id));
+  const again = await browser.request({ type: 'destroy', id });
+  assert.equal(again.type, 'error');
+  assert.match(again.message, new RegExp(`no instance ${id}`));
+});
+
+test('malformed and unknown messages get errors naming them', async () => {
+  const malformed = browser.waitFor((m) => m.type === 'error' && /malformed/.test(m.message), 5000, 'error');
+  browser.socket.send('{not json');
+  assert.match((await malformed).message, /malformed message/);
+  const unknown = await browser.request({ type: 'fly', id: 'x' });
+  assert.equal(unknown.type, 'error');
+  assert.match(unknown.message, /unknown message type 'fly'/);
+  const noId = await browser.request({ type: 'reset' });
+  assert.match(noId.message, /reset: give the instance as id/);
+  const missing = await browser.request({ type: 'reset', id: 'nope' });
+  assert.equal(missing.type, 'error');
+  assert.match(missing.message, /^reset: /);
+  const badForce = await browser.request({ type: 'push', id: 'nope', force: [1, 'x', 3] });
+  assert.match(badForce.message, /force: give three finite numbers/);
+  const badCommand = await browser.request({ type: 'command', id: 'nope', forward: 'fast' });
+  assert.match(badCommand.message, /forward: give a finite number/);
+});
+
+test('a slow viewer gets only the newest frames and slows no other viewer', async () => {
+  const id = await createTrot();
+  const slow = new BridgeClient(`ws://127.0.0.1:${stack.dashboard.port}/ws`);
+  const fast = new BridgeClient(`ws://127.0.0.1:${stack.dashboard.port}/ws`);
+  try {
+    await Promise.all([slow.open(), fast.open()]);
+    // The slow viewer stops reading: its socket's buffers fill.
+    await slow.request({ type: 'watch', id, rateHz: 60 });
+    slow.socket.pause();
+    await fast.request({ type: 'watch', id, rateHz: 60 });
+    await browser.request({ type: 'command', id, forward: 0.3 });
+    await browser.request({ type: 'run', id, realtime: true });
+    const counted = fast.messages.length;
+    await sleep(1500);
+    const frames = fast.messages.slice(counted).filter((m) => m.type === 'frame');
+    assert.ok(frames.length >= 40, `the fast viewer got ${frames.length} frames in 1.5 s`);
+    for (const s of stack.dashboard.sockets) {
+      assert.ok(s.bufferedAmount < 4 * 1024 * 1024, `a socket buffers ${s.bufferedAmount} bytes`);
+    }
+  } finally {
+    await browser.request({ type: 'pause', id }).catch(() => {});
+    slow.close();
+    fast.close();
+  }
+});
+
+test('a backed-up socket keeps only the newest frame pending', async () => {
+  const id = await createTrot();
+  const sent = [];
+  // A socket whose peer reads nothing: everything stays buffered.
+  const socket = { readyState: 1, bufferedAmount: 10 * 1024 * 1024, watch: null,
+    send: (text) => sent.push(JSON.parse(text)) };
+  await stack.dashboard.handle(socket, { type: 'watch', id, rateHz: 60 });
+  for (let i = 0; i < 10; i++) {
+    await stack.client.step(id, [0, 0, 0], 50);
+    await sleep(40);
+  }
+  assert.equal(sent.length, 0, 'nothing sent while the socket is backed up');
+  assert.ok(socket.watch.pending, 'one frame pending');
+  const last = (await stack.client.query(id, {})).time;
+  for (let i = 0; i < 50 && !(socket.watch.pending && socket.watch.pending.time === last); i++) {
+    await sleep(20);
+  }
+  assert.equal(socket.watch.pending.time, last, 'the pending frame is the newest');
+  socket.bufferedAmount = 0;  // the peer catches up
+  for (let i = 0; i < 50 && sent.length === 0; i++) await sleep(10);
+  await sleep(100);
+  // The newest frame only, not the backlog, and not again while the state stays.
+  assert.deepEqual(sent.map((f) => f.time), [last]);
+  await stack.dashboard.handle(socket, { type: 'unwatch' });
+  assert.equal(socket.watch, null);
+});
+
+test('a page of another site may not connect; this one may', async () => {
+  const WebSocket = require('ws');
+  const url = `ws://127.0.0.1:${stack.dashboard.port}/ws`;
+  const attempt = (options) => new Promise((resolve) => {
+    const socket = new WebSocket(url, options);
+    const timer = setTimeout(() => { socket.terminate(); resolve('timeout'); }, 5000);
+    socket.once('open', () => { clearTimeout(timer); socket.close(); resolve('open'); });
+    socket.once('unexpected-response', (request, response) => {
+      clearTimeout(timer); socket.terminate(); resolve(response.statusCode);
+    });
+    socket.once('error', () => { clearTimeout(timer); resolve('error'); });
+  });
+  assert.equal(await attempt({ origin: 'http://evil.example' }), 401);
+  assert.equal(await attempt({ origin: `http://127.0.0.1:${stack.dashboard.port}` }), 'open');
+  assert.equal(await attempt({ headers: { host: `rebound.example:${stack.dashboard.port}` } }), 401);
+  assert.equal(await attempt({}), 'open');
+});

@@ -1,0 +1,53 @@
+'use strict';
+// bin/moreau-dashboard.js: its flags, and a dashboard process serving the page.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { spawn, spawnSync } = require('node:child_process');
+const path = require('node:path');
+
+const BIN = path.join(__dirname, '..', 'bin', 'moreau-dashboard.js');
+
+test('without --server it says what is missing and exits 2', () => {
+  const result = spawnSync(process.execPath, [BIN], { encoding: 'utf8', timeout: 20000 });
+  assert.equal(result.status, 2);
+  assert.match(result.stderr, /--server HOST:PORT is required/);
+  const bad = spawnSync(process.execPath, [BIN, '--server', '127.0.0.1:1', '--port', 'x'],
+    { encoding: 'utf8', timeout: 20000 });
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--port: not a port: x/);
+});
+
+test('it serves the page on the port it prints and stops on SIGTERM', { timeout: 60000 }, async () => {
+  // No moreaud is needed to serve the page: the bridge connects on the first request.
+  const child = spawn(process.execPath, [BIN, '--server', '127.0.0.1:1', '--port', '0'],
+    { stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`no URL printed in 20 s: '${out}'`)), 20000);
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (text) => {
+        out += text;
+        const match = /serving (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`exited (${code}): '${out}'`)));
+    });
+    const response = await fetch(url, { signal: AbortSignal.timeout(10000) });
+    assert.equal(response.status, 200);
+    assert.match(await response.text(), /Moreau dashboard/);
+  } finally {
+    const exited = child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve({ code: child.exitCode, signal: child.signalCode })
+      : new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10000);
+    const { code } = await exited;
+    clearTimeout(timer);
+    assert.equal(code, 0);
+  }
+});
