@@ -48,6 +48,11 @@ struct Instance {
   // and the settings as the client sent them.
   std::shared_ptr<const v1::ModelSource> source;
   v1::Settings settings;
+  // What ListInstances shows of it, resolved at creation (the model's name,
+  // the contact model and controller actually used, defaults included).
+  std::string model_name;
+  std::string contact_model_name;
+  std::string controller_name;
 
   absl::Mutex mu;  // held while the instance is stepped, reset, read or written
   // Also knows whether a step diverged (sim::Simulation::diverged()).

@@ -58,10 +58,15 @@ absl::StatusOr<std::shared_ptr<Instance>> InstanceFactory::Wrap(
   const std::string model_name = simulation->model().name;
   const std::string contact_name =
       sim::ContactModelName(sim::ModelOf(simulation->settings().contact));
+  const std::string controller_name =
+      simulation->controller() != nullptr ? std::string(simulation->controller()->Name()) : "";
   auto instance = std::make_shared<Instance>(std::move(id), std::move(simulation));
   instance->tenant = std::move(tenant);
   instance->source = std::move(source);
   instance->settings = settings;
+  instance->model_name = model_name;
+  instance->contact_model_name = contact_name;
+  instance->controller_name = controller_name;
   {
     absl::MutexLock lock(&instance->mu);
     instance->observed = std::move(*observed);

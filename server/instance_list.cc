@@ -22,10 +22,10 @@ bool LooksLikeInstanceId(const std::string& token) {
 
 void FillInstanceInfo(Instance& instance, v1::InstanceInfo* info) {
   info->set_instance_id(instance.id);
-  info->set_model(instance.sim->model().name);  // the model is immutable
+  info->set_model(instance.model_name);
   info->set_tenant(instance.tenant);
-  info->set_contact_model(instance.settings.contact_model());
-  info->set_controller(instance.settings.controller().kind());
+  info->set_contact_model(instance.contact_model_name);
+  info->set_controller(instance.controller_name);
   // The simulation itself when no call holds it, else what the last
   // stepping call published: a listing never waits for a step.
   if (instance.mu.TryLock()) {

@@ -188,8 +188,8 @@ absl::StatusOr<State> DeserializeState(const Model& model, std::string_view byte
   // Version 1 blobs (no bilateral impulses) restore with those at zero,
   // version 2 ones (no controller command) without a command.
   if (!r.U32(version) || version < 1 || version > kVersion) {
-    return absl::InvalidArgumentError(absl::StrCat("state blob: version ", version,
-                                                   " is not supported (expected ", kVersion, ")"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "state blob: version ", version, " is not supported (expected 1 to ", kVersion, ")"));
   }
   if (!r.U32(nq) || !r.U32(nv) || !r.U32(nc)) {
     return absl::InvalidArgumentError("state blob: truncated header");
