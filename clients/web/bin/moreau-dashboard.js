@@ -1,21 +1,28 @@
 #!/usr/bin/env node
 'use strict';
-// moreau-dashboard --server HOST:PORT [--port 8080] [--host 127.0.0.1]
+// moreau-dashboard --server HOST:PORT [--port 8080] [--host 127.0.0.1] [--demo]
 // Serves the dashboard page and its WebSocket bridge (/ws) to the moreaud at
-// HOST:PORT. The bearer token, when the server wants one: $MOREAU_TOKEN.
+// HOST:PORT; --demo also creates a Mini Cheetah trotting in a circle under
+// the server's controller and runs it in real time. The bearer token, when
+// the server wants one: $MOREAU_TOKEN.
 
 const { startDashboard } = require('../lib/bridge');
 
-const USAGE = 'usage: moreau-dashboard --server HOST:PORT [--port 8080] [--host 127.0.0.1]';
+const USAGE =
+  'usage: moreau-dashboard --server HOST:PORT [--port 8080] [--host 127.0.0.1] [--demo]';
 
 function parse(argv) {
-  const options = { server: '', port: 8080, host: '127.0.0.1' };
+  const options = { server: '', port: 8080, host: '127.0.0.1', demo: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = argv[i + 1];
     if (flag === '-h' || flag === '--help') {
       console.log(USAGE);
       process.exit(0);
+    }
+    if (flag === '--demo') {
+      options.demo = true;
+      continue;
     }
     if (!['--server', '--port', '--host'].includes(flag) || value === undefined) {
       throw new Error(`unknown flag or missing value: ${flag}`);
@@ -42,6 +49,10 @@ async function main() {
     process.exit(2);
   }
   const dashboard = await startDashboard(options);
+  if (options.demo) {
+    const id = await dashboard.startDemo();
+    console.log(`moreau-dashboard: demo instance ${id}: a Mini Cheetah trotting in a circle`);
+  }
   console.log(`moreau-dashboard: serving ${dashboard.url} for moreaud at ${options.server}`);
   const stop = () => {
     dashboard.close().then(() => process.exit(0));

@@ -214,7 +214,8 @@ class Dashboard {
       stopWatch(socket);
       this.sockets.delete(socket);
       if (this.sockets.size === 0) {
-        for (const id of [...this.runs.keys()]) this.stopRun(id);
+        // The demo's runs go on without viewers.
+        for (const [id, run] of [...this.runs]) if (!run.pinned) this.stopRun(id);
       }
     });
     socket.on('error', () => {});
@@ -433,6 +434,20 @@ class Dashboard {
     this.runs.set(id, run);
     this.broadcast({ type: 'running', id, running: true }, socket);
     return { type: 'running', id, running: true };
+  }
+
+  /**
+   * The demo: a Mini Cheetah trotting in a circle under the server's own
+   * controller (0.3 m/s forward, 0.2 rad/s turning), run in real time
+   * whether or not a browser watches.
+   * @returns {Promise<string>} its instance id
+   */
+  async startDemo() {
+    const created = await this.create({ model: 'mini_cheetah', controller: 'trot' });
+    await this.command({ id: created.id, forward: 0.3, lateral: 0, yaw: 0.2 });
+    await this.run(null, { id: created.id, realtime: true });
+    this.runs.get(created.id).pinned = true;
+    return created.id;
   }
 
   /** One real-time Step of `run`: the simulated time owed since the last one. */

@@ -51,3 +51,44 @@ test('it serves the page on the port it prints and stops on SIGTERM', { timeout:
     assert.equal(code, 0);
   }
 });
+
+test('--demo trots a Mini Cheetah in real time with no browser watching', { timeout: 90000 },
+  async () => {
+    const { startServer } = require('../../js/testing/moreaud');
+    const { Client } = require('../../js/lib');
+    const server = await startServer();
+    const client = new Client(server.address);
+    const child = spawn(process.execPath, [BIN, '--server', server.address, '--port', '0', '--demo'],
+      { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const id = await new Promise((resolve, reject) => {
+        let out = '';
+        const timer = setTimeout(() => reject(new Error(`no demo line in 30 s: '${out}'`)), 30000);
+        child.stdout.setEncoding('utf8');
+        child.stdout.on('data', (text) => {
+          out += text;
+          const match = /demo instance ([0-9a-f]{32})/.exec(out);
+          if (match && /serving http/.test(out)) {
+            clearTimeout(timer);
+            resolve(match[1]);
+          }
+        });
+        child.once('exit', (code) => reject(new Error(`exited (${code}): '${out}'`)));
+      });
+      // Real time: after 3 s of wall time, about 3 s simulated and the robot
+      // on its way (bounded wait).
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      const info = (await client.listInstances()).find((i) => i.instanceId === id);
+      assert.ok(info, 'the demo instance is listed');
+      assert.equal(info.model, 'mini_cheetah');
+      assert.equal(info.controller, 'trot');
+      assert.ok(info.time > 1.5 && info.time < 4.5, `simulated ${info.time} s in 3 s`);
+      const query = await client.query(id, { bodyPoses: true });
+      assert.ok(query.bodyPoses[0].position[2] > 0.15, 'standing');
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)));
+      client.close();
+      await server.stop();
+    }
+  });
