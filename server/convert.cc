@@ -188,20 +188,18 @@ void FillSpec(const sim::Simulation& simulation, const ObservedLinks& observed, 
       spec->add_action_upper(e.upper);
     }
     action->set_unit(absl::StrJoin(units, ", "));
-    spec->set_dt(settings.dt);
-    FillModelSpec(model, spec->mutable_model());
-    return;
-  }
-  // pd, id and id-constraint take joint position targets, torque torques.
-  const bool targets = settings.control.mode != sim::ControlMode::kTorque;
-  action->set_name(targets ? "joint_position_targets" : "joint_torques");
-  action->set_size(nu);
-  action->set_unit(targets ? "rad or m" : "N m or N");
-  for (const Actuator& a : model.actuators) {
-    action->add_labels(a.name);
-    const JointLimits& limits = model.joints[a.joint].limits;
-    spec->add_action_lower(targets ? limits.lower : -a.effort_limit);
-    spec->add_action_upper(targets ? limits.upper : a.effort_limit);
+  } else {
+    // pd, id and id-constraint take joint position targets, torque torques.
+    const bool targets = settings.control.mode != sim::ControlMode::kTorque;
+    action->set_name(targets ? "joint_position_targets" : "joint_torques");
+    action->set_size(nu);
+    action->set_unit(targets ? "rad or m" : "N m or N");
+    for (const Actuator& a : model.actuators) {
+      action->add_labels(a.name);
+      const JointLimits& limits = model.joints[a.joint].limits;
+      spec->add_action_lower(targets ? limits.lower : -a.effort_limit);
+      spec->add_action_upper(targets ? limits.upper : a.effort_limit);
+    }
   }
   spec->set_dt(settings.dt);
   FillModelSpec(model, spec->mutable_model());

@@ -106,10 +106,12 @@ absl::Status StepWithPushes(sim::Simulation& sim, const Eigen::VectorXd& action,
                             absl::Time stop_at, std::vector<ActivePush>& active,
                             PushScratch& scratch) {
   const Model& model = sim.model();
-  if (scratch.data.X_0.size() != static_cast<size_t>(model.nbodies)) scratch.data = MakeData(model);
   int done = 0;
   DropEnded(sim.state().steps, active);
   while (done < substeps && !active.empty()) {
+    if (scratch.data.X_0.size() != static_cast<size_t>(model.nbodies)) {
+      scratch.data = MakeData(model);  // once, at the instance's first push
+    }
     // The body orientations at this sub-step's start.
     ForwardKinematics(model, scratch.data, sim.state().q);
     scratch.f_ext.assign(static_cast<size_t>(model.nbodies), Force::Zero());

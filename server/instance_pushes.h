@@ -50,8 +50,8 @@ struct PushScratch {
 
 // sim.StepActionUntil(action, substeps, stop_at) with the active pushes as
 // external wrenches: one sub-step at a time while any acts (a world-frame
-// push follows its body as it turns), the rest in one call. Drops the pushes
-// that have ended.
+// push follows its body as it turns), the rest (all of it without pushes) in
+// one call. Drops the pushes that have ended.
 absl::Status StepWithPushes(sim::Simulation& sim, const Eigen::VectorXd& action, int substeps,
                             absl::Time stop_at, std::vector<ActivePush>& active,
                             PushScratch& scratch);

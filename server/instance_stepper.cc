@@ -57,9 +57,7 @@ absl::Status InstanceStepper::StepAndObserve(
       status = AddPushes(sim.model(), sim.state().steps, sim.settings().dt, request.pushes(),
                          instance.pushes);
       const uint64_t steps_at_start = sim.state().steps;
-      if (status.ok() && instance.pushes.empty()) {
-        status = sim.StepActionUntil(instance.action, substeps, stop_at);
-      } else if (status.ok()) {
+      if (status.ok()) {
         status = StepWithPushes(sim, instance.action, substeps, stop_at, instance.pushes,
                                 instance.push_scratch);
       }

@@ -38,12 +38,24 @@ contact::ContactForceParams ForceLawParams(const ContactSettings& contact) {
   return params;
 }
 
-// Explicit updates per step (Simulation::force_law_substeps).
-int ForceLawSubsteps(const Model& model, const Settings& settings) {
+// Explicit updates per step (Simulation::force_law_substeps): the
+// spring-damper's given count, or its stability count (explicit_substeps.h),
+// which must stay within kMaxExplicitSubsteps; 1 for the other models.
+absl::StatusOr<int> ForceLawSubsteps(const Model& model, const Settings& settings) {
   const auto* s = std::get_if<SpringDamperSettings>(&settings.contact);
   if (s == nullptr) return 1;
   if (s->substeps > 0) return s->substeps;
-  return SpringDamperSubsteps(s->law, LightestContactMass(model, settings.terrain), settings.dt);
+  const double mass = LightestContactMass(model, settings.terrain);
+  const double stable = StableSpringDamperStep(s->law, mass);
+  if (settings.dt > kMaxExplicitSubsteps * stable) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "spring-damper: the lightest contact point of model '", model.name, "' (", mass,
+        " kg) is stable up to steps of ", stable, " s: dt = ", settings.dt,
+        " s would need more than ", kMaxExplicitSubsteps,
+        " explicit updates per step; lower the stiffness, the damping or dt, or set the "
+        "contact parameter substeps"));
+  }
+  return SpringDamperSubsteps(s->law, mass, settings.dt);
 }
 
 }  // namespace
@@ -95,31 +107,20 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(std::shared_ptr<c
           kind == ControllerKind::kNone ? "none" : ControllerKindName(kind)));
     }
   }
-  if (const auto* spring = std::get_if<SpringDamperSettings>(&s.contact);
-      spring != nullptr && spring->substeps == 0) {
-    // The automatic count must reach the stability bound within its cap.
-    const double mass = LightestContactMass(*model, s.terrain);
-    if (s.dt > kMaxExplicitSubsteps * StableSpringDamperStep(spring->law, mass)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "spring-damper: the lightest contact point of model '", model->name, "' (", mass,
-          " kg) is stable up to steps of ", StableSpringDamperStep(spring->law, mass),
-          " s: dt = ", s.dt, " s would need more than ", kMaxExplicitSubsteps,
-          " explicit updates per step; lower the stiffness, the damping or dt, or set the "
-          "contact parameter substeps"));
-    }
-  }
-  return std::unique_ptr<Simulation>(new Simulation(std::move(model), s, std::move(controller)));
+  MOREAU_ASSIGN_OR_RETURN(const int force_law_substeps, ForceLawSubsteps(*model, s));
+  return std::unique_ptr<Simulation>(
+      new Simulation(std::move(model), s, std::move(controller), force_law_substeps));
 }
 
 Simulation::Simulation(std::shared_ptr<const Model> model, const Settings& settings,
-                       std::unique_ptr<control::Controller> controller)
+                       std::unique_ptr<control::Controller> controller, int force_law_substeps)
     : model_(std::move(model)),
       settings_(settings),
       force_law_(ForceLawParams(settings.contact)),
       integrator_(ForceLawIntegrator(settings.contact) != nullptr
                       ? *ForceLawIntegrator(settings.contact)
                       : step::Integrator::kSemiImplicitEuler),
-      force_law_substeps_(ForceLawSubsteps(*model_, settings)),
+      force_law_substeps_(force_law_substeps),
       state_(DefaultState(*model_)),
       last_good_(state_),
       workspace_(step::MakeStepWorkspace(*model_)),

@@ -126,7 +126,7 @@ class Simulation {
 
  private:
   Simulation(std::shared_ptr<const Model> model, const Settings& settings,
-             std::unique_ptr<control::Controller> controller);
+             std::unique_ptr<control::Controller> controller, int force_law_substeps);
   // Settings::controller: when its period is due (State::steps a multiple of
   // it), computes its command into State::controller_command.
   void RunController();
