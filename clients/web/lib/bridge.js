@@ -18,11 +18,11 @@
 // {type: 'error', message, ref} naming the problem.
 //
 // Frames: {type: 'frame', id, time, steps, bodies: [{name, position,
-// quaternion}], contactForces, contactFlags}; until the stream's first frame
-// (it sends them as the instance steps), one from a Query (steps: null). Each browser gets the newest
+// quaternion}], contactForces, contactFlags}, each state once, from the
+// instance's Watch stream (lib/watch_frames.js). Each browser gets the newest
 // frame only: while its socket has more than MAX_BUFFERED_BYTES unsent, frames
-// wait as one pending frame that every newer frame replaces, so a slow browser
-// never holds up the server's stream or another browser.
+// wait as one pending frame that every newer frame replaces (lib/outbox.js),
+// so a slow browser never holds up the server's stream or another browser.
 //
 // Running: the bridge steps an instance in real time, every STEP_PERIOD_MS one
 // Step of (elapsed wall time / dt) sub-steps with the instance's current
@@ -35,6 +35,10 @@ const http = require('node:http');
 const path = require('node:path');
 const { WebSocketServer } = require('ws');
 const { Client } = require('../../js/lib');
+const { Outbox, MAX_BUFFERED_BYTES } = require('./outbox');
+const { watchFrames } = require('./watch_frames');
+
+/** @typedef {import('./watch_frames').FrameWatch} FrameWatch */
 
 const PUBLIC_DIR = path.join(__dirname, '..', 'public');
 const THREE_DIR = path.dirname(require.resolve('three'));  // three/build
@@ -50,10 +54,6 @@ const CONTENT_TYPES = {
 
 /** The highest Watch rate a browser may ask for. */
 const MAX_RATE_HZ = 60;
-/** Unsent bytes on a socket above which frames wait (newest only). */
-const MAX_BUFFERED_BYTES = 256 * 1024;
-/** How often a pending frame is retried while the socket is backed up. */
-const FLUSH_PERIOD_MS = 15;
 /** The real-time stepping period. */
 const STEP_PERIOD_MS = 20;
 /** The most simulated time one real-time Step catches up on, in s. */
@@ -356,63 +356,18 @@ class Dashboard {
       throw new Error(`rateHz: give a rate in (0, ${MAX_RATE_HZ}] Hz, got ${rateHz}`);
     }
     stopWatch(socket);
-    const stream = this.client.watch(id, { rateHz });
-    /** @type {{id: string, stream: any, pending: any, timer: any, frames: number,
-     *   last: {time: number, steps: number} | null}} */
-    const watch = { id, stream, pending: null, timer: null, frames: 0, last: null };
+    /** @type {{id: string, outbox: Outbox, frames: FrameWatch | null}} */
+    const watch = { id, outbox: new Outbox(socket, (key, frame) => JSON.stringify(frame)), frames: null };
     socket.watch = watch;
-    const flush = () => {
-      watch.timer = null;
-      if (socket.watch !== watch || !watch.pending || socket.readyState !== 1) return;
-      if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
-        watch.timer = setTimeout(flush, FLUSH_PERIOD_MS);
-        return;
-      }
-      const frame = watch.pending;
-      watch.pending = null;
-      socket.send(JSON.stringify(frame));
-    };
-    (async () => {
-      try {
-        for await (const frame of stream) {
-          if (socket.watch !== watch) break;
-          watch.frames++;
-          // The stream samples at its rate whether or not the instance
-          // stepped: a frame of the state already sent is not sent again.
-          const steps = Number(frame.steps);
-          if (watch.last && watch.last.time === frame.time && watch.last.steps === steps) continue;
-          watch.last = { time: frame.time, steps };
-          watch.pending = {
-            type: 'frame', id, time: frame.time, steps: Number(frame.steps),
-            bodies: frame.bodyPoses.map((/** @type {any} */ b) =>
-              ({ name: b.name, position: b.position, quaternion: b.quaternion })),
-            contactForces: frame.contactNormalForces, contactFlags: frame.contactFlags,
-          };
-          if (!watch.timer) flush();
-        }
-        if (socket.watch === watch) send(socket, { type: 'unwatched', id, reason: 'the stream ended' });
-      } catch (error) {
-        if (socket.watch === watch) {
-          send(socket, { type: 'error', request: 'watch', message: `watch: ${/** @type {Error} */ (error).message}` });
-        }
-      } finally {
-        if (socket.watch === watch) stopWatch(socket);
-      }
-    })();
-    // The stream sends frames as the instance steps: a paused instance is
-    // drawn from a Query until its first frame.
-    this.client.query(id, { bodyPoses: true, contacts: true }).then((query) => {
-      if (socket.watch !== watch || watch.frames > 0) return;
-      watch.pending = {
-        type: 'frame', id, time: query.time, steps: null,
-        bodies: query.bodyPoses.map((/** @type {any} */ b) =>
-          ({ name: b.name, position: b.position, quaternion: b.quaternion })),
-        contactForces: query.contacts.map((/** @type {any} */ c) =>
-          c.force.reduce((sum, f, i) => sum + f * c.normal[i], 0)),
-        contactFlags: query.contacts.map((/** @type {any} */ c) => c.active),
-      };
-      if (!watch.timer) flush();
-    }, () => {});
+    watch.frames = watchFrames(this.client, id, rateHz,
+      (frame) => watch.outbox.put('frame', { type: 'frame', ...frame }),
+      (error) => {
+        if (socket.watch !== watch) return;
+        stopWatch(socket);
+        send(socket, error
+          ? { type: 'error', request: 'watch', message: `watch: ${error.message}` }
+          : { type: 'unwatched', id, reason: 'the stream ended' });
+      });
     return { type: 'watching', id, rateHz };
   }
 
@@ -578,8 +533,8 @@ function stopWatch(socket) {
   const watch = socket.watch;
   if (!watch) return;
   socket.watch = null;
-  if (watch.timer) clearTimeout(watch.timer);
-  watch.stream.cancel();
+  watch.outbox.close();
+  if (watch.frames) watch.frames.cancel();
 }
 
 function send(socket, message) {
