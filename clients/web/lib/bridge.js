@@ -1,7 +1,8 @@
 'use strict';
 // The dashboard's server: static files (public/, three.js from node_modules)
 // over HTTP and a WebSocket endpoint, /ws, bridging browsers to one moreaud
-// through the JavaScript client (clients/js).
+// through the JavaScript client (clients/js); with `foxglovePort`, also the
+// Foxglove WebSocket protocol on that port (lib/foxglove.js).
 //
 // Browser → bridge (JSON, one object per message, `type` naming it):
 //   list                                  → {type: 'instances', instances}
@@ -37,6 +38,7 @@ const { WebSocketServer } = require('ws');
 const { Client } = require('../../js/lib');
 const { Outbox, MAX_BUFFERED_BYTES } = require('./outbox');
 const { watchFrames } = require('./watch_frames');
+const { FoxgloveEndpoint } = require('./foxglove');
 
 /** @typedef {import('./watch_frames').FrameWatch} FrameWatch */
 
@@ -63,9 +65,17 @@ const MIN_RATE_WINDOW_S = 0.8;
 /** The largest message accepted from a browser. */
 const MAX_MESSAGE_BYTES = 64 * 1024;
 
+/**
+ * @typedef {{server: string, host?: string, port?: number, token?: string,
+ *   foxglovePort?: number, foxgloveOrigins?: string[]}} DashboardOptions
+ *   foxglovePort: also serve the Foxglove WebSocket protocol on this port
+ *   (lib/foxglove.js; 0: any free one); foxgloveOrigins: pages of these
+ *   origins may connect to it too
+ */
+
 class Dashboard {
   /**
-   * @param {{server: string, host?: string, port?: number, token?: string}} options
+   * @param {DashboardOptions} options
    */
   constructor(options) {
     if (!options || typeof options.server !== 'string' || !options.server) {
@@ -92,6 +102,13 @@ class Dashboard {
       verifyClient: (/** @type {{origin: string, req: http.IncomingMessage}} */ info) =>
         this.sameOrigin(info.origin, info.req.headers.host) });
     this.wss.on('connection', (socket) => this.onConnection(socket));
+    const foxgloveOrigins = options.foxgloveOrigins || [];
+    /** @type {FoxgloveEndpoint | null} */
+    this.foxglove = options.foxglovePort === undefined ? null : new FoxgloveEndpoint({
+      client: this.client, server: this.serverAddress, host: this.host, port: options.foxglovePort,
+      specOf: (id) => this.spec(id),
+      verifyClient: (origin, host) => this.sameOrigin(origin, host, foxgloveOrigins),
+    });
   }
 
   /**
@@ -99,11 +116,12 @@ class Dashboard {
    * dashboard (its Origin naming the Host it connects to), so that another
    * site open in the browser cannot drive the simulator; and the Host must be
    * the address served or a loopback name (no DNS rebinding). Clients that
-   * are not browsers send no Origin.
+   * are not browsers send no Origin. Pages of `origins` may connect too.
    * @param {string | undefined} origin
    * @param {string | undefined} host
+   * @param {string[]} [origins]
    */
-  sameOrigin(origin, host) {
+  sameOrigin(origin, host, origins = []) {
     if (!host) return false;
     let hostname;
     try {
@@ -114,7 +132,7 @@ class Dashboard {
     const allowed = ['127.0.0.1', 'localhost', '[::1]', this.host,
       this.host.includes(':') ? `[${this.host}]` : this.host];
     if (this.host !== '0.0.0.0' && this.host !== '::' && !allowed.includes(hostname)) return false;
-    if (!origin) return true;
+    if (!origin || origins.includes(origin)) return true;
     try {
       return new URL(origin).host === host;
     } catch {
@@ -122,9 +140,9 @@ class Dashboard {
     }
   }
 
-  /** Starts listening; resolves with the port. */
-  listen() {
-    return new Promise((resolve, reject) => {
+  /** Starts listening (and the Foxglove endpoint); resolves with the port. */
+  async listen() {
+    await new Promise((resolve, reject) => {
       this.http.once('error', reject);
       this.http.listen(this.requestedPort, this.host, () => {
         this.http.off('error', reject);
@@ -134,9 +152,19 @@ class Dashboard {
         resolve(this.port);
       });
     });
+    if (this.foxglove) {
+      try {
+        this.foxglovePort = await this.foxglove.listen();
+      } catch (error) {
+        this.http.close();
+        throw error;
+      }
+      this.foxgloveUrl = this.foxglove.url;
+    }
+    return this.port;
   }
 
-  /** Stops the runs, watches, sockets and the HTTP server. */
+  /** Stops the runs, watches, sockets, the Foxglove endpoint and the HTTP server. */
   async close() {
     for (const id of [...this.runs.keys()]) this.stopRun(id);
     for (const socket of this.sockets) {
@@ -146,6 +174,7 @@ class Dashboard {
     await new Promise((resolve) => this.wss.close(() => resolve(undefined)));
     this.http.closeAllConnections();
     await new Promise((resolve) => this.http.close(() => resolve(undefined)));
+    if (this.foxglove) await this.foxglove.close();
     this.client.close();
   }
 
@@ -543,7 +572,7 @@ function send(socket, message) {
 
 /**
  * Starts a dashboard; resolves once it listens.
- * @param {{server: string, host?: string, port?: number, token?: string}} options
+ * @param {DashboardOptions} options
  * @returns {Promise<Dashboard>}
  */
 async function startDashboard(options) {

@@ -16,6 +16,62 @@ test('without --server it says what is missing and exits 2', () => {
     { encoding: 'utf8', timeout: 20000 });
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /--port: not a port: x/);
+  const foxglove = spawnSync(process.execPath, [BIN, '--server', '127.0.0.1:1', '--foxglove-port', '-1'],
+    { encoding: 'utf8', timeout: 20000 });
+  assert.equal(foxglove.status, 2);
+  assert.match(foxglove.stderr, /--foxglove-port: not a port: -1/);
+  const origin = spawnSync(process.execPath, [BIN, '--server', '127.0.0.1:1', '--foxglove-origin', 'https://a.example'],
+    { encoding: 'utf8', timeout: 20000 });
+  assert.equal(origin.status, 2);
+  assert.match(origin.stderr, /--foxglove-origin needs --foxglove-port/);
+});
+
+test('--foxglove-port serves the Foxglove protocol on the port it prints', { timeout: 60000 }, async () => {
+  const WebSocket = require('ws');
+  const child = spawn(process.execPath,
+    [BIN, '--server', '127.0.0.1:1', '--port', '0', '--foxglove-port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`no Foxglove URL printed in 20 s: '${out}'`)), 20000);
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (text) => {
+        out += text;
+        const match = /Foxglove WebSocket protocol at (ws:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`exited (${code}): '${out}'`)));
+    });
+    // No moreaud behind it: server info, then an empty advertise once the listing fails.
+    const socket = new WebSocket(url, ['foxglove.websocket.v1']);
+    const ops = await new Promise((resolve, reject) => {
+      const seen = [];
+      const timer = setTimeout(() => reject(new Error(`got ${JSON.stringify(seen)} in 20 s`)), 20000);
+      socket.on('message', (data) => {
+        seen.push(JSON.parse(data.toString()));
+        if (seen.some((m) => m.op === 'advertise')) {
+          clearTimeout(timer);
+          resolve(seen);
+        }
+      });
+      socket.once('error', reject);
+    });
+    socket.terminate();
+    assert.equal(ops[0].op, 'serverInfo');
+    assert.deepEqual(ops.find((m) => m.op === 'advertise').channels, []);
+  } finally {
+    const exited = child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve({ code: child.exitCode })
+      : new Promise((resolve) => child.once('exit', (code) => resolve({ code })));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10000);
+    const { code } = await exited;
+    clearTimeout(timer);
+    assert.equal(code, 0);
+  }
 });
 
 test('it serves the page on the port it prints and stops on SIGTERM', { timeout: 60000 }, async () => {

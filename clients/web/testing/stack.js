@@ -1,17 +1,23 @@
 'use strict';
 // Shared by the tests: a real moreaud (clients/js/testing/moreaud.js, on
-// 127.0.0.1 port 0), a dashboard on 127.0.0.1 port 0 bridging to it, and a
-// WebSocket client of the bridge that awaits answers with timeouts.
+// 127.0.0.1 port 0), a dashboard on 127.0.0.1 port 0 bridging to it (with
+// its Foxglove endpoint on 127.0.0.1 when asked), and a WebSocket client of
+// the bridge that awaits answers with timeouts.
 
 const WebSocket = require('ws');
 const { startServer } = require('../../js/testing/moreaud');
 const { Client } = require('../../js/lib');
 const { startDashboard } = require('../lib/bridge');
 
-/** Starts moreaud and a dashboard; `stop()` ends both. */
-async function startStack() {
+/**
+ * Starts moreaud and a dashboard; `stop()` ends both.
+ * @param {{foxglovePort?: number, foxgloveOrigins?: string[]}} [options] the
+ *   dashboard's Foxglove endpoint (port 0: any free one; none without)
+ */
+async function startStack(options = {}) {
   const server = await startServer();
-  const dashboard = await startDashboard({ server: server.address, host: '127.0.0.1', port: 0 });
+  const dashboard = await startDashboard({ server: server.address, host: '127.0.0.1', port: 0,
+    ...options });
   const client = new Client(server.address);
   return {
     server, dashboard, client,
