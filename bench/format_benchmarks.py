@@ -83,9 +83,10 @@ INTROS = {
                "default pose, contact `moreau-sor`, Δt 1 ms. The in-process reference steps "
                "the same instances with `Simulation::StepAction` (no gRPC).",
     "python": "`examples/random_rollout.py --policy zero` (the `walk` task: 20 sub-steps of "
-              "1 ms per env-step, PD on the server) against one `moreaud --workers 2`, then "
-              "the same work in process (`moreau_loadgen --mode=inprocess --threads=2`); "
-              "env-steps/s.",
+              "1 ms per env-step, PD in the engine), three ways: a Python `VectorEnv` against "
+              "one `moreaud --workers 2` (remote), the same `VectorEnv` on a "
+              "`moreau.LocalServer(workers=2)` (in process), and the same work stepped by C++ "
+              "in process (`moreau_loadgen --mode=inprocess --threads=2`); env-steps/s.",
     "container": "`localhost/moreau:latest` built by podman from the `Dockerfile` with no layer "
                  "cache and no compiler cache (its base made by debootstrap when no registry "
                  "answers); its size above `debian:bookworm-slim`. Then the Python rollout of "
@@ -381,13 +382,14 @@ def format_python(raw: str) -> str:
     for path in sorted(glob.glob(os.path.join(raw, "rollout_*.json")),
                        key=lambda p: int(re.search(r"_(\d+)\.json$", p).group(1))):
         n = int(re.search(r"_(\d+)\.json$", path).group(1))
-        env = read_json(path)
-        ref = read_json(os.path.join(raw, f"inproc_{n}.json"))
-        rows.append([str(n), num(env["env_steps_per_s"]), num(ref["env_steps_per_s"]),
-                     f"{100 * env['env_steps_per_s'] / ref['env_steps_per_s']:.0f} %",
-                     str(env["env_steps"])])
-    return table(["num_envs", "VectorEnv `step`", "in-process (C++)", "ratio",
-                  "env-steps timed"], rows)
+        remote = read_json(path)["env_steps_per_s"]
+        local_run = read_json(os.path.join(raw, f"local_{n}.json"))
+        local = local_run["env_steps_per_s"]
+        ref = read_json(os.path.join(raw, f"inproc_{n}.json"))["env_steps_per_s"]
+        rows.append([str(n), num(ref), num(local), f"{100 * local / ref:.0f} %", num(remote),
+                     f"{100 * remote / ref:.0f} %", str(local_run["env_steps"])])
+    return table(["num_envs", "C++ in process", "Python in process", "ratio", "Python remote",
+                  "ratio", "env-steps timed"], rows)
 
 
 def format_container(raw: str) -> str:

@@ -101,7 +101,7 @@ for a in "${!run[@]}"; do
     chains) targets+=(sim_four_bar_test sim_biped_contact_test) ;;
     control) targets+=(moreau_control_bench) ;;
     service) targets+=(moreaud moreau_loadgen) ;;
-    python) targets+=(moreaud moreau_loadgen moreau_python) ;;
+    python) targets+=(moreaud moreau_loadgen moreau_python moreau_local) ;;
     container) targets+=(moreaud moreau moreau_python) ;;
     soak) targets+=(moreaud moreau_soak) ;;
   esac
@@ -269,16 +269,20 @@ area_python() {
   cmd="\`$B/server/moreaud --host 127.0.0.1 --port 0 --metrics-port -1 --workers 2\`;"
   cmd+=" \`examples/random_rollout.py --json --policy zero --num-envs N --steps"
   cmd+=" $(q 10 "300 (100 at 256 envs)")$(q " --warmup 2" "")\` for N in ${envs// /, }, each followed"
-  cmd+=" by \`moreau_loadgen --json --mode=inprocess --instances=N --substeps=20 --threads=2"
-  cmd+=" --duration_s=$dur\`"
+  cmd+=" by the same with \`--local --workers 2\` (in process) and by \`moreau_loadgen --json"
+  cmd+=" --mode=inprocess --instances=N --substeps=20 --threads=2 --duration_s=$dur\`"
   start_server --workers 2
+  local pythonpath
+  pythonpath="$root/clients/python:$(cd "$B" && pwd)/clients/python"
   for n in $envs; do
     steps=$(q 10 300)
     ((n >= 256 && !quick)) && steps=100
-    PYTHONPATH="$root/clients/python:$(cd "$B" && pwd)/clients/python" \
-      "$py" examples/random_rollout.py \
+    PYTHONPATH="$pythonpath" "$py" examples/random_rollout.py \
       --json --servers "$address" --policy zero --num-envs "$n" --steps "$steps" \
       --warmup "$(q 2 20)" >"$raw/rollout_$n.json"
+    PYTHONPATH="$pythonpath" "$py" examples/random_rollout.py \
+      --json --local --workers 2 --policy zero --num-envs "$n" --steps "$steps" \
+      --warmup "$(q 2 20)" >"$raw/local_$n.json"
     "$B/bench/service/moreau_loadgen" --json --mode=inprocess --instances="$n" --substeps=20 \
       --threads=2 --duration_s="$dur" >"$raw/inproc_$n.json"
   done

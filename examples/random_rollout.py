@@ -3,6 +3,7 @@
 
     /usr/bin/python3 examples/random_rollout.py --servers 127.0.0.1:50051 \\
         --task walk --num-envs 64 --steps 500
+    /usr/bin/python3 examples/random_rollout.py --local --workers 2   # in process
 
 One env-step is one policy step of one environment (for ``walk``: 20 sub-steps
 of 1 ms, a 50 Hz policy). Autoreset is on, so episodes that end restart.
@@ -51,6 +52,10 @@ def grouped_rollout(env: moreau.VectorEnv, actions: np.ndarray, groups: int,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--servers", default="127.0.0.1:50051", help="comma-separated host:port")
+    parser.add_argument("--local", action="store_true",
+                        help="run the envs in this process (moreau.LocalServer), not on --servers")
+    parser.add_argument("--workers", type=int, default=0,
+                        help="--local: stepping threads (0: one per core)")
     parser.add_argument("--task", default="walk", choices=sorted(moreau.TASKS))
     parser.add_argument("--num-envs", type=int, default=64)
     parser.add_argument("--steps", type=int, default=500, help="policy steps (timed)")
@@ -65,7 +70,7 @@ def main() -> None:
     if not 1 <= args.groups <= args.num_envs:
         parser.error(f"--groups must be in [1, --num-envs], got {args.groups}")
 
-    servers = args.servers.split(",")
+    servers = [moreau.LocalServer(workers=args.workers)] if args.local else args.servers.split(",")
     with moreau.VectorEnv(args.task, args.num_envs, servers=servers, seed=args.seed) as env:
         rng = np.random.default_rng(args.seed)
         env.reset()
@@ -87,7 +92,7 @@ def main() -> None:
                                                            args.warmup)
     result = {
         "task": args.task, "policy": args.policy, "num_envs": args.num_envs,
-        "servers": len(servers), "groups": args.groups,
+        "servers": len(servers), "local": args.local, "groups": args.groups,
         "substeps": env.task.substeps, "env_steps": env_steps, "seconds": elapsed,
         "env_steps_per_s": env_steps / elapsed,
         "sim_steps_per_s": env_steps * env.task.substeps / elapsed,
@@ -96,7 +101,8 @@ def main() -> None:
     if args.json:
         print(json.dumps(result))
     else:
-        print(f"{args.task}: {args.num_envs} envs on {len(servers)} server(s), "
+        where = "in process" if args.local else f"on {len(servers)} server(s)"
+        print(f"{args.task}: {args.num_envs} envs {where}, "
               f"{env_steps} env-steps in {elapsed:.2f} s: "
               f"{result['env_steps_per_s']:.0f} env-steps/s "
               f"({result['sim_steps_per_s']:.0f} simulation steps/s), "

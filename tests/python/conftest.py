@@ -142,3 +142,12 @@ def ur10_urdf() -> Path:
     if not path.is_file():
         pytest.fail(f"no UR10 URDF at {path}; set MOREAU_MODELS_DIR")
     return path
+
+
+@pytest.fixture(scope="session")
+def local_server() -> Iterator["moreau.LocalServer"]:
+    """The in-process engine, two workers (as the servers' default here)."""
+    import moreau
+    server = moreau.LocalServer(workers=2)
+    yield server
+    server.close()

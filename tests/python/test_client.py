@@ -18,6 +18,12 @@ from moreau._proto import pb
 PD = {"control_mode": "pd"}
 
 
+@pytest.fixture(params=["remote", "in-process"])
+def address(request, server, local_server):
+    """Every test against a moreaud and against the in-process engine."""
+    return server.address if request.param == "remote" else local_server
+
+
 @pytest.fixture
 def client(address: str):
     with moreau.Client(address) as c:

@@ -13,6 +13,12 @@ import moreau
 from moreau.tasks import default_ur10_urdf
 
 
+@pytest.fixture(params=["remote", "in-process"])
+def address(request, server, local_server):
+    """Every test against a moreaud and against the in-process engine."""
+    return server.address if request.param == "remote" else local_server
+
+
 def rollout(env: moreau.VectorEnv, steps: int, seed: int, action_seed: int = 0):
     rng = np.random.default_rng(action_seed)
     obs, _ = env.reset(seed=seed)

@@ -5,8 +5,9 @@
   deadlines as ``timeout=``, TLS as ``tls=`` (see :func:`tls_credentials`),
   bearer tokens as ``token=`` or ``$MOREAU_TOKEN``.
 * :class:`Env` — one environment with Gymnasium's API shape.
-* :class:`VectorEnv` — many environments over one or more servers, stepped
-  with StepBatch, NEXT_STEP autoreset.
+* :class:`VectorEnv` — many environments in this process (the default) or
+  over one or more servers, stepped with StepBatch, NEXT_STEP autoreset.
+* :class:`LocalServer` — a moreaud inside this process (:mod:`moreau.local`).
 * :class:`ReplicaSet` — instances spread over several servers (a list of
   addresses or a ``dns:///NAME:PORT`` target), each call sent to its owner.
 
@@ -41,6 +42,7 @@ from moreau.client import (  # noqa: E402
     tls_credentials,
 )
 from moreau.env import Env  # noqa: E402
+from moreau.local import LocalServer, default_server  # noqa: E402
 from moreau.observation import Observation, ObservationBatch  # noqa: E402
 from moreau.replicas import ReplicaSet, resolve_servers  # noqa: E402
 from moreau.spaces import Box  # noqa: E402
@@ -49,6 +51,7 @@ from moreau.vector_env import EnvState, VectorEnv  # noqa: E402
 
 __all__ = [
     "DEFAULT_TIMEOUT_S", "BodyPose", "Box", "Client", "Env", "EnvState", "Instances",
+    "LocalServer", "default_server",
     "MoreauError", "Observation", "ObservationBatch", "QueryResult", "ReachTask", "ReplicaSet",
     "Session", "StandTask", "State", "StepBatch", "TASKS", "Task", "VectorEnv", "WalkTask",
     "Watch", "WatchFrame", "channel_credentials", "make_settings", "make_task", "model_source",

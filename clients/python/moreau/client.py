@@ -27,6 +27,7 @@ import numpy as np
 
 from moreau import _wire
 from moreau._proto import pb, pb_grpc
+from moreau.local import LocalServer
 from moreau.observation import Observation, ObservationBatch
 
 DEFAULT_TIMEOUT_S = 10.0
@@ -294,7 +295,8 @@ class Client:
     """A connection to one moreaud (for several, see :class:`moreau.ReplicaSet`).
 
     Args:
-        address: ``host:port``.
+        address: ``host:port``, or a :class:`moreau.LocalServer` (the
+            in-process engine).
         timeout: the default deadline of every call, in seconds.
         options: extra gRPC channel options.
         tls: None for plaintext; True (the system's roots), PEM root
@@ -307,14 +309,24 @@ class Client:
     Usable as a context manager; :meth:`close` closes the channel.
     """
 
-    def __init__(self, address: str, *, timeout: float = DEFAULT_TIMEOUT_S,
+    def __init__(self, address: "str | LocalServer", *, timeout: float = DEFAULT_TIMEOUT_S,
                  options: Sequence[tuple[str, Any]] = (), tls: TlsArgument = None,
                  token: str | None = None) -> None:
-        if not isinstance(address, str):
-            raise TypeError(f"a Client is one server: give one 'host:port', got "
-                            f"{type(address).__name__} (for several, use moreau.ReplicaSet)")
-        self.address = address
         self.timeout = timeout
+        if isinstance(address, LocalServer):
+            # In process: the same calls over the LocalServer's channel.
+            self.address = address.address
+            self.tls = False
+            self._metadata = None
+            self._channel = address.channel()
+            self._stub = pb_grpc.SimulatorStub(self._channel)
+            self._step_batch_raw = self._channel.unary_unary("/moreau.v1.Simulator/StepBatch")
+            return
+        if not isinstance(address, str):
+            raise TypeError(f"a Client is one server: give one 'host:port' or a "
+                            f"moreau.LocalServer, got {type(address).__name__} (for several, "
+                            f"use moreau.ReplicaSet)")
+        self.address = address
         channel_options = [
             ("grpc.max_send_message_length", _MAX_MESSAGE_BYTES),
             ("grpc.max_receive_message_length", _MAX_MESSAGE_BYTES),

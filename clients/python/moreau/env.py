@@ -7,6 +7,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from moreau.client import DEFAULT_TIMEOUT_S, TlsArgument
+from moreau.local import LocalServer
 from moreau.replicas import Resolver
 from moreau.spaces import Box
 from moreau.tasks import Task
@@ -18,7 +19,9 @@ class Env:
 
     Args:
         task: ``"stand"``, ``"walk"``, ``"reach"`` or a :class:`moreau.tasks.Task`.
-        address: the server, ``host:port``; or a list of addresses or a
+        address: None (the default): in this process (see
+            :mod:`moreau.local`); else the server, ``host:port`` or a
+            :class:`moreau.LocalServer`; or a list of addresses or a
             ``dns:///NAME:PORT`` target (see :mod:`moreau.replicas`), of
             which the environment uses the first (sorted) replica.
         timeout: deadline of every call (s).
@@ -35,7 +38,8 @@ class Env:
     metadata: dict[str, Any] = {"render_modes": []}
     render_mode = None
 
-    def __init__(self, task: str | Task, address: str | Sequence[str] = "127.0.0.1:50051", *,
+    def __init__(self, task: str | Task, address: str | LocalServer | Sequence[str] | None = None,
+                 *,
                  timeout: float = DEFAULT_TIMEOUT_S, tls: TlsArgument = None,
                  token: str | None = None, resolver: Resolver | None = None,
                  **task_options: Any) -> None:

@@ -26,6 +26,7 @@ import grpc
 import numpy as np
 
 from moreau._proto import pb
+from moreau.local import LocalServer
 from moreau.client import (DEFAULT_TIMEOUT_S, Client, Instances, MoreauError, QueryResult, State,
                            TlsArgument, make_settings, model_source)
 from moreau.observation import Observation, ObservationBatch
@@ -83,17 +84,22 @@ def resolve_dns_target(target: str, resolver: Resolver | None = None) -> list[st
             for a in sorted(found, key=_address_key)]
 
 
-def resolve_servers(servers: str | Sequence[str], resolver: Resolver | None = None) -> list[str]:
+def resolve_servers(servers: str | LocalServer | Sequence[str | LocalServer],
+                    resolver: Resolver | None = None) -> list[str | LocalServer]:
     """One ``host:port`` per replica: ``dns:`` targets expanded (see the
-    module docstring), other addresses kept as given."""
-    if isinstance(servers, str):
+    module docstring), other addresses and LocalServers kept as given."""
+    if isinstance(servers, (str, LocalServer)):
         servers = [servers]
     if not servers:
         raise ValueError("give at least one server address")
-    addresses: list[str] = []
+    addresses: list[str | LocalServer] = []
     for target in servers:
+        if isinstance(target, LocalServer):
+            addresses.append(target)
+            continue
         if not isinstance(target, str):
-            raise TypeError(f"a server address is a string, got {type(target).__name__}")
+            raise TypeError(f"a server address is a string or a moreau.LocalServer, got "
+                            f"{type(target).__name__}")
         if target.startswith(_DNS_PREFIXES):
             addresses.extend(resolve_dns_target(target, resolver))
         else:
@@ -115,7 +121,7 @@ class ReplicaSet:
 
     Args:
         servers: addresses and/or ``dns:///NAME:PORT`` targets (see the
-            module docstring).
+            module docstring), or :class:`moreau.LocalServer` s.
         timeout, tls, token: as for :class:`Client`, for every replica.
         resolver: ``(name, port) → addresses`` in place of the system
             resolver.
@@ -127,7 +133,7 @@ class ReplicaSet:
     and the ``method``.
     """
 
-    def __init__(self, servers: str | Sequence[str], *, timeout: float = DEFAULT_TIMEOUT_S,
+    def __init__(self, servers: str | LocalServer | Sequence[str | LocalServer], *, timeout: float = DEFAULT_TIMEOUT_S,
                  tls: TlsArgument = None, token: str | None = None,
                  resolver: Resolver | None = None) -> None:
         self.addresses = resolve_servers(servers, resolver)

@@ -21,6 +21,7 @@ import numpy as np
 
 from moreau.client import (DEFAULT_TIMEOUT_S, Client, MoreauError, Pending, State, TlsArgument,
                            status_code)
+from moreau.local import LocalServer, default_server
 from moreau.observation import Observation, ObservationBatch
 from moreau.replicas import ReplicaSet, Resolver, spread
 from moreau.spaces import Box, batch_space
@@ -69,10 +70,12 @@ class VectorEnv:
     Args:
         task: ``"stand"``, ``"walk"``, ``"reach"`` or a :class:`moreau.tasks.Task`.
         num_envs: how many environments.
-        servers: moreaud addresses (``host:port``), one ``dns:///NAME:PORT``
-            target resolved to every address of NAME (e.g. a Kubernetes
-            headless Service), or a list mixing both; environments are spread
-            over them evenly. A replica that fails makes the call raise
+        servers: None (the default) runs the environments in this process
+            (:func:`moreau.local.default_server`); else moreaud addresses
+            (``host:port``), one ``dns:///NAME:PORT`` target resolved to
+            every address of NAME (e.g. a Kubernetes headless Service),
+            :class:`moreau.LocalServer` s, or a list mixing them;
+            environments are spread over them evenly. A replica that fails makes the call raise
             MoreauError naming its ``address`` and the ``method``.
         seed: env i draws its randomness from a generator seeded ``seed + i``
             (None: fresh entropy). ``reset(seed=…)`` re-seeds.
@@ -108,14 +111,16 @@ class VectorEnv:
     metadata = {"autoreset_mode": "NextStep"}
 
     def __init__(self, task: str | Task, num_envs: int,
-                 servers: str | Sequence[str] = ("127.0.0.1:50051",),
+                 servers: str | LocalServer | Sequence[str | LocalServer] | None = None,
                  seed: int | None = None, *, timeout: float = DEFAULT_TIMEOUT_S,
                  autoreset: bool = True, tls: TlsArgument = None, token: str | None = None,
                  resolver: Resolver | None = None, **task_options: Any) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be ≥ 1, got {num_envs}")
+        if servers is None:
+            servers = [default_server()]
         if not servers:
-            raise ValueError("give at least one server address")
+            raise ValueError("give at least one server address (or servers=None: in process)")
         self.task = make_task(task, **task_options)
         self.num_envs = num_envs
         self.autoreset = autoreset

@@ -1,0 +1,181 @@
+"""The in-process engine (moreau.LocalServer) against a real moreaud: the same
+rollouts bit for bit, the same errors, snapshots that cross between the two,
+streams, the GIL released while stepping, and a closed server's clear error.
+
+test_client.py and test_env.py also run every one of their tests both ways.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import grpc
+import numpy as np
+import pytest
+
+import moreau
+from moreau._proto import pb
+
+
+def random_rollout(env: moreau.VectorEnv, steps: int, seed: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    obs, _ = env.reset(seed=seed)
+    out = [obs]
+    for _ in range(steps):
+        obs, reward, terminated, truncated, _ = env.step(
+            rng.uniform(-1, 1, env.action_space.shape))
+        out += [obs, reward, terminated, truncated]
+    return out
+
+
+@pytest.mark.parametrize("task", ["walk", "stand"])
+def test_seeded_rollout_is_bit_identical_in_process_and_remote(address: str,
+                                                               local_server, task: str) -> None:
+    # Short episodes, so that autoreset happens inside the rollout too.
+    with moreau.VectorEnv(task, 4, servers=[address], max_episode_steps=15) as remote, \
+            moreau.VectorEnv(task, 4, servers=[local_server], max_episode_steps=15) as local:
+        a = random_rollout(remote, 40, seed=3)
+        b = random_rollout(local, 40, seed=3)
+    assert len(a) == len(b)
+    for x, y in zip(a, b):
+        np.testing.assert_array_equal(x, y)
+
+
+def test_servers_none_runs_in_process() -> None:
+    with moreau.VectorEnv("stand", 2) as env:
+        assert env.addresses == ["in-process"] * 2
+        obs, _ = env.reset(seed=0)
+        obs, *_ = env.step(np.zeros((2, env.single_action_space.shape[0])))
+        assert obs.shape == (2, env.single_observation_space.shape[0])
+    assert moreau.default_server() is moreau.default_server()
+
+
+def failing_calls(client: moreau.Client, existing: str):
+    """Calls that fail on the server's validation, one per kind of problem."""
+    return {
+        "unknown model": lambda: client.create_instances("no_such_robot"),
+        "bad settings": lambda: client.create_instances("pendulum", settings={"dt": -1.0}),
+        "unknown instance": lambda: client.step("nope", [0.0]),
+        "wrong action size": lambda: client.step(existing, [0.0, 0.0, 0.0]),
+        "non-finite action": lambda: client.step(existing, [float("nan")]),
+        "too many sub-steps": lambda: client.step(existing, [0.0], substeps=10**6),
+        "bad state blob": lambda: client.set_state(existing, b"not a state"),
+        "bad URDF": lambda: client.create_instances(urdf="<robot"),
+    }
+
+
+def test_errors_have_the_same_codes_and_messages(address: str, local_server) -> None:
+    with moreau.Client(address) as remote, moreau.Client(local_server) as local:
+        outcomes = []
+        for client in (remote, local):
+            existing = client.create_instances("pendulum").ids[0]
+            seen = {}
+            for name, call in failing_calls(client, existing).items():
+                with pytest.raises(moreau.MoreauError) as error:
+                    call()
+                # Instance ids differ between the two; the rest must not.
+                seen[name] = (error.value.code, error.value.message.replace(existing, "ID"))
+            outcomes.append(seen)
+            client.destroy_instances([existing])
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[1]["unknown instance"][0] == grpc.StatusCode.NOT_FOUND
+    assert outcomes[1]["wrong action size"][0] == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_a_snapshot_crosses_both_ways(address: str, local_server) -> None:
+    settings = {"control_mode": "pd"}
+    targets = np.tile([0.1, -0.9, 1.7], 4)
+    with moreau.Client(address) as remote, moreau.Client(local_server) as local:
+        here = local.create_instances("mini_cheetah", settings=settings).ids[0]
+        there = remote.create_instances("mini_cheetah", settings=settings).ids[0]
+        local.step(here, targets, substeps=150)
+        # In process → remote: both continue identically.
+        remote.set_state(there, local.get_state(here))
+        a = local.step(here, targets, substeps=100)
+        b = remote.step(there, targets, substeps=100)
+        np.testing.assert_array_equal(a.q, b.q)
+        np.testing.assert_array_equal(a.v, b.v)
+        # And back, after the remote one moved on alone.
+        remote.step(there, -targets, substeps=80)
+        local.set_state(here, remote.get_state(there))
+        a = local.step(here, targets, substeps=50)
+        b = remote.step(there, targets, substeps=50)
+        np.testing.assert_array_equal(a.q, b.q)
+        assert a.time == b.time
+        local.destroy_instances([here])
+        remote.destroy_instances([there])
+
+
+def test_session_and_watch_streams_in_process(local_server) -> None:
+    with moreau.Client(local_server) as client:
+        ids = client.create_instances("pendulum").ids
+        with client.session() as session:
+            for k in range(1, 4):
+                obs = session.step(ids[0], [0.0], substeps=10)
+                assert obs.steps == 10 * k
+            failed = session.step("nope", [0.0])
+            assert moreau.client.status_code(failed.status_code) == grpc.StatusCode.NOT_FOUND
+        with client.watch(ids[0], rate_hz=50.0) as watch:
+            frames = []
+            for _ in range(3):
+                client.step(ids[0], [0.0], substeps=20)
+                frames.append(next(watch))
+            assert frames[-1].steps > frames[0].steps
+        client.destroy_instances(ids)
+
+
+def test_the_gil_is_released_while_stepping(local_server) -> None:
+    with moreau.Client(local_server) as client:
+        ids = client.create_instances("mini_cheetah", 8).ids
+        actions = np.zeros((8, 12))
+        counted = [0]
+        stop = threading.Event()
+
+        def count() -> None:
+            while not stop.is_set():
+                counted[0] += 1
+
+        thread = threading.Thread(target=count)
+        thread.start()
+        start = time.perf_counter()
+        before = counted[0]
+        while time.perf_counter() - start < 0.5:
+            client.step_batch(ids, actions, substeps=200)
+        during = counted[0] - before
+        stop.set()
+        thread.join()
+        client.destroy_instances(ids)
+    # A thread that never got the GIL back would count (almost) nothing.
+    assert during > 10000, f"{during} counts in 0.5 s"
+
+
+def test_a_closed_server_says_so() -> None:
+    server = moreau.LocalServer(workers=1)
+    client = moreau.Client(server)
+    client.create_instances("pendulum")
+    server.close()
+    with pytest.raises(RuntimeError, match="in-process server is closed"):
+        client.list_models()
+    assert "closed" in repr(server)
+
+
+def test_bad_limits_are_named() -> None:
+    with pytest.raises(ValueError, match="max_batch must be ≥ 1"):
+        moreau.LocalServer(max_batch=0)
+    with pytest.raises(ValueError, match="workers must be ≥ 0"):
+        moreau.LocalServer(workers=-2)
+
+
+def test_futures_run_calls_at_once(local_server) -> None:
+    with moreau.Client(local_server) as client:
+        ids = client.create_instances("pendulum", 2).ids
+        pending = [client.call_async("Reset", pb.ResetRequest(instance_id=i, seed=1))
+                   for i in ids]
+        for p in pending:
+            assert p.result().observation.time == 0.0
+        missing = client.call_async("Reset", pb.ResetRequest(instance_id="nope"))
+        with pytest.raises(moreau.MoreauError) as error:
+            missing.result()
+        assert error.value.code == grpc.StatusCode.NOT_FOUND
+        client.destroy_instances(ids)
