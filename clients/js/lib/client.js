@@ -289,11 +289,7 @@ class Client {
    */
   async step(instanceId, action, substeps = 1, options = {}) {
     requests.checkOptions(options, ['timeout', 'pushes'], 'step');
-    const request = requests.stepRequest(instanceId, action, substeps);
-    if (options.pushes !== undefined) {
-      if (!Array.isArray(options.pushes)) throw new TypeError('pushes: give an array of pushes');
-      request.pushes = options.pushes;
-    }
+    const request = requests.stepRequest(instanceId, action, substeps, options.pushes);
     return results.observation((await this._call('Step', request, options.timeout)).observation);
   }
 

@@ -98,10 +98,18 @@ function doubles(values, name) {
  * @param {string} instanceId
  * @param {ArrayLike<number>} action per actuator
  * @param {number} substeps ≥ 1 (0 means 1)
+ * @param {Record<string, any>[]} [pushes] moreau.v1.Push objects ({body,
+ *   force, point, torque, duration}) that start with this step
  */
-function stepRequest(instanceId, action, substeps) {
+function stepRequest(instanceId, action, substeps, pushes) {
   if (!Number.isInteger(substeps)) throw new TypeError(`substeps: give an integer, got ${substeps}`);
-  return { instanceId, action: doubles(action, 'action'), substeps };
+  /** @type {Record<string, any>} */
+  const request = { instanceId, action: doubles(action, 'action'), substeps };
+  if (pushes !== undefined) {
+    if (!Array.isArray(pushes)) throw new TypeError('pushes: give an array of pushes');
+    request.pushes = pushes;
+  }
+  return request;
 }
 
 /**

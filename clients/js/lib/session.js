@@ -8,7 +8,7 @@
 const { grpc } = require('./grpc_modules');
 const { MoreauError, fromGrpcError } = require('./errors');
 const { observation } = require('./results');
-const { stepRequest } = require('./requests');
+const { checkOptions, stepRequest } = require('./requests');
 
 /** The longest delay setTimeout honours (ms). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -54,14 +54,17 @@ class Session {
    * @param {string} instanceId
    * @param {ArrayLike<number>} action per actuator
    * @param {number} [substeps] how many steps, at least 1 (1)
+   * @param {{pushes?: Record<string, any>[]}} [options] pushes: moreau.v1.Push
+   *   objects ({body, force, point, torque, duration}) that start with this step
    * @returns {Promise<import('./results').Observation>}
    */
-  step(instanceId, action, substeps = 1) {
+  step(instanceId, action, substeps = 1, options = {}) {
     if (this._failure) return Promise.reject(this._failure);
     if (this._closed || this._ended) {
       return Promise.reject(new Error('Session.step: the session is closed'));
     }
-    const request = { step: stepRequest(instanceId, action, substeps) };
+    checkOptions(options, ['pushes'], 'Session.step');
+    const request = { step: stepRequest(instanceId, action, substeps, options.pushes) };
     return new Promise((resolve, reject) => {
       this._waiting.push({ resolve, reject });
       this._call.write(request);

@@ -97,3 +97,25 @@ test('close waits for the answers still due, also without a timeout',
       client.close();
     }
   });
+
+test('a Session step carries pushes: the momentum changes by force times duration',
+  { timeout: TEST_TIMEOUT_MS }, async () => {
+    // A free 1 kg sphere with the ground 10 m below, held up against gravity
+    // and pushed along x with 10 N for 0.05 s over two pipelined steps.
+    const { ids } = await fixture.client.createBuiltin('sphere', 1,
+      { dt: 0.001, terrain: { flat: { height: -10 } } });
+    const session = fixture.client.session();
+    const push = { body: 'sphere', force: [10, 0, 9.81], duration: 0.05 };
+    const [during, after] = await Promise.all([
+      session.step(ids[0], [], 25, { pushes: [push] }),
+      session.step(ids[0], [], 35),
+    ]);
+    assertClose(during.v[0], 0.25, 1e-9, 'v_x = F t / m half way through the push');
+    assertClose(after.v[0], 0.5, 1e-9, 'v_x = F t / m once the push has ended');
+    assertClose(during.v[2], 0, 1e-9, 'gravity cancelled while pushed');
+    assertClose(after.v[2], -9.81 * 0.01, 1e-9, 'falling for the 10 ms after the push');
+    assert.throws(() => session.step(ids[0], [], 1, { push }), /unknown option 'push'/);
+    assert.throws(() => session.step(ids[0], [], 1, { pushes: push }), /give an array of pushes/);
+    await session.close();
+    await fixture.client.destroyInstances(ids);
+  });
