@@ -113,6 +113,9 @@ test('the page shows the instances, the robot and the height plot', { skip: !hav
     await page.click('#push');
     await page.waitForFunction(() => /^pushed /.test(document.querySelector('#message').textContent),
       null, { timeout: 10000 });
+    if (await page.isDisabled('#pause')) {
+      throw new Error(`the run stopped by itself: ${await page.textContent('#message')}`);
+    }
     await page.click('#pause');
     await page.waitForFunction(() => document.querySelector('#run-state').textContent === 'paused',
       null, { timeout: 10000 });
