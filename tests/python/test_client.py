@@ -133,7 +133,8 @@ def test_step_batch_encoder_matches_generated_classes(client: moreau.Client) -> 
     client.destroy_instances(created.ids)
 
 
-def test_packed_step_batch_matches_the_generated_classes(client: moreau.Client) -> None:
+def test_packed_step_batch_matches_the_generated_classes(client: moreau.Client,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """The packed reply (one ObservationBatch) decodes to what protobuf reads,
     with and without the early stop before the strings, and fails alone for
     an unknown instance."""
@@ -166,6 +167,20 @@ def test_packed_step_batch_matches_the_generated_classes(client: moreau.Client) 
     decoded = encoder.decode(raw, ok_rows)
     assert decoded.instance_ids == created.ids and decoded.status_message == ["", "", ""]
     assert not decoded.status_code.any() and decoded.q.flags.writeable
+    # It stops before the strings although link_positions (no observed
+    # links) is left out of the reply: no varint is read per instance.
+    assert "link_positions" not in {f.name for f, _ in
+                                    pb.StepBatchResponse.FromString(raw).packed.ListFields()}
+    reads = []
+    read_varint = _wire._read_varint
+    monkeypatch.setattr(_wire, "_read_varint", lambda *a: reads.append(1) or read_varint(*a))
+    encoder.decode(raw, ok_rows)
+    early = len(reads)
+    _wire.decode_packed_step_batch(raw)  # no ids given: reads every string
+    monkeypatch.undo()
+    # Per row an id and an empty message, a key and a length each; the early
+    # stop reads the first id's key.
+    assert len(reads) - early == early + 4 * 3 - 1, f"{early} then {len(reads) - early} varints"
 
     # Decoded into rows of an existing batch: the same as decode + assign, by
     # a slice or by indices; rows of another shape are refused.

@@ -233,10 +233,12 @@ def _read_packed(buf: bytes, instance_ids: Sequence[str] | None
     while pos < stop:
         key, pos = _read_varint(buf, pos)
         number, wire_type = key >> 3, key & 7
+        # An array the server left out is empty (proto3 writes no empty
+        # packed field): the size check below catches one that should not be.
         if (instance_ids is not None and number in (_BATCH_IDS, _BATCH_MESSAGES)
-                and len(arrays) == len(_BATCH_ARRAYS) and not ids and not messages
-                and len(instance_ids) == sizes["count"]
-                and not arrays["status_code"].any()):
+                and not ids and not messages and len(instance_ids) == sizes["count"]
+                and (sizes["count"] == 0 or ("status_code" in arrays
+                                             and not arrays["status_code"].any()))):
             ids = list(instance_ids)
             messages = [""] * sizes["count"]
             break
