@@ -85,8 +85,10 @@ INTROS = {
     "python": "`examples/random_rollout.py --policy zero` (the `walk` task: 20 sub-steps of "
               "1 ms per env-step, PD in the engine), three ways: a Python `VectorEnv` against "
               "one `moreaud --workers 2` (remote), the same `VectorEnv` on a "
-              "`moreau.LocalServer(workers=2)` (in process), and the same work stepped by C++ "
-              "in process (`moreau_loadgen --mode=inprocess --threads=2`); env-steps/s.",
+              "`moreau.LocalServer(workers=2)` (in process), and the same physics stepped by "
+              "C++ in process (`moreau_loadgen --mode=inprocess --threads=2`: the Mini Cheetah "
+              "from its default pose under PD to the task's standing pose, "
+              "`--targets=0,-0.8,1.6`, with no observation, reward or reset); env-steps/s.",
     "container": "`localhost/moreau:latest` built by podman from the `Dockerfile` with no layer "
                  "cache and no compiler cache (its base made by debootstrap when no registry "
                  "answers); its size above `debian:bookworm-slim`. Then the Python rollout of "

@@ -270,7 +270,8 @@ area_python() {
   cmd+=" \`examples/random_rollout.py --json --policy zero --num-envs N --steps"
   cmd+=" $(q 10 "300 (100 at 256 envs)")$(q " --warmup 2" "")\` for N in ${envs// /, }, each followed"
   cmd+=" by the same with \`--local --workers 2\` (in process) and by \`moreau_loadgen --json"
-  cmd+=" --mode=inprocess --instances=N --substeps=20 --threads=2 --duration_s=$dur\`"
+  cmd+=" --mode=inprocess --instances=N --substeps=20 --threads=2 --targets=0,-0.8,1.6"
+  cmd+=" --duration_s=$dur\`"
   start_server --workers 2
   local pythonpath
   pythonpath="$root/clients/python:$(cd "$B" && pwd)/clients/python"
@@ -284,7 +285,7 @@ area_python() {
       --json --local --workers 2 --policy zero --num-envs "$n" --steps "$steps" \
       --warmup "$(q 2 20)" >"$raw/local_$n.json"
     "$B/bench/service/moreau_loadgen" --json --mode=inprocess --instances="$n" --substeps=20 \
-      --threads=2 --duration_s="$dur" >"$raw/inproc_$n.json"
+      --threads=2 --targets=0,-0.8,1.6 --duration_s="$dur" >"$raw/inproc_$n.json"
   done
   stop_server
 }

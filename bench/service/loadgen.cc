@@ -16,10 +16,13 @@
 //                     --threads threads (no gRPC): the reference
 //
 // Every mode uses the PD control mode holding the default pose (a standing
-// robot after it settles), so server and in-process runs do the same physics.
+// robot after it settles), or the joint positions --targets gives (the
+// Python tasks' standing pose: 0,-0.8,1.6 per leg of the Mini Cheetah), so
+// server and in-process runs do the same physics.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -30,7 +33,9 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "clients/cpp/client.h"
@@ -57,6 +62,12 @@ ABSL_FLAG(bool, packed, true,
           "batch: ask for the packed reply (one ObservationBatch, struct of arrays) instead of "
           "one Observation per instance");
 ABSL_FLAG(int, calls, 20000, "Round trips to time (unary, session)");
+ABSL_FLAG(std::string, targets, "",
+          "PD targets, one per actuator, comma-separated, or one leg's repeated over the "
+          "actuators (empty: the default pose's)");
+ABSL_FLAG(double, reset_noise, 0.0,
+          "inprocess: instance i starts from the default pose perturbed by seeded noise of this "
+          "scale (Simulation::ResetWithNoise(i, scale), as the Python tasks' episodes start)");
 ABSL_FLAG(double, duration_s, 5.0, "Timed seconds (batch, inprocess)");
 ABSL_FLAG(bool, json, false, "Print one JSON object");
 ABSL_FLAG(std::string, tls_ca_file, "",
@@ -89,15 +100,39 @@ v1::Settings PdSettings() {
   return s;
 }
 
-// The default pose's actuator positions: the PD target of every mode.
-Eigen::VectorXd DefaultTargets(const v1::ModelSpec& spec) {
-  Eigen::VectorXd target(spec.actuators_size());
+// The PD target of every mode: --targets (its values repeated to nu when
+// nu is a multiple of their count), else the default pose's actuator
+// positions `default_pose`.
+absl::StatusOr<Eigen::VectorXd> Targets(Eigen::VectorXd default_pose) {
+  const std::string text = absl::GetFlag(FLAGS_targets);
+  if (text.empty()) return default_pose;
+  std::vector<double> values;
+  for (absl::string_view word : absl::StrSplit(text, ',')) {
+    double value = 0.0;
+    if (!absl::SimpleAtod(word, &value) || !std::isfinite(value)) {
+      return absl::InvalidArgumentError(absl::StrCat("--targets: '", word, "' is not a number"));
+    }
+    values.push_back(value);
+  }
+  const Eigen::Index nu = default_pose.size();
+  if (nu % static_cast<Eigen::Index>(values.size()) != 0) {
+    return absl::InvalidArgumentError(absl::StrCat("--targets: ", values.size(),
+                                                   " values do not divide the model's ", nu,
+                                                   " actuators"));
+  }
+  Eigen::VectorXd target(nu);
+  for (Eigen::Index a = 0; a < nu; ++a) target[a] = values[static_cast<size_t>(a) % values.size()];
+  return target;
+}
+
+absl::StatusOr<Eigen::VectorXd> Targets(const v1::ModelSpec& spec) {
+  Eigen::VectorXd pose(spec.actuators_size());
   for (int a = 0; a < spec.actuators_size(); ++a) {
     for (const v1::JointSpec& j : spec.joints()) {
-      if (j.name() == spec.actuators(a).joint()) target[a] = spec.q_default(j.q_index());
+      if (j.name() == spec.actuators(a).joint()) pose[a] = spec.q_default(j.q_index());
     }
   }
-  return target;
+  return Targets(std::move(pose));
 }
 
 void PrintLatency(const char* mode, const std::vector<double>& us, double wall) {
@@ -235,7 +270,9 @@ int RunRoundTrips(bool session_mode) {
   auto created = client.CreateBuiltin(absl::GetFlag(FLAGS_model), 1, PdSettings());
   if (!created.ok()) return Fail(created.status().ToString());
   const std::string id = created->instance_ids(0);
-  const Eigen::VectorXd target = DefaultTargets(created->spec().model());
+  const absl::StatusOr<Eigen::VectorXd> targets = Targets(created->spec().model());
+  if (!targets.ok()) return Fail(targets.status().ToString());
+  const Eigen::VectorXd& target = *targets;
   const int substeps = absl::GetFlag(FLAGS_substeps);
   const int calls = absl::GetFlag(FLAGS_calls);
   std::vector<double> us;
@@ -278,7 +315,9 @@ int RunBatch() {
   const int inflight = std::clamp(absl::GetFlag(FLAGS_inflight), 1, n);
   auto created = client.CreateBuiltin(absl::GetFlag(FLAGS_model), n, PdSettings());
   if (!created.ok()) return Fail(created.status().ToString());
-  const Eigen::VectorXd target = DefaultTargets(created->spec().model());
+  const absl::StatusOr<Eigen::VectorXd> targets = Targets(created->spec().model());
+  if (!targets.ok()) return Fail(targets.status().ToString());
+  const Eigen::VectorXd& target = *targets;
   // Stream k steps instances k, k + inflight, …: one StepBatch in flight each.
   std::vector<v1::StepBatchRequest> batches(static_cast<size_t>(inflight));
   for (v1::StepBatchRequest& batch : batches) batch.set_packed(absl::GetFlag(FLAGS_packed));
@@ -354,10 +393,16 @@ int RunInProcess() {
   for (int i = 0; i < n; ++i) {
     auto sim = moreau::sim::Simulation::Create(*model, settings);
     if (!sim.ok()) return Fail(sim.status().ToString());
+    if (const double noise = absl::GetFlag(FLAGS_reset_noise); noise > 0.0) {
+      (*sim)->ResetWithNoise(static_cast<uint64_t>(i), noise);
+    }
     sims.push_back(std::move(*sim));
   }
-  Eigen::VectorXd target((*model)->nu());
-  moreau::control::ActuatorPositions(**model, (*model)->q_default, target);
+  Eigen::VectorXd pose((*model)->nu());
+  moreau::control::ActuatorPositions(**model, (*model)->q_default, pose);
+  const absl::StatusOr<Eigen::VectorXd> targets = Targets(std::move(pose));
+  if (!targets.ok()) return Fail(targets.status().ToString());
+  const Eigen::VectorXd& target = *targets;
   int threads = absl::GetFlag(FLAGS_threads);
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int substeps = absl::GetFlag(FLAGS_substeps);
