@@ -8,6 +8,48 @@ const path = require('node:path');
 
 const BIN = path.join(__dirname, '..', 'bin', 'moreau-dashboard.js');
 
+/**
+ * Resolves with the first match of `pattern` in what `child` prints on
+ * stdout (once `also`, when given, has been printed too); rejects when it
+ * exits first or after `seconds`.
+ * @param {import('node:child_process').ChildProcess} child
+ * @param {RegExp} pattern @param {number} seconds @param {RegExp} [also]
+ * @returns {Promise<RegExpExecArray>}
+ */
+function waitForLine(child, pattern, seconds, also) {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`no ${pattern} printed in ${seconds} s: '${out}'`)),
+      seconds * 1000);
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (text) => {
+      out += text;
+      const match = pattern.exec(out);
+      if (match && (!also || also.test(out))) {
+        clearTimeout(timer);
+        resolve(match);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`exited (${code}): '${out}'`)));
+  });
+}
+
+/**
+ * SIGTERM to `child` (SIGKILL 10 s later) and its exit code.
+ * @param {import('node:child_process').ChildProcess} child
+ * @returns {Promise<number | null>}
+ */
+async function stop(child) {
+  const exited = child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve(child.exitCode)
+    : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10000);
+  const code = await exited;
+  clearTimeout(timer);
+  return code;
+}
+
 test('without --server it says what is missing and exits 2', () => {
   const result = spawnSync(process.execPath, [BIN], { encoding: 'utf8', timeout: 20000 });
   assert.equal(result.status, 2);
@@ -31,20 +73,7 @@ test('--foxglove-port serves the Foxglove protocol on the port it prints', { tim
   const child = spawn(process.execPath,
     [BIN, '--server', '127.0.0.1:1', '--port', '0', '--foxglove-port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   try {
-    const url = await new Promise((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error(`no Foxglove URL printed in 20 s: '${out}'`)), 20000);
-      child.stdout.setEncoding('utf8');
-      child.stdout.on('data', (text) => {
-        out += text;
-        const match = /Foxglove WebSocket protocol at (ws:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
-      });
-      child.once('exit', (code) => reject(new Error(`exited (${code}): '${out}'`)));
-    });
+    const [, url] = await waitForLine(child, /Foxglove WebSocket protocol at (ws:\/\/127\.0\.0\.1:\d+\/)/, 20);
     // No moreaud behind it: server info, then an empty advertise once the listing fails.
     const socket = new WebSocket(url, ['foxglove.websocket.v1']);
     const ops = await new Promise((resolve, reject) => {
@@ -63,14 +92,7 @@ test('--foxglove-port serves the Foxglove protocol on the port it prints', { tim
     assert.equal(ops[0].op, 'serverInfo');
     assert.deepEqual(ops.find((m) => m.op === 'advertise').channels, []);
   } finally {
-    const exited = child.exitCode !== null || child.signalCode !== null
-      ? Promise.resolve({ code: child.exitCode })
-      : new Promise((resolve) => child.once('exit', (code) => resolve({ code })));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10000);
-    const { code } = await exited;
-    clearTimeout(timer);
-    assert.equal(code, 0);
+    assert.equal(await stop(child), 0);
   }
 });
 
@@ -79,32 +101,12 @@ test('it serves the page on the port it prints and stops on SIGTERM', { timeout:
   const child = spawn(process.execPath, [BIN, '--server', '127.0.0.1:1', '--port', '0'],
     { stdio: ['ignore', 'pipe', 'pipe'] });
   try {
-    const url = await new Promise((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error(`no URL printed in 20 s: '${out}'`)), 20000);
-      child.stdout.setEncoding('utf8');
-      child.stdout.on('data', (text) => {
-        out += text;
-        const match = /serving (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
-      });
-      child.once('exit', (code) => reject(new Error(`exited (${code}): '${out}'`)));
-    });
+    const [, url] = await waitForLine(child, /serving (http:\/\/127\.0\.0\.1:\d+\/)/, 20);
     const response = await fetch(url, { signal: AbortSignal.timeout(10000) });
     assert.equal(response.status, 200);
     assert.match(await response.text(), /Moreau dashboard/);
   } finally {
-    const exited = child.exitCode !== null || child.signalCode !== null
-      ? Promise.resolve({ code: child.exitCode, signal: child.signalCode })
-      : new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10000);
-    const { code } = await exited;
-    clearTimeout(timer);
-    assert.equal(code, 0);
+    assert.equal(await stop(child), 0);
   }
 });
 
@@ -117,20 +119,7 @@ test('--demo trots a Mini Cheetah in real time with no browser watching', { time
     const child = spawn(process.execPath, [BIN, '--server', server.address, '--port', '0', '--demo'],
       { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      const id = await new Promise((resolve, reject) => {
-        let out = '';
-        const timer = setTimeout(() => reject(new Error(`no demo line in 30 s: '${out}'`)), 30000);
-        child.stdout.setEncoding('utf8');
-        child.stdout.on('data', (text) => {
-          out += text;
-          const match = /demo instance ([0-9a-f]{32})/.exec(out);
-          if (match && /serving http/.test(out)) {
-            clearTimeout(timer);
-            resolve(match[1]);
-          }
-        });
-        child.once('exit', (code) => reject(new Error(`exited (${code}): '${out}'`)));
-      });
+      const [, id] = await waitForLine(child, /demo instance ([0-9a-f]{32})/, 30, /serving http/);
       // Real time: after 3 s of wall time, about 3 s simulated and the robot
       // on its way (bounded wait).
       await new Promise((resolve) => setTimeout(resolve, 3000));
@@ -142,8 +131,7 @@ test('--demo trots a Mini Cheetah in real time with no browser watching', { time
       const query = await client.query(id, { bodyPoses: true });
       assert.ok(query.bodyPoses[0].position[2] > 0.15, 'standing');
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)));
+      await stop(child);
       client.close();
       await server.stop();
     }
