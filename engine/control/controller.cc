@@ -22,10 +22,6 @@ namespace {
 // Phase step of the finite difference that gives the trot's q̇_d.
 constexpr double kPhaseStep = 1e-5;
 
-std::string FormatVec(const Vec3& v) {
-  return absl::StrFormat("(%g, %g, %g)", v.x(), v.y(), v.z());
-}
-
 // ---------------------------------------------------------------- zero ---
 
 class ZeroController final : public Controller {

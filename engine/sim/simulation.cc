@@ -20,6 +20,11 @@
 namespace moreau::sim {
 namespace {
 
+// `value` within a command element's bounds.
+double Clamp(const control::CommandElement& element, double value) {
+  return std::clamp(value, element.lower, element.upper);
+}
+
 // The law and parameters step::ExplicitStep evaluates for a force-law model
 // (spring-damper, hertz, micro); the spring-damper defaults, unused, for the
 // others.
@@ -192,8 +197,7 @@ void Simulation::FitCommand() {
   }
   const std::span<const control::CommandElement> elements = controller_->CommandElements();
   for (size_t k = 0; k < c.command.size(); ++k) {
-    c.command[k] =
-        k < elements.size() ? std::clamp(c.command[k], elements[k].lower, elements[k].upper) : 0.0;
+    c.command[k] = k < elements.size() ? Clamp(elements[k], c.command[k]) : 0.0;
   }
 }
 
@@ -408,7 +412,7 @@ void Simulation::SetCommand(const Eigen::VectorXd& command) {
   const std::span<const control::CommandElement> elements = controller_->CommandElements();
   control::ControllerState& c = state_.controller;
   for (size_t k = 0; k < elements.size() && k < c.command.size(); ++k) {
-    c.command[k] = std::clamp(command[k], elements[k].lower, elements[k].upper);
+    c.command[k] = Clamp(elements[k], command[k]);
   }
   c.command_set = true;
 }
