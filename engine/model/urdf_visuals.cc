@@ -29,6 +29,17 @@ using Rgba = std::array<double, 4>;
 // of malformed visuals must not make a spec of warnings.
 constexpr int kMaxWarnings = 20;
 
+// `text` cut to its first 80 bytes (at a character boundary): warnings quote
+// the document without growing with it.
+std::string Clip(const std::string& text) {
+  constexpr size_t kMax = 80;
+  if (text.size() <= kMax) return text;
+  size_t end = kMax;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return absl::StrCat(text.substr(0, end), "…");
+}
+std::string Quote(const std::string& text) { return absl::StrCat("'", Clip(text), "'"); }
+
 std::string AttributeOf(const TiXmlElement& element, const char* name) {
   const char* value = element.Attribute(name);
   return value != nullptr ? value : "";
@@ -50,7 +61,7 @@ absl::StatusOr<std::vector<double>> Numbers(absl::string_view field, const std::
   }
   if (values.size() == count) return values;
   return absl::InvalidArgumentError(
-      absl::StrCat(field, " '", text, "' is not ", count == 1 ? "a" : absl::StrCat(count),
+      absl::StrCat(field, " ", Quote(text), " is not ", count == 1 ? "a" : absl::StrCat(count),
                    " finite number", count == 1 ? "" : "s", non_negative ? " ≥ 0" : ""));
 }
 
@@ -68,7 +79,7 @@ absl::StatusOr<std::optional<Rgba>> ReadColor(const TiXmlElement& material) {
   for (size_t k = 0; k < 4; ++k) {
     if ((*values)[k] > 1.0) {
       return absl::InvalidArgumentError(
-          absl::StrCat("color rgba '", AttributeOf(*color, "rgba"), "' is not in [0, 1]"));
+          absl::StrCat("color rgba ", Quote(AttributeOf(*color, "rgba")), " is not in [0, 1]"));
     }
     rgba[k] = (*values)[k];
   }
@@ -147,8 +158,8 @@ absl::Status ReadGeometry(const TiXmlElement& visual, VisualShape& shape) {
       shape.size = Vec3((*scale)[0], (*scale)[1], (*scale)[2]);
     }
   } else {
-    return absl::InvalidArgumentError(
-        absl::StrCat("geometry <", kind, "> is not supported (box, sphere, cylinder or mesh)"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "geometry <", Clip(kind), "> is not supported (box, sphere, cylinder or mesh)"));
   }
   return absl::OkStatus();
 }
@@ -211,13 +222,13 @@ UrdfVisuals ReadUrdfVisuals(const TiXmlElement& robot) {
       absl::StatusOr<std::optional<Rgba>> color = ReadColor(*material);
       if (!color.ok()) {
         warnings.Add(
-            absl::StrCat("material '", name, "': ", color.status().message(), ": no colour"));
+            absl::StrCat("material ", Quote(name), ": ", color.status().message(), ": no colour"));
       }
       const auto [it, added] =
           robot_materials.emplace(name, color.ok() ? *color : std::optional<Rgba>());
       if (!added) {
-        warnings.Add(absl::StrCat("material '", name,
-                                  "' is defined twice in the robot: the first one is used"));
+        warnings.Add(absl::StrCat("material ", Quote(name),
+                                  " is defined twice in the robot: the first one is used"));
       }
     }
     // Colours that visuals give a material name, the first of each name.
@@ -233,9 +244,9 @@ UrdfVisuals ReadUrdfVisuals(const TiXmlElement& robot) {
 
     ForEachVisual(robot, [&](const std::string& link, const TiXmlElement& visual, int place) {
       const std::string visual_name = AttributeOf(visual, "name");
-      const std::string where = absl::StrCat(
-          "link '", link, "', visual ",
-          visual_name.empty() ? absl::StrCat(place) : absl::StrCat("'", visual_name, "'"));
+      const std::string where =
+          absl::StrCat("link ", Quote(link), ", visual ",
+                       visual_name.empty() ? absl::StrCat(place) : Quote(visual_name));
       VisualShape shape;
       shape.link = link;
       absl::Status read = ReadGeometry(visual, shape);
@@ -261,8 +272,8 @@ UrdfVisuals ReadUrdfVisuals(const TiXmlElement& robot) {
                      given != visual_colors.end()) {
             shape.rgba = given->second;
           } else {
-            warnings.Add(absl::StrCat(where, ": material '", shape.material,
-                                      "' is not defined: drawn without colour"));
+            warnings.Add(absl::StrCat(where, ": material ", Quote(shape.material),
+                                      " is not defined: drawn without colour"));
           }
         }
       }

@@ -294,6 +294,23 @@ TEST(UrdfVisuals, WarningsAreCappedForADocumentOfBadVisuals) {
   EXPECT_EQ(model->warnings.back(), "80 more warnings about visuals not shown");
 }
 
+TEST(UrdfVisuals, WarningsQuoteLongTextCutShort) {
+  const std::string junk(10000, '7');
+  const auto model = Load(absl::StrCat(R"(<robot name="r"><link name="body">
+      <inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
+      <visual><geometry><box size=")",
+                                       junk, R"("/></geometry></visual>
+      <visual><geometry><sphere radius="1"/></geometry><material name=")",
+                                       junk, R"("/></visual>
+    </link></robot>)"));
+  ASSERT_NE(model, nullptr);
+  ASSERT_EQ(model->warnings.size(), 2u) << Warnings(*model);
+  for (const std::string& w : model->warnings) {
+    EXPECT_LT(w.size(), 250u) << w;
+    EXPECT_TRUE(absl::StrContains(w, "7777…'")) << w;
+  }
+}
+
 TEST(UrdfVisuals, NoVisualsNoShapesNoWarnings) {
   const auto model = Load(R"(<robot name="r"><link name="body">
       <inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
