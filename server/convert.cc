@@ -52,7 +52,9 @@ void AddQuaternion(const Mat3& R, google::protobuf::RepeatedField<double>* out) 
   out->Add(quaternion.z());
 }
 
-void FillShapeSpec(const Geom& g, v1::ShapeSpec* shape) {
+// A collision shape (Geom) or a visual one (VisualShape): the fields they share.
+template <typename Shape>
+void FillShapeSpec(const Shape& g, const char* role, v1::ShapeSpec* shape) {
   shape->set_body(g.body);
   shape->set_link(g.link);
   shape->set_type(GeomTypeName(g.type));
@@ -72,6 +74,12 @@ void FillShapeSpec(const Geom& g, v1::ShapeSpec* shape) {
   shape->mutable_position()->Add(g.position.data(), g.position.data() + 3);
   AddQuaternion(g.rotation, shape->mutable_rotation());
   if (g.type == GeomType::kMesh) shape->set_mesh(g.mesh);
+  shape->set_role(role);
+}
+
+void FillVisualShapeSpec(const VisualShape& v, v1::ShapeSpec* shape) {
+  FillShapeSpec(v, "visual", shape);
+  if (v.rgba) shape->mutable_rgba()->Add(v.rgba->begin(), v.rgba->end());
 }
 
 void FillBodySpec(const Model& model, int b, v1::BodySpec* body) {
@@ -126,7 +134,10 @@ void FillModelSpec(const Model& model, v1::ModelSpec* spec) {
   }
   spec->mutable_q_default()->Add(model.q_default.data(), model.q_default.data() + model.nq);
   for (const std::string& w : model.warnings) spec->add_warnings(w);
-  for (const Geom& g : model.geoms) FillShapeSpec(g, spec->add_shapes());
+  for (const Geom& g : model.geoms) FillShapeSpec(g, "collision", spec->add_shapes());
+  for (const VisualShape& v : model.visual_shapes) {
+    FillVisualShapeSpec(v, spec->add_visual_shapes());
+  }
   for (int b = 0; b < model.nbodies; ++b) FillBodySpec(model, b, spec->add_bodies());
 }
 

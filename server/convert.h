@@ -23,6 +23,10 @@ namespace v1 = ::moreau::v1;
 // LoadOptions (base mode, contact links) of a model source.
 absl::StatusOr<LoadOptions> LoadOptionsFromProto(const v1::ModelSource& source);
 
+// The model's spec (simulator.proto's ModelSpec): sizes, joints, actuators,
+// contacts, and for drawing it every collision shape (`shapes`, role
+// "collision"), visual shape (`visual_shapes`, role "visual", with its
+// colour) and body.
 void FillModelSpec(const Model& model, v1::ModelSpec* spec);
 
 // Observation and action layout of instances like `simulation` (its model,

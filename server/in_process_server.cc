@@ -43,10 +43,19 @@ absl::StatusOr<std::unique_ptr<InProcessServer>> InProcessServer::Start(
   return server;
 }
 
+namespace {
+
+ServiceOptions WithMessageLimit(ServiceOptions options, int max_message_bytes) {
+  options.max_message_bytes = max_message_bytes;
+  return options;
+}
+
+}  // namespace
+
 InProcessServer::InProcessServer(const ServiceOptions& options, int max_message_bytes)
     : parts_(options, &metrics_),
       maintenance_(&parts_, &metrics_, /*checkpoints=*/nullptr, /*per_tenant_gauges=*/false),
-      service_(options, &parts_, &metrics_) {
+      service_(WithMessageLimit(options, max_message_bytes), &parts_, &metrics_) {
   grpc::ServerBuilder builder;
   builder.RegisterService(&service_);
   std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> creators;

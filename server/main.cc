@@ -201,6 +201,7 @@ int main(int argc, char** argv) {
   options.deadline_margin = absl::Milliseconds(absl::GetFlag(FLAGS_deadline_margin_ms));
   if (absl::Status s = ApplyLimitFlags(options); !s.ok()) return Fail(std::string(s.message()));
   const int max_message = absl::GetFlag(FLAGS_max_message_bytes);
+  options.max_message_bytes = max_message;
   const double idle_timeout_s = absl::GetFlag(FLAGS_idle_timeout_s);
   if (options.max_instances < 1 || options.max_substeps < 1 || options.max_batch < 1 ||
       max_message < 1024 || idle_timeout_s < 0.0) {

@@ -63,7 +63,8 @@ constexpr EnumEntry<Rpc> kRpcs[] = {{Rpc::kListModels, "ListModels"},
                                     {Rpc::kGetState, "GetState"},
                                     {Rpc::kSetState, "SetState"},
                                     {Rpc::kQuery, "Query"},
-                                    {Rpc::kWatch, "Watch"}};
+                                    {Rpc::kWatch, "Watch"},
+                                    {Rpc::kGetMesh, "GetMesh"}};
 static_assert(std::size(kRpcs) == static_cast<size_t>(Rpc::kCount));
 
 }  // namespace

@@ -54,6 +54,7 @@ enum class Rpc {
   kSetState,
   kQuery,
   kWatch,
+  kGetMesh,
   kCount,
 };
 const char* RpcName(Rpc rpc);

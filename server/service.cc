@@ -6,12 +6,15 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "engine/dynamics/configuration.h"
+#include "engine/model/builtin_meshes.h"
 #include "engine/model/loader.h"
 #include "engine/sim/inspection.h"
 #include "server/auth_interceptor.h"
@@ -98,6 +101,72 @@ grpc::ServerUnaryReactor* SimulatorService::GetModel(grpc::CallbackServerContext
   auto model = parts_->factory.LoadModel(request->model());
   if (model.ok()) FillModelSpec(**model, response->mutable_spec());
   return Finish(context, Rpc::kGetModel, start, model.status());
+}
+
+namespace {
+
+// At most `max` bytes of a client's string, cut at a UTF-8 character
+// boundary, for quoting it in an error message.
+std::string Clip(const std::string& text, size_t max = 200) {
+  if (text.size() <= max) return text;
+  size_t end = max;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return text.substr(0, end) + "…";
+}
+
+// The mesh's bytes: NOT_FOUND naming what is missing, INVALID_ARGUMENT for an
+// empty field, RESOURCE_EXHAUSTED for a reply past `max_message_bytes`.
+absl::Status FindMesh(const v1::GetMeshRequest& request, int max_message_bytes,
+                      v1::GetMeshResponse* response) {
+  if (request.model().empty()) {
+    return absl::InvalidArgumentError("model is empty: give a built-in model's name");
+  }
+  if (request.mesh().empty()) {
+    return absl::InvalidArgumentError(
+        "mesh is empty: give a mesh file name as the model's shapes name it (ShapeSpec.mesh)");
+  }
+  const std::string model = Clip(request.model());
+  const std::vector<std::string> meshes = BuiltinMeshNames(request.model());
+  if (meshes.empty()) {
+    const std::vector<std::string> builtins = BuiltinModelNames();
+    const bool builtin =
+        std::find(builtins.begin(), builtins.end(), request.model()) != builtins.end();
+    return absl::NotFoundError(absl::StrCat(
+        builtin ? "built-in model '" : "model '", model,
+        builtin ? "' has no compiled-in meshes"
+                : "' has no compiled-in meshes: it is not a built-in model (the server serves "
+                  "no mesh of a URDF-text model)",
+        "; built-in models with meshes: ", absl::StrJoin(ModelsWithBuiltinMeshes(), ", ")));
+  }
+  const std::optional<std::string_view> bytes = BuiltinMesh(request.model(), request.mesh());
+  if (!bytes.has_value()) {
+    return absl::NotFoundError(absl::StrCat("model '", model, "' has no mesh '",
+                                            Clip(request.mesh()),
+                                            "'; its meshes: ", absl::StrJoin(meshes, ", ")));
+  }
+  response->set_format(std::string(MeshFormat(request.mesh())));
+  response->set_data(std::string(*bytes));
+  const size_t size = response->ByteSizeLong();
+  if (size > static_cast<size_t>(max_message_bytes)) {
+    response->Clear();
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "mesh '", request.mesh(), "' of model '", model, "' makes a reply of ", size,
+        " bytes, more than the server's --max-message-bytes (", max_message_bytes, ")"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+grpc::ServerUnaryReactor* SimulatorService::GetMesh(grpc::CallbackServerContext* context,
+                                                    const v1::GetMeshRequest* request,
+                                                    v1::GetMeshResponse* response) {
+  const absl::Time start = absl::Now();
+  if (auto caller = Caller(context); !caller.ok()) {
+    return Finish(context, Rpc::kGetMesh, start, caller.status());
+  }
+  return Finish(context, Rpc::kGetMesh, start,
+                FindMesh(*request, options_.max_message_bytes, response));
 }
 
 // --------------------------------------------------------------- instances --

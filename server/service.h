@@ -68,6 +68,9 @@ class SimulatorService final : public v1::Simulator::CallbackService {
                                   v1::QueryResponse* response) override;
   grpc::ServerWriteReactor<v1::WatchFrame>* Watch(grpc::CallbackServerContext* context,
                                                   const v1::WatchRequest* request) override;
+  grpc::ServerUnaryReactor* GetMesh(grpc::CallbackServerContext* context,
+                                    const v1::GetMeshRequest* request,
+                                    v1::GetMeshResponse* response) override;
 
  private:
   grpc::ServerUnaryReactor* Finish(grpc::CallbackServerContext* context, Rpc rpc, absl::Time start,

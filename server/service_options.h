@@ -31,6 +31,10 @@ struct ServiceOptions {
   // reactor, each Watch also a Data and a place in the pump's loop.
   int max_sessions = 1024;
   int max_watches = 256;
+  // The largest request or reply (moreaud's --max-message-bytes): a reply
+  // that would exceed it is refused with RESOURCE_EXHAUSTED before it is
+  // sent.
+  int max_message_bytes = 16 << 20;
   // Sizes of client-sent models and terrains (INVALID_ARGUMENT past them).
   UrdfLimits urdf_limits;
   contact::HeightfieldLimits heightfield_limits;

@@ -34,6 +34,11 @@ constexpr char kUrdf[] =
     R"(</geometry></collision></link><joint name="hinge" type="revolute"><parent link="base"/>)"
     R"(<child link="tip"/><axis xyz="0 1 0"/></joint></robot>)";
 
+// Meshes of the built-in ur10 (GetMesh).
+constexpr const char* kUr10Meshes[] = {"meshes/ur10/collision/base.stl",
+                                       "meshes/ur10/collision/upperarm.stl",
+                                       "meshes/ur10/collision/wrist3.stl"};
+
 // Built-in models of the create/destroy churn.
 constexpr const char* kChurnModels[] = {"pendulum", "cartpole", "acrobot",
                                         "sphere",   "box",      "double_pendulum"};
@@ -179,12 +184,20 @@ class Worker {
       tally_.Record("Reset", "reset", client_.Reset(reset).status(), {Code::kOk});
     } else if (pick < 88) {
       Churn();
-    } else if (pick < 94) {
+    } else if (pick < 91) {
       tally_.Record("ListModels", "models", client_.ListModels().status(), {Code::kOk});
-    } else {
+    } else if (pick < 94) {
       v1::ModelSource source;
       source.set_builtin(kChurnModels[Uniform(0, std::size(kChurnModels) - 1)]);
       tally_.Record("GetModel", "models", client_.GetModel(source).status(), {Code::kOk});
+    } else if (pick < 97) {
+      tally_.Record("ListInstances", "list", client_.ListInstances(Uniform(0, 8)).status(),
+                    {Code::kOk});
+    } else {
+      tally_.Record(
+          "GetMesh", "mesh",
+          client_.GetMesh("ur10", kUr10Meshes[Uniform(0, std::size(kUr10Meshes) - 1)]).status(),
+          {Code::kOk});
     }
   }
 
@@ -306,7 +319,7 @@ class Worker {
   // leave the server and the worker's instances usable.
   void Hostile() {
     const Code kInvalid = Code::kInvalidArgument;
-    const int pick = Uniform(0, 15);
+    const int pick = Uniform(0, 16);
     switch (pick) {
       case 0: {  // a URDF cut short, or bytes that are no XML
         v1::CreateInstancesRequest request;
@@ -444,6 +457,26 @@ class Worker {
             std::string(static_cast<size_t>(options_.max_message_bytes) + 1, ' '));
         tally_.Record("CreateInstances", "hostile/oversized",
                       client_.CreateInstances(request).status(), {Code::kResourceExhausted});
+        break;
+      }
+      case 15: {  // a mesh the server does not hold, or no name at all
+        switch (Uniform(0, 2)) {
+          case 0:
+            tally_.Record(
+                "GetMesh", "hostile/unknown-mesh",
+                client_.GetMesh("ur10", absl::StrCat("meshes/", rng_() % 1000, ".stl")).status(),
+                {Code::kNotFound});
+            break;
+          case 1:
+            tally_.Record("GetMesh", "hostile/no-meshes",
+                          client_.GetMesh("mini_cheetah", "meshes/mini_body.obj").status(),
+                          {Code::kNotFound});
+            break;
+          default:
+            tally_.Record("GetMesh", "hostile/empty",
+                          client_.GetMesh(Chance(0.5) ? "" : "ur10", "").status(), {kInvalid});
+            break;
+        }
         break;
       }
       default: {  // a Session message for an unknown id fails alone

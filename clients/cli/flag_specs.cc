@@ -364,6 +364,11 @@ constexpr FlagSpec kStateInFlagSpec = Bind<&FlagValues::remote, &RemoteFlags::st
     .value = "FILE",
     .help = "state: restore the state blob from this file",
 });
+constexpr FlagSpec kMeshOutFlagSpec = Bind<&FlagValues::remote, &RemoteFlags::mesh_out>({
+    .name = "out",
+    .value = "FILE",
+    .help = "mesh: write the mesh file's bytes to this file",
+});
 constexpr FlagSpec kTimeoutFlagSpec = Bind<&FlagValues::remote, &RemoteFlags::timeout_s>({
     .name = "timeout_s",
     .value = "S",

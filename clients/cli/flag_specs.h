@@ -62,6 +62,7 @@ extern const FlagSpec kActionFlagSpec;
 extern const FlagSpec kRateFlagSpec;
 extern const FlagSpec kFramesFlagSpec;
 extern const FlagSpec kStateInFlagSpec;
+extern const FlagSpec kMeshOutFlagSpec;
 extern const FlagSpec kTimeoutFlagSpec;
 extern const FlagSpec kTlsCaFileFlagSpec;
 extern const FlagSpec kTlsCertFileFlagSpec;

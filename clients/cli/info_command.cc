@@ -1,5 +1,6 @@
 #include "clients/cli/info_command.h"
 
+#include <Eigen/Geometry>
 #include <algorithm>
 #include <memory>
 #include <ostream>
@@ -100,6 +101,28 @@ absl::Status RunInfo(const Invocation& invocation) {
   return absl::OkStatus();
 }
 
+// The shape's axes in the body frame as a unit quaternion (w, x, y, z).
+Eigen::Vector4d Quaternion(const Mat3& rotation) {
+  const Eigen::Quaterniond q(rotation);
+  return Eigen::Vector4d(q.w(), q.x(), q.y(), q.z());
+}
+
+// A visual's size as the text report prints it: the mesh and its scale, or
+// the primitive's dimensions.
+std::string VisualSize(const VisualShape& shape) {
+  if (shape.type == GeomType::kMesh) {
+    return absl::StrCat(shape.mesh, " scale ", FormatVector(shape.size));
+  }
+  return FormatVector(shape.size);
+}
+
+std::string VisualColour(const VisualShape& shape) {
+  std::string colour =
+      shape.rgba ? FormatVector(Eigen::Map<const Eigen::Vector4d>(shape.rgba->data())) : "none";
+  if (!shape.material.empty()) colour = absl::StrCat(shape.material, " ", colour);
+  return colour;
+}
+
 // The number of contact slots of geometry `geom` (contact_points[k].geom).
 int SlotCount(const Model& model, int geom) {
   int count = 0;
@@ -191,6 +214,28 @@ void WriteInfoJson(const Model& model, std::ostream& out, control::Tuning reques
     json.Key("size").Numbers(geom.size);
     if (geom.type == GeomType::kMesh) json.Key("mesh").String(geom.mesh);
     json.Key("slots").Int(SlotCount(model, g));
+    json.EndObject();
+  }
+  json.EndArray();
+
+  // Every link's visual shapes (URDF <visual>), pose in the body frame.
+  json.Key("visual").BeginArray();
+  for (const VisualShape& shape : model.visual_shapes) {
+    json.BeginObject();
+    json.Key("link").String(shape.link);
+    json.Key("body").String(BodyName(model, shape.body));
+    json.Key("shape").String(GeomTypeName(shape.type));
+    json.Key("size").Numbers(shape.size);
+    if (shape.type == GeomType::kMesh) json.Key("mesh").String(shape.mesh);
+    json.Key("position").Numbers(shape.position);
+    json.Key("rotation").Numbers(Quaternion(shape.rotation));
+    json.Key("material").String(shape.material);
+    json.Key("rgba");
+    if (shape.rgba) {
+      json.Numbers(std::vector<double>(shape.rgba->begin(), shape.rgba->end()));
+    } else {
+      json.Null();
+    }
     json.EndObject();
   }
   json.EndArray();
@@ -307,6 +352,14 @@ void WriteInfoText(const Model& model, std::ostream& out, control::Tuning reques
   }
   shapes.Print(out);
 
+  out << "\nvisual shapes (" << model.visual_shapes.size() << "):\n";
+  Table visuals({"link", "body", "shape", "size", "position (body frame)", "colour"});
+  for (const VisualShape& shape : model.visual_shapes) {
+    visuals.AddRow({shape.link, BodyName(model, shape.body), GeomTypeName(shape.type),
+                    VisualSize(shape), FormatVector(shape.position), VisualColour(shape)});
+  }
+  visuals.Print(out);
+
   out << "\nactuators (" << model.nu() << "):\n";
   Table actuators({"name", "joint", "gear", "rotor inertia", "reflected", "effort limit"});
   for (const Actuator& actuator : model.actuators) {
@@ -358,14 +411,16 @@ const Command& InfoCommand() {
           "LINK,...] [--collision feet|all] [--collide-links LINK,...] "
           "[--exclude-links LINK,...] [--tuning auto|paper-001|derived]",
       .summary =
-          "describe a model: sizes, bodies, joints, mass, contacts, collision shapes, "
-          "actuators, controller tuning",
+          "describe a model: sizes, bodies, joints, mass, contacts, collision and visual "
+          "shapes, actuators, controller tuning",
       .description =
           "Loads MODEL (a built-in name or a URDF file path) and prints nq, "
           "nv, whether the base floats, the total mass, the bodies (with the "
           "links merged into each by fixed joints), the joints (type, q and v "
           "index, limits), the contact points, each link's collision shapes with "
-          "their number of contact slots, the actuators and the stand/trot "
+          "their number of contact slots, its visual shapes (URDF <visual>: shape, "
+          "size or mesh, pose in the body frame, material colour), the actuators and the "
+          "stand/trot "
           "controller tuning --tuning chooses (docs/controllers.md: pose, k_p, k_d per "
           "joint, standing and step height, weight feed-forward). The loader's "
           "warnings go to stderr (and into the JSON report).",

@@ -228,6 +228,37 @@ absl::Status Watch(client::Client& client, const Invocation& inv) {
   return absl::OkStatus();
 }
 
+// Writes a mesh a built-in model's shapes name (GetMesh) to --out.
+absl::Status Mesh(client::Client& client, const Invocation& inv) {
+  if (inv.args.size() != 3) {
+    return absl::InvalidArgumentError("usage: moreau remote mesh MODEL MESH --out FILE");
+  }
+  const std::string& path = inv.flags.remote.mesh_out;
+  if (path.empty()) return absl::InvalidArgumentError("give --out FILE: the file to write to");
+  auto mesh = client.GetMesh(inv.args[1], inv.args[2]);
+  if (!mesh.ok()) return mesh.status();
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file.write(mesh->data().data(), static_cast<std::streamsize>(mesh->data().size()));
+  file.close();
+  if (!file) return absl::InternalError(absl::StrCat("--out: cannot write '", path, "'"));
+  std::ostream& out = *inv.out;
+  if (inv.flags.common.json) {
+    JsonWriter json(out);
+    json.BeginObject();
+    json.Key("model").String(inv.args[1]);
+    json.Key("mesh").String(inv.args[2]);
+    json.Key("format").String(mesh->format());
+    json.Key("bytes").Int(static_cast<int64_t>(mesh->data().size()));
+    json.Key("out").String(path);
+    json.EndObject();
+    out << '\n';
+  } else {
+    out << absl::StrFormat("%s: %d bytes (%s) written to %s\n", inv.args[2], mesh->data().size(),
+                           mesh->format(), path);
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Destroy(client::Client& client, const Invocation& inv) {
   if (inv.args.size() < 2) return absl::InvalidArgumentError("usage: moreau remote destroy ID…");
   auto done = client.DestroyInstances({inv.args.begin() + 1, inv.args.end()});
@@ -290,10 +321,12 @@ absl::Status RunRemote(const Invocation& inv) {
     status = Watch(client, inv);
   } else if (what == "destroy") {
     status = Destroy(client, inv);
+  } else if (what == "mesh") {
+    status = Mesh(client, inv);
   } else {
     return absl::InvalidArgumentError(
         absl::StrCat("unknown remote command '", what,
-                     "' (expected list, create, step, state, watch, destroy, health)"));
+                     "' (expected list, create, step, state, watch, destroy, mesh, health)"));
   }
   if (status.code() == absl::StatusCode::kUnavailable) {
     return absl::UnavailableError(absl::StrCat("moreaud at ", address, ": ", status.message()));
@@ -307,15 +340,18 @@ const Command& RemoteCommand() {
   static const Command* const command = new Command{
       .name = "remote",
       .synopsis =
-          "list|create MODEL|step ID|state ID|watch ID|destroy ID…|health [SERVICE] [flags]",
-      .summary = "drive a running moreaud (list, create, step, state, watch, health)",
+          "list|create MODEL|step ID|state ID|watch ID|destroy ID…|mesh MODEL MESH|health "
+          "[SERVICE] [flags]",
+      .summary = "drive a running moreaud (list, create, step, state, watch, mesh, health)",
       .description =
           "Talks to moreaud over gRPC. list: the built-in models. create MODEL: new instances "
           "of a built-in model or of a URDF file (prints their ids). step ID: one action held for "
           "--substeps steps (prints the "
           "observation). state ID: time, q, v (--state-out FILE saves the complete state blob, "
           "--state-in FILE restores one). watch ID: body poses and contact forces at --rate. "
-          "destroy ID…: free instances. health [SERVICE]: the gRPC health service's status of "
+          "destroy ID…: free instances. mesh MODEL MESH: the mesh file MESH that a built-in "
+          "model's shapes name (as `moreau info MODEL` lists them), from the server, written "
+          "to --out FILE. health [SERVICE]: the gRPC health service's status of "
           "the server (or of SERVICE, e.g. moreau.v1.Simulator); exits 0 when SERVING, 1 when "
           "NOT_SERVING (draining), unreachable or silent for --timeout-s.",
       .notes =
@@ -343,6 +379,7 @@ const Command& RemoteCommand() {
                 kFramesFlagSpec,
                 kStateOutFlagSpec,
                 kStateInFlagSpec,
+                kMeshOutFlagSpec,
                 kTimeoutFlagSpec,
                 kTlsCaFileFlagSpec,
                 kTlsCertFileFlagSpec,

@@ -1,8 +1,8 @@
 // The values of the flags of `moreau remote` that no other command takes: the
 // connection (--address, --tls-*, --token) and the arguments of its
 // subcommands (--count, --seed, --noise for create; --action, --substeps for
-// step; --rate, --frames for watch; --state-in for state; --timeout-s for
-// health).
+// step; --rate, --frames for watch; --state-in for state; --out for mesh;
+// --timeout-s for health).
 #ifndef MOREAU_CLIENTS_CLI_REMOTE_FLAGS_H_
 #define MOREAU_CLIENTS_CLI_REMOTE_FLAGS_H_
 
@@ -21,6 +21,7 @@ struct RemoteFlags {
   double rate = 10.0;                       // watch: frames per second
   int frames = 10;                          // watch: frames before it stops
   std::string state_in;                     // state: the state blob file to restore
+  std::string mesh_out;                     // mesh: the file to write the mesh to
   double timeout_s = 5.0;                   // health: seconds to wait for the answer
   std::string tls_ca_file;                  // TLS: PEM CA certificates
   std::string tls_cert_file;                // mTLS: the client's PEM certificate chain

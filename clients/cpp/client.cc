@@ -153,6 +153,14 @@ absl::StatusOr<v1::ModelSpec> Client::GetModel(const v1::ModelSource& model) {
   return response->spec();
 }
 
+absl::StatusOr<v1::GetMeshResponse> Client::GetMesh(const std::string& model,
+                                                    const std::string& mesh) {
+  v1::GetMeshRequest request;
+  request.set_model(model);
+  request.set_mesh(mesh);
+  return Call<v1::GetMeshRequest, v1::GetMeshResponse>(&v1::Simulator::Stub::GetMesh, request);
+}
+
 absl::StatusOr<v1::CreateInstancesResponse> Client::CreateInstances(
     const v1::CreateInstancesRequest& request) {
   return Call<v1::CreateInstancesRequest, v1::CreateInstancesResponse>(

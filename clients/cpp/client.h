@@ -69,6 +69,10 @@ class Client {
 
   absl::StatusOr<v1::ListModelsResponse> ListModels();
   absl::StatusOr<v1::ModelSpec> GetModel(const v1::ModelSource& model);
+  // The bytes and format ("stl" or "obj") of mesh `mesh` (as a ShapeSpec
+  // names it) of built-in model `model`, compiled into the server; NOT_FOUND
+  // for a mesh or model it does not hold.
+  absl::StatusOr<v1::GetMeshResponse> GetMesh(const std::string& model, const std::string& mesh);
   absl::StatusOr<v1::CreateInstancesResponse> CreateInstances(
       const v1::CreateInstancesRequest& request);
   // `count` instances of a built-in model with `settings`.

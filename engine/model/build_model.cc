@@ -119,7 +119,8 @@ Joint MovableJoint(const TreeJoint& j) {
 
 // Merges `link`, whose frame has pose `pose` in the body frame, into `body`:
 // its inertia moves to the body frame (I_body = Xᵀ I_link X with
-// X = link_X_body, RBDA Table 2.8) and adds up; its geoms are re-expressed.
+// X = link_X_body, RBDA Table 2.8) and adds up; its geoms and visual shapes
+// are re-expressed.
 void AddLinkToBody(const TreeLink& link, int body, const Pose& pose, Model& m) {
   m.inertia[body] += link.inertia.ExpressedInParent(Transform::FromPose(pose.R, pose.p));
   for (Geom geom : link.geoms) {
@@ -129,6 +130,12 @@ void AddLinkToBody(const TreeLink& link, int body, const Pose& pose, Model& m) {
     geom.link_rotation = pose.R;
     geom.link_position = pose.p;
     m.geoms.push_back(std::move(geom));
+  }
+  for (VisualShape shape : link.visuals) {
+    shape.body = body;
+    shape.position = pose.R * shape.position + pose.p;
+    shape.rotation = pose.R * shape.rotation;
+    m.visual_shapes.push_back(std::move(shape));
   }
 }
 

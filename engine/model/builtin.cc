@@ -1,8 +1,9 @@
-// Built-in models (loader.h): the shipped Mini Cheetah URDF and small test
-// mechanisms, written here as URDF so they take the same path as files. The
-// mechanisms follow the test models of models/ (Drake's pendulum, double pendulum
-// and acrobot, Bullet's cart-pole, sphere and Drake's box) with consistent,
-// positive-definite inertias and no hidden offsets.
+// Built-in models (loader.h): the shipped Mini Cheetah, biped and UR10 URDFs
+// and small test mechanisms, written here as URDF so they take the same path
+// as files. The mechanisms follow the test models of models/ (Drake's
+// pendulum, double pendulum and acrobot, Bullet's cart-pole, sphere and
+// Drake's box) with consistent, positive-definite inertias and no hidden
+// offsets.
 #include <algorithm>
 #include <array>
 #include <filesystem>
@@ -261,7 +262,7 @@ struct Builtin {
   std::string_view contact_links = {};
 };
 
-constexpr std::array<Builtin, 9> kBuiltins = {{
+constexpr std::array<Builtin, 10> kBuiltins = {{
     {"mini_cheetah", &embedded::MiniCheetahUrdf},
     {"pendulum", [] { return kPendulum; }},
     {"double_pendulum", [] { return kDoublePendulum; }},
@@ -272,6 +273,8 @@ constexpr std::array<Builtin, 9> kBuiltins = {{
     // The box feet's corners are the contacts (four per sole touch the ground).
     {"biped", &embedded::BipedUrdf, "l_foot,r_foot"},
     {"four_bar", [] { return kFourBar; }},
+    // A fixed-base arm; its meshes are compiled in too (builtin_meshes.h).
+    {"ur10", &embedded::Ur10Urdf},
 }};
 
 const Builtin* FindBuiltin(std::string_view name) {

@@ -30,10 +30,11 @@ enum class TreeJointType { kFixed, kRevolute, kContinuous, kPrismatic };
 
 struct TreeLink {
   std::string name;
-  Inertia inertia;                // about the link frame's origin, in link axes
-  std::vector<Geom> geoms;        // collision geometry in the link frame
-  int parent_joint = -1;          // index into LinkTree::joints; -1 for the root
-  std::vector<int> child_joints;  // in document order
+  Inertia inertia;                   // about the link frame's origin, in link axes
+  std::vector<Geom> geoms;           // collision geometry in the link frame
+  std::vector<VisualShape> visuals;  // visual shapes in the link frame
+  int parent_joint = -1;             // index into LinkTree::joints; -1 for the root
+  std::vector<int> child_joints;     // in document order
 };
 
 struct TreeJoint {

@@ -68,7 +68,9 @@ absl::StatusOr<std::shared_ptr<const Model>> LoadUrdfFile(const std::string& pat
 
 // Built-in models: mini_cheetah (shipped URDF), pendulum, double_pendulum,
 // cartpole, acrobot, sphere, box, biped (robots/biped.urdf: box feet whose
-// corners are the contacts), four_bar (a closed chain: one loop closure).
+// corners are the contacts), four_bar (a closed chain: one loop closure),
+// ur10 (robots/ur10.urdf: a fixed-base 6-joint arm whose shapes are meshes
+// compiled in, builtin_meshes.h).
 std::vector<std::string> BuiltinModelNames();
 absl::StatusOr<std::shared_ptr<const Model>> LoadBuiltin(std::string_view name,
                                                          const LoadOptions& options = {});

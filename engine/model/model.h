@@ -20,8 +20,10 @@
 #define MOREAU_ENGINE_MODEL_MODEL_H_
 
 #include <Eigen/Core>
+#include <array>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -88,6 +90,25 @@ struct Geom {
   // fallback, collision_geometry.h).
   Mat3 link_rotation = Mat3::Identity();
   Vec3 link_position = Vec3::Zero();
+};
+
+// A shape to draw a link by (URDF <visual>), in the frame of the body the
+// link was merged into, placed as the link's collision geometry is (Geom).
+// Visuals never collide and never change the dynamics.
+struct VisualShape {
+  std::string link;  // the URDF link it came from
+  int body = 0;
+  GeomType type = GeomType::kBox;
+  Mat3 rotation = Mat3::Identity();  // shape axes in the body frame
+  Vec3 position = Vec3::Zero();      // shape origin in the body frame
+  // As Geom::size: sphere (radius, 0, 0); box full sides (x, y, z); cylinder
+  // (radius, length, 0) along the shape's z axis; mesh: the mesh scale.
+  Vec3 size = Vec3::Zero();
+  std::string mesh;      // mesh file name as the URDF writes it
+  std::string material;  // the <material> name, "" when none
+  // Red, green, blue, alpha in [0, 1]: the material's colour, inline or by
+  // name; unset when it has none (or names an undefined material).
+  std::optional<std::array<double, 4>> rgba;
 };
 
 // How a contact slot's touching point (its witness point) is found each step
@@ -182,6 +203,10 @@ struct Model {
                               // floating_base
   std::vector<Actuator> actuators;
   std::vector<Geom> geoms;
+  // Every link's <visual> shapes (urdf_visuals.h), in the order of `geoms`:
+  // links as the loader places them, each link's visuals in document order.
+  // Empty for a URDF without visuals.
+  std::vector<VisualShape> visual_shapes;
   std::vector<ContactPoint> contact_points;
   // Cut joints closing kinematic loops (ValidateLoopClosures, loop_closure.h).
   std::vector<LoopClosure> loop_closures;

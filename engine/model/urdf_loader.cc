@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -33,8 +34,16 @@ absl::StatusOr<std::shared_ptr<const Model>> LoadUrdfString(std::string_view urd
   MOREAU_ASSIGN_OR_RETURN(const urdf::ModelInterfaceSharedPtr parsed,
                           internal::ParseWithUrdfdom(prepared.xml));
   MOREAU_ASSIGN_OR_RETURN(
-      const internal::LinkTree tree,
+      internal::LinkTree tree,
       internal::LinkTreeFromUrdfdom(*parsed, prepared.link_order, prepared.joint_order));
+  // Each visual to its link (names are unique: urdfdom refuses duplicates).
+  std::map<std::string_view, internal::TreeLink*> links;
+  for (internal::TreeLink& link : tree.links) links.emplace(link.name, &link);
+  for (const VisualShape& shape : prepared.visuals) {
+    if (const auto it = links.find(shape.link); it != links.end()) {
+      it->second->visuals.push_back(shape);
+    }
+  }
   MOREAU_ASSIGN_OR_RETURN(Model model, internal::BuildModel(tree, options));
   // Before anything is sized by them: a simulation's contact buffers (the
   // Delassus matrix, the QP) grow with the square of their number.

@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -18,6 +19,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
+#include "engine/model/urdf_visuals.h"
 #include "engine/model/xml_scan.h"
 
 namespace moreau::model_internal {
@@ -257,6 +259,9 @@ absl::StatusOr<PreparedUrdf> PrepareUrdf(std::string_view urdf_xml, const UrdfLi
   }
 
   PreparedUrdf prepared;
+  UrdfVisuals visuals = ReadUrdfVisuals(*robot);
+  prepared.visuals = std::move(visuals.shapes);
+  prepared.warnings = std::move(visuals.warnings);
   std::set<std::string> links;
   for (TiXmlElement* link : Children(robot, "link")) {
     prepared.link_order.push_back(NameOf(link));

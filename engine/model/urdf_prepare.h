@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "engine/model/model.h"
 #include "engine/model/urdf_limits.h"
 
 namespace moreau::model_internal {
@@ -39,14 +40,18 @@ struct PreparedUrdf {
   std::vector<std::string> link_order;          // <link> names in document order
   std::vector<std::string> joint_order;         // <joint> names in document order
   std::vector<TransmissionSpec> transmissions;  // document order
-  std::vector<std::string> warnings;            // e.g. unsupported transmission types
+  // The links' <visual> shapes in their link frames (urdf_visuals.h).
+  std::vector<VisualShape> visuals;
+  std::vector<std::string> warnings;  // e.g. unsupported transmission types,
+                                      // malformed visuals
 };
 
 // Normalizations (none changes the kinematics or the inertias):
 //  - a `<link name="world"/>` is added when joints name "world" as a link that
 //    is not declared (Drake's convention, e.g. acrobot.urdf);
-//  - <visual> and top-level <material> elements are removed (Moreau does not
-//    use them, and urdfdom rejects e.g. a visual <material> without a name);
+//  - <visual> and top-level <material> elements are removed, once read into
+//    PreparedUrdf::visuals (urdfdom rejects e.g. a visual <material> without
+//    a name, and a malformed visual is a warning, never an error);
 //  - <limit> gets effort="0" / velocity="0" where missing, and revolute or
 //    prismatic joints without <limit> get one: urdfdom requires both, Drake and
 //    PyBullet read their absence as "unlimited", and so does Moreau (≤ 0 reads

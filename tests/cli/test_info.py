@@ -8,7 +8,8 @@ import pytest
 
 from conftest import REPO
 
-BUILTINS = ["mini_cheetah", "pendulum", "double_pendulum", "cartpole", "acrobot", "sphere", "box"]
+BUILTINS = ["mini_cheetah", "pendulum", "double_pendulum", "cartpole", "acrobot", "sphere", "box",
+            "ur10"]
 
 # (path under models/, extra flags)
 MODEL_URDFS = [
@@ -88,6 +89,17 @@ def check_report(info):
         # Spheres have a radius; box corners (free boxes) are points.
         assert point["radius"] > 0 or "_corner" in point["name"], point
         assert point["radius"] >= 0
+
+    for shape in info["visual"]:
+        assert {"link", "body", "shape", "size", "position", "rotation", "material",
+                "rgba"} <= shape.keys()
+        assert shape["body"] in info["bodies"] or shape["body"] == "world", shape
+        assert shape["shape"] in ("box", "sphere", "cylinder", "mesh"), shape
+        assert ("mesh" in shape) == (shape["shape"] == "mesh"), shape
+        assert len(shape["position"]) == 3
+        assert math.isclose(sum(x * x for x in shape["rotation"]), 1.0, rel_tol=1e-12)
+        assert shape["rgba"] is None or (
+            len(shape["rgba"]) == 4 and all(0 <= x <= 1 for x in shape["rgba"])), shape
 
     for actuator in info["actuators"]:
         assert {"name", "joint", "gear", "rotor_inertia", "armature", "effort_limit"} <= actuator.keys()
@@ -296,3 +308,66 @@ def test_unknown_tuning_names_the_valid_ones(moreau):
     message = moreau.fails("info", "mini_cheetah", "--tuning", "stiff")
     assert "--tuning" in message and "'stiff'" in message
     assert "auto, paper-001, derived" in message
+
+
+# A robot no test has seen: a coloured box on a base welded to the world, a
+# cylinder on a rotated fixed child of the arm, a mesh under an undefined
+# material.
+VISUAL_URDF = """<robot name="lamp">
+  <material name="brass"><color rgba="0.8 0.6 0.2 1"/></material>
+  <link name="world"/>
+  <joint name="weld" type="fixed"><parent link="world"/><child link="base"/></joint>
+  <link name="base">
+    <inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+    <visual><origin xyz="0 0 0.1"/><geometry><box size="0.2 0.2 0.2"/></geometry><material name="brass"/></visual>
+  </link>
+  <joint name="hinge" type="revolute"><parent link="base"/><child link="arm"/>
+    <axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="5" velocity="2"/></joint>
+  <link name="arm">
+    <inertial><mass value="0.5"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+    <visual><geometry><mesh filename="meshes/arm.stl" scale="0.5 0.5 0.5"/></geometry><material name="nowhere"/></visual>
+  </link>
+  <joint name="tip_joint" type="fixed"><parent link="arm"/><child link="tip"/>
+    <origin xyz="0 0 0.4" rpy="0 1.5707963267948966 0"/></joint>
+  <link name="tip">
+    <visual><geometry><cylinder radius="0.02" length="0.1"/></geometry>
+      <material name="red"><color rgba="1 0 0 1"/></material></visual>
+  </link>
+</robot>
+"""
+
+
+def test_visual_shapes_json_and_text(moreau, tmp_path):
+    path = tmp_path / "lamp.urdf"
+    path.write_text(VISUAL_URDF)
+    info = moreau.json("info", path)
+    check_report(info)
+    box, mesh, cylinder = info["visual"]
+    assert (box["link"], box["body"], box["shape"]) == ("base", "world", "box")
+    assert box["size"] == [0.2, 0.2, 0.2] and box["position"] == [0, 0, 0.1]
+    assert (box["material"], box["rgba"]) == ("brass", [0.8, 0.6, 0.2, 1])
+    assert (mesh["body"], mesh["mesh"], mesh["size"]) == ("arm", "meshes/arm.stl", [0.5] * 3)
+    assert (mesh["material"], mesh["rgba"]) == ("nowhere", None)
+    # The tip is merged into the arm: its cylinder sits at the fixed joint's
+    # origin, turned 90 degrees about y.
+    assert (cylinder["link"], cylinder["body"], cylinder["rgba"]) == ("tip", "arm", [1, 0, 0, 1])
+    assert cylinder["position"] == pytest.approx([0, 0, 0.4])
+    assert cylinder["rotation"] == pytest.approx([math.sqrt(0.5), 0, math.sqrt(0.5), 0])
+    assert any("material 'nowhere' is not defined" in w for w in info["warnings"])
+
+    result = moreau.ok("info", path)
+    assert "visual shapes (3):" in result.stdout
+    assert "meshes/arm.stl scale" in result.stdout and "brass [0.8, 0.6, 0.2, 1]" in result.stdout
+    assert "material 'nowhere' is not defined" in result.stderr
+
+
+def test_ur10_builtin_draws_its_meshes(moreau):
+    info = moreau.json("info", "ur10")
+    assert (info["nq"], info["nv"], info["floating_base"]) == (6, 6, False)
+    assert info["total_mass"] == pytest.approx(32.7)
+    assert len(info["visual"]) == 7
+    for shape in info["visual"]:
+        assert shape["shape"] == "mesh" and shape["mesh"].startswith("meshes/ur10/collision/")
+        assert (shape["material"], shape["rgba"]) == ("LightGrey", [0.7, 0.7, 0.7, 1])
+    assert info["warnings"] == []
+    assert "visual shapes (7):" in moreau.ok("info", "ur10").stdout

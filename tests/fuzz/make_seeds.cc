@@ -193,6 +193,22 @@ void ServiceSeeds(const fs::path& dir) {
   watch.set_instance_id("0");
   watch.set_rate_hz(100.0);
   Write(dir / "watch", WithByte(Rpc::kWatch, watch));
+
+  v1::ListInstancesRequest list;
+  list.set_page_size(2);
+  Write(dir / "list_instances", WithByte(Rpc::kListInstances, list));
+  list.set_page_token("not-a-token");
+  Write(dir / "list_instances_bad_token", WithByte(Rpc::kListInstances, list));
+
+  v1::GetMeshRequest mesh;
+  mesh.set_model("ur10");
+  mesh.set_mesh("meshes/ur10/collision/wrist3.stl");
+  Write(dir / "get_mesh", WithByte(Rpc::kGetMesh, mesh));
+  mesh.set_mesh("meshes/ur10/collision/gripper.stl");
+  Write(dir / "get_mesh_unknown", WithByte(Rpc::kGetMesh, mesh));
+  mesh.set_model("mini_cheetah");
+  mesh.set_mesh("meshes/mini_body.obj");
+  Write(dir / "get_mesh_no_meshes", WithByte(Rpc::kGetMesh, mesh));
 }
 
 }  // namespace

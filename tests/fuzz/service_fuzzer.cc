@@ -133,6 +133,13 @@ class Fixture {
       case Rpc::kWatch:
         Watch(body, length);
         break;
+      case Rpc::kListInstances:
+        Unary<v1::ListInstancesRequest, v1::ListInstancesResponse>(
+            body, length, &v1::Simulator::Stub::ListInstances);
+        break;
+      case Rpc::kGetMesh:
+        Unary<v1::GetMeshRequest, v1::GetMeshResponse>(body, length, &v1::Simulator::Stub::GetMesh);
+        break;
       case Rpc::kCount:
         break;
     }

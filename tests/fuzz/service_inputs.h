@@ -1,5 +1,6 @@
 // The service fuzzer's input format, shared with the seed writer: byte 0
 // picks the RPC (its value modulo kCount), the rest is the request message.
+// New RPCs go last, so that the seeds of the others keep their meaning.
 #ifndef MOREAU_TESTS_FUZZ_SERVICE_INPUTS_H_
 #define MOREAU_TESTS_FUZZ_SERVICE_INPUTS_H_
 
@@ -23,6 +24,8 @@ enum class Rpc : uint8_t {
   kSetState,
   kQuery,
   kWatch,
+  kListInstances,
+  kGetMesh,
   kCount
 };
 

@@ -24,9 +24,10 @@
 namespace moreau::testing {
 namespace {
 
-constexpr const char* kMethods[] = {"ListModels", "GetModel", "CreateInstances", "DestroyInstances",
-                                    "Reset",      "Step",     "StepBatch",       "Session",
-                                    "GetState",   "SetState", "Query",           "Watch"};
+constexpr const char* kMethods[] = {
+    "ListModels", "GetModel", "CreateInstances", "DestroyInstances", "ListInstances",
+    "Reset",      "Step",     "StepBatch",       "Session",          "GetState",
+    "SetState",   "Query",    "Watch",           "GetMesh"};
 
 std::string Scrape(const ServerProcess& process) {
   auto page = HttpGet(process.metrics_port(), "/metrics");

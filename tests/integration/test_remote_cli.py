@@ -185,3 +185,30 @@ def test_create_takes_a_urdf_file(address):
     assert created["action_size"] == 12
     result = remote(address, "create", os.path.join(MODELS, "no_such.urdf"), check=False)
     assert result.returncode == 1 and "no_such.urdf" in result.stderr
+
+
+def test_mesh_writes_the_built_in_models_mesh(address, tmp_path):
+    out = tmp_path / "wrist3.stl"
+    mesh = "meshes/ur10/collision/wrist3.stl"
+    report = json.loads(remote(address, "mesh", "ur10", mesh, "--out", str(out), "--json").stdout)
+    expected = open(os.path.join(MODELS, "ur10", mesh), "rb").read()
+    assert out.read_bytes() == expected
+    assert report == {"model": "ur10", "mesh": mesh, "format": "stl", "bytes": len(expected),
+                      "out": str(out)}
+    text = remote(address, "mesh", "ur10", mesh, "--out", str(out)).stdout
+    assert f"{len(expected)} bytes (stl) written to {out}" in text
+
+
+def test_mesh_errors(address, tmp_path):
+    out = tmp_path / "mesh.stl"
+    for args, words in ((["ur10", "meshes/nope.stl", "--out", str(out)],
+                         "model 'ur10' has no mesh 'meshes/nope.stl'"),
+                        (["mini_cheetah", "meshes/mini_body.obj", "--out", str(out)],
+                         "has no compiled-in meshes"),
+                        (["ur10", "meshes/ur10/collision/base.stl"], "give --out FILE"),
+                        (["ur10"], "usage: moreau remote mesh MODEL MESH --out FILE")):
+        result = remote(address, "mesh", *args, check=False)
+        assert result.returncode == 1, args
+        assert words in result.stderr, (args, result.stderr)
+        assert len(result.stderr.strip().splitlines()) == 1
+    assert not out.exists()

@@ -37,6 +37,80 @@ def test_list_and_get_models(client: moreau.Client) -> None:
     assert (spec.nq, spec.nv, spec.floating_base, len(spec.actuators)) == (19, 18, True, 12)
 
 
+# A robot no test has seen: a base with a coloured box, an arm drawn by a
+# mesh that no server holds.
+VISUAL_URDF = """<robot name="lamp">
+  <material name="brass"><color rgba="0.8 0.6 0.2 1"/></material>
+  <link name="base">
+    <inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/>
+    </inertial>
+    <visual><origin xyz="0 0 0.1"/><geometry><box size="0.2 0.2 0.2"/></geometry>
+      <material name="brass"/></visual>
+    <collision><geometry><sphere radius="0.1"/></geometry></collision>
+  </link>
+  <joint name="hinge" type="revolute"><parent link="base"/><child link="arm"/>
+    <axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="5" velocity="2"/></joint>
+  <link name="arm">
+    <inertial><mass value="0.5"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/>
+    </inertial>
+    <visual><geometry><mesh filename="meshes/arm.stl" scale="0.001 0.001 0.001"/></geometry>
+      <material name="nowhere"/></visual>
+  </link>
+</robot>"""
+
+
+def test_visual_shapes_and_meshes(client: moreau.Client, ur10_urdf) -> None:
+    spec = client.get_model("ur10")
+    assert len(spec.visual_shapes) == 7
+    assert {shape.role for shape in spec.visual_shapes} == {"visual"}
+    assert {shape.role for shape in spec.shapes} == {"collision"}
+    for shape in spec.visual_shapes:
+        assert shape.type == "mesh" and list(shape.rgba) == [0.7, 0.7, 0.7, 1.0]
+        data = client.get_mesh("ur10", shape.mesh)
+        assert isinstance(data, bytes)
+        assert data == (ur10_urdf.parent / shape.mesh).read_bytes()
+
+    lamp = client.get_model(urdf=VISUAL_URDF)
+    box, arm = lamp.visual_shapes
+    assert (box.type, box.link, box.role) == ("box", "base", "visual")
+    assert list(box.size) == [0.2, 0.2, 0.2] and list(box.position) == [0, 0, 0.1]
+    assert list(box.rgba) == pytest.approx([0.8, 0.6, 0.2, 1.0])
+    assert (arm.type, arm.mesh, list(arm.rgba)) == ("mesh", "meshes/arm.stl", [])
+    assert any("material 'nowhere' is not defined" in w for w in lamp.warnings)
+    # Its mesh is not on the server: only built-in models' are.
+    with pytest.raises(moreau.MoreauError) as info:
+        client.get_mesh("lamp", "meshes/arm.stl")
+    assert info.value.code == grpc.StatusCode.NOT_FOUND
+    assert "no compiled-in meshes" in info.value.message and "ur10" in info.value.message
+
+
+def test_get_mesh_errors(client: moreau.Client) -> None:
+    with pytest.raises(moreau.MoreauError) as info:
+        client.get_mesh("ur10", "meshes/ur10/collision/gripper.stl")
+    assert info.value.code == grpc.StatusCode.NOT_FOUND and info.value.method == "GetMesh"
+    assert "gripper.stl" in info.value.message
+    assert "meshes/ur10/collision/wrist3.stl" in info.value.message  # the meshes it has
+    with pytest.raises(moreau.MoreauError) as info:
+        client.get_mesh("mini_cheetah", "meshes/mini_body.obj")
+    assert info.value.code == grpc.StatusCode.NOT_FOUND
+    assert "built-in model 'mini_cheetah' has no compiled-in meshes" in info.value.message
+    for model, mesh in (("", "meshes/ur10/collision/base.stl"), ("ur10", "")):
+        with pytest.raises(moreau.MoreauError) as info:
+            client.get_mesh(model, mesh)
+        assert info.value.code == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_get_mesh_past_the_message_limit_is_resource_exhausted() -> None:
+    # base.stl is 18384 bytes, wrist3.stl 24384; the replies here, 20000 at most.
+    with moreau.LocalServer(workers=1, max_message_bytes=20000) as server:
+        client = moreau.Client(server)
+        assert len(client.get_mesh("ur10", "meshes/ur10/collision/base.stl")) == 18384
+        with pytest.raises(moreau.MoreauError) as info:
+            client.get_mesh("ur10", "meshes/ur10/collision/wrist3.stl")
+        assert info.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert "--max-message-bytes (20000)" in info.value.message
+
+
 def test_create_step_destroy_with_numpy(client: moreau.Client) -> None:
     created = client.create_instances("mini_cheetah", 2, settings=PD)
     assert len(created.ids) == 2

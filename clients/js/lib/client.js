@@ -176,6 +176,27 @@ class Client {
     return (await this._call('GetModel', request, timeout)).spec;
   }
 
+  /**
+   * The bytes of mesh file `mesh` (as a shape names it: `shapes[i].mesh` or
+   * `visualShapes[i].mesh` of the model's spec) of the built-in model `model`,
+   * compiled into the server, and its format ('stl' or 'obj'). Rejects with
+   * NOT_FOUND for a mesh or model the server does not hold.
+   * @param {string} model a built-in model's name, e.g. 'ur10'
+   * @param {string} mesh e.g. 'meshes/ur10/collision/base.stl'
+   * @param {CallOptions} [options]
+   * @returns {Promise<{data: Buffer, format: string}>}
+   */
+  async getMesh(model, mesh, options = {}) {
+    requests.checkOptions(options, ['timeout'], 'getMesh');
+    for (const [name, value] of /** @type {const} */ ([['model', model], ['mesh', mesh]])) {
+      if (typeof value !== 'string') {
+        throw new TypeError(`getMesh: give ${name} as a string, got ${value}`);
+      }
+    }
+    const response = await this._call('GetMesh', { model, mesh }, options.timeout);
+    return { data: response.data, format: response.format };
+  }
+
   // --------------------------------------------------------- instances --
 
   /**

@@ -399,6 +399,14 @@ class Client:
         request = pb.GetModelRequest(model=model_source(model, **source))
         return self._call("GetModel", request, timeout).spec
 
+    def get_mesh(self, model: str, mesh: str, *, timeout: float | None = None) -> bytes:
+        """The bytes of mesh file ``mesh`` (as a shape names it:
+        ``ShapeSpec.mesh`` of ``get_model(model).visual_shapes`` or
+        ``.shapes``) of the built-in model ``model``, compiled into the
+        server; NOT_FOUND for a mesh or model it does not hold."""
+        request = pb.GetMeshRequest(model=model, mesh=mesh)
+        return self._call("GetMesh", request, timeout).data
+
     # -- instances --
 
     def create_instances(self, model: str | Any = "", count: int = 1, *,

@@ -70,13 +70,16 @@ INSTANTIATE_TEST_SUITE_P(
                     Expected{"acrobot", false, 2, 2, 3, 2.0, 0, 0.0},
                     Expected{"sphere", true, 7, 6, 2, 1.0, 1, 0.1},
                     Expected{"box", true, 7, 6, 2, 1.0, 8, 0.15},
-                    Expected{"four_bar", false, 3, 3, 4, 3.5, 0, 0.0}),
+                    Expected{"four_bar", false, 3, 3, 4, 3.5, 0, 0.0},
+                    // Six links on six revolute joints, base_link welded to
+                    // the world; no foot spheres.
+                    Expected{"ur10", false, 6, 6, 7, 32.7, 0, 0.0}),
     [](const testing::TestParamInfo<Expected>& info) { return info.param.name; });
 
 TEST(Builtin, NamesAreListedInOrder) {
   EXPECT_EQ(BuiltinModelNames(),
             (std::vector<std::string>{"mini_cheetah", "pendulum", "double_pendulum", "cartpole",
-                                      "acrobot", "sphere", "box", "biped", "four_bar"}));
+                                      "acrobot", "sphere", "box", "biped", "four_bar", "ur10"}));
 }
 
 TEST(Builtin, MiniCheetahMatchesTheSharedFile) {
