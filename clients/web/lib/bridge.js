@@ -19,8 +19,9 @@
 // {type: 'error', message, ref} naming the problem.
 //
 // Frames: {type: 'frame', id, time, steps, bodies: [{name, position,
-// quaternion}], contactForces, contactFlags}, each state once, from the
-// instance's Watch stream (lib/watch_frames.js). Each browser gets the newest
+// quaternion}], contactForces, contactFlags, baseVelocity}, each state once,
+// from the instance's Watch stream (lib/watch_frames.js: the base velocity
+// differenced between frames). Each browser gets the newest
 // frame only: while its socket has more than MAX_BUFFERED_BYTES unsent, frames
 // wait as one pending frame that every newer frame replaces (lib/outbox.js),
 // so a slow browser never holds up the server's stream or another browser.
