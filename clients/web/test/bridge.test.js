@@ -176,6 +176,41 @@ test('frames carry the base velocity, the server\'s over the time between them',
   assert.equal((await browser.request({ type: 'unwatch' })).type, 'unwatched');
 });
 
+test('the command applied ramps to the one asked for at its bound per second', async () => {
+  const id = await createTrot();
+  const spec = (await browser.request({ type: 'spec', id })).spec;
+  const bound = spec.actionUpper[0];
+  const target = 0.7 * bound;
+  await browser.request({ type: 'watch', id, rateHz: 60 });
+  const command = await browser.request({ type: 'command', id, forward: target, lateral: 0, yaw: 0 });
+  assert.deepEqual(command.command, [target, 0, 0]);
+  assert.deepEqual(command.applied, [0, 0, 0]);
+  const first = browser.messages.length;
+  await browser.request({ type: 'run', id, realtime: true });
+  const reached = await browser.waitFor((m) => m.type === 'frame' && m.id === id && m.command &&
+    m.command.applied[0] === target && m.time > 0.2, 30000, 'the applied command at its target');
+  await browser.request({ type: 'pause', id });
+  const frames = browser.messages.slice(first).filter((m) => m.type === 'frame' && m.id === id &&
+    m.time <= reached.time);
+  assert.ok(frames.every((m) => m.command && m.command.target[0] === target), 'frames carry the target');
+  const applied = frames.map((m) => [m.time, m.command.applied[0]]);
+  const ramping = applied.filter(([, a]) => a > 0 && a < target);
+  assert.ok(ramping.length >= 3, `frames while ramping: ${JSON.stringify(applied)}`);
+  for (let i = 1; i < applied.length; i++) {
+    assert.ok(applied[i][1] >= applied[i - 1][1], `applied falls: ${JSON.stringify(applied)}`);
+  }
+  // From its first frame above 0 to its first at the target: target / bound
+  // s, less the steps the frames lag behind (a real-time Step: 0.1 s at most).
+  const rise = reached.time - ramping[0][0];
+  assert.ok(rise >= target / bound - 0.15 && rise <= target / bound + 0.15,
+    `rose to ${target} in ${rise} s of simulated time at ${bound} per s`);
+  // A reset starts the ramp again from rest.
+  await browser.request({ type: 'reset', id });
+  const again = await browser.request({ type: 'command', id, forward: target, lateral: 0, yaw: 0 });
+  assert.deepEqual(again.applied, [0, 0, 0]);
+  assert.equal((await browser.request({ type: 'unwatch' })).type, 'unwatched');
+});
+
 test('command + run make the trot walk forward; pause stops it; reset returns time to 0', async () => {
   const id = await createTrot();
   const command = await browser.request({ type: 'command', id, forward: 0.5, lateral: 0, yaw: 0 });
@@ -202,6 +237,9 @@ test('command + run make the trot walk forward; pause stops it; reset returns ti
   const before = (await stack.client.getState(id)).v.slice(0, 3);
   const pushed = await browser.request({ type: 'push', id, force: [0, 400, 0], duration: 0.1 });
   assert.equal(pushed.type, 'pushed', JSON.stringify(pushed));
+  // Answered once the run's step that starts it is made: from `start` to `time`.
+  assert.equal(pushed.queued, true);
+  assert.ok(pushed.start >= time && pushed.time > pushed.start, JSON.stringify(pushed));
   let jump = 0;
   for (let i = 0; i < 30 && jump < 1; i++) {
     await sleep(20);
@@ -228,6 +266,8 @@ test('a push to a paused instance steps once with it', async () => {
   const pushed = await browser.request({ type: 'push', id, force: [0, 0, 300], duration: 0.05 });
   assert.equal(pushed.type, 'pushed', JSON.stringify(pushed));
   assert.equal(pushed.queued, false);
+  assert.equal(pushed.start, 0);
+  assert.ok(Math.abs(pushed.time - pushed.start - 0.001) < 1e-12, JSON.stringify(pushed));
   const state = await stack.client.getState(id);
   assert.ok(state.v[2] > 0.01, `vertical velocity ${state.v[2]}`);
 });

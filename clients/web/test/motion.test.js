@@ -1,10 +1,12 @@
 'use strict';
 // The bridge's arithmetic of motion, without a server: the base velocity
-// differenced between frames (lib/watch_frames.js).
+// differenced between frames (lib/watch_frames.js) and the command ramp
+// (lib/command_ramp.js).
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { baseVelocity, headingOf } = require('../lib/watch_frames');
+const { rampCommand } = require('../lib/command_ramp');
 
 /** A quaternion (w, x, y, z) turning by `angle` about the unit axis `axis`. */
 function rotation(axis, angle) {
@@ -54,4 +56,27 @@ test('baseVelocity: none without an earlier frame of the same base', () => {
   assert.equal(baseVelocity({ time: 0.5, bodies: [] }, a), null, 'no bodies');
   const other = { time: 1.1, bodies: [{ name: 'trunk', position: [1, 0, 0], quaternion: [1, 0, 0, 0] }] };
   assert.equal(baseVelocity(a, other), null, 'another first body');
+});
+
+test('rampCommand: each element toward its target at its bound per second', () => {
+  const lower = [-1, -0.5, -0.5];
+  const upper = [1, 0.5, 0.5];
+  const target = [0.7, -0.35, 0.35];
+  let applied = [0, 0, 0];
+  applied = rampCommand(applied, target, lower, upper, 0.1);
+  assert.deepEqual(applied.map((v) => +v.toFixed(12)), [0.1, -0.05, 0.05]);
+  applied = rampCommand(applied, target, lower, upper, 0.5);
+  assert.deepEqual(applied.map((v) => +v.toFixed(12)), [0.6, -0.3, 0.3]);
+  // It stops at the target, and comes back as fast.
+  applied = rampCommand(applied, target, lower, upper, 1);
+  assert.deepEqual(applied, target);
+  applied = rampCommand(applied, [0, 0, 0], lower, upper, 0.2);
+  assert.deepEqual(applied.map((v) => +v.toFixed(12)), [0.5, -0.25, 0.25]);
+  // Asymmetric bounds: the larger magnitude; no time: no change.
+  assert.deepEqual(rampCommand([0], [1], [-2], [1], 0.25), [0.5]);
+  assert.deepEqual(rampCommand([0.2, 0, 0], [1, 1, 1], lower, upper, 0), [0.2, 0, 0]);
+  // It lands on the target exactly.
+  assert.deepEqual(rampCommand([0.3, -0.04, 0.04], [0.35, 0, 0], lower, upper, 0.1), [0.35, 0, 0]);
+  // Elements without bounds move at once.
+  assert.deepEqual(rampCommand([0, 0], [0.3, 4], [-1], [1], 0.1), [0.1, 4]);
 });
