@@ -13,14 +13,16 @@
 //   watch {id, rateHz ≤ 60}               → {type: 'watching', id, rateHz}, then frames
 //   unwatch                               → {type: 'unwatched'}
 //   run {id, realtime: true} / pause {id} → {type: 'running', id, running} (to every browser)
-//   command {id, forward, lateral, yaw}   → {type: 'command', id, command}
-//   push {id, force: [x, y, z], duration} → {type: 'pushed', id, time}
+//   command {id, forward, lateral, yaw}   → {type: 'command', id, command, applied}
+//   push {id, force: [x, y, z], duration} → {type: 'pushed', id, queued, start, time, force, duration}
 // A request may carry `ref`, echoed in its answer. Every failure answers
 // {type: 'error', message, ref} naming the problem.
 //
 // Frames: {type: 'frame', id, time, steps, bodies: [{name, position,
-// quaternion}], contactForces, contactFlags}, each state once, from the
-// instance's Watch stream (lib/watch_frames.js). Each browser gets the newest
+// quaternion}], contactForces, contactFlags, baseVelocity, command}, each
+// state once, from the instance's Watch stream (lib/watch_frames.js: the
+// base velocity differenced between frames); command: {target, applied} of
+// an instance this bridge commands, else null. Each browser gets the newest
 // frame only: while its socket has more than MAX_BUFFERED_BYTES unsent, frames
 // wait as one pending frame that every newer frame replaces (lib/outbox.js),
 // so a slow browser never holds up the server's stream or another browser.
@@ -29,7 +31,8 @@
 // Step of (elapsed wall time / dt) sub-steps with the instance's current
 // command as the action. Only instances this bridge created with a
 // controller, under control mode "command". Runs stop when the last browser
-// disconnects.
+// disconnects. The command applied ramps toward the one asked for at each
+// element's bound per second of simulated time (lib/command_ramp.js).
 
 const fs = require('node:fs');
 const http = require('node:http');
@@ -38,9 +41,19 @@ const { WebSocketServer } = require('ws');
 const { Client } = require('../../js/lib');
 const { Outbox, MAX_BUFFERED_BYTES } = require('./outbox');
 const { watchFrames } = require('./watch_frames');
+const { rampCommand } = require('./command_ramp');
 const { FoxgloveEndpoint } = require('./foxglove');
 
 /** @typedef {import('./watch_frames').FrameWatch} FrameWatch */
+/**
+ * @typedef {{body: string, force: number[], duration: number}} Push
+ * @typedef {{push: Push, resolve: (at: {start: number, time: number}) => void,
+ *   reject: (error: Error) => void}} QueuedPush
+ * @typedef {{id: string, dt: number, pushes: QueuedPush[], busy: boolean, last: number,
+ *   timer: NodeJS.Timeout | null, owed: number, pinned: boolean}} Run
+ *   a real-time run: pushes wait for its next step; pinned runs (the demo's)
+ *   go on without browsers
+ */
 
 const PUBLIC_DIR = path.join(__dirname, '..', 'public');
 const THREE_DIR = path.dirname(require.resolve('three'));  // three/build
@@ -92,8 +105,10 @@ class Dashboard {
     this.specs = new Map();
     /** Real-time runs by instance id. */
     this.runs = new Map();
-    /** Commands by instance id: [forward, lateral, yaw]. */
+    /** Commands asked for (targets) by instance id: [forward, lateral, yaw]. */
     this.commands = new Map();
+    /** Commands applied by instance id, ramping toward this.commands. */
+    this.applied = new Map();
     /** The previous listing: steps by id and when, for steps/s. */
     this.previousListing = { at: 0, steps: new Map() };
     this.sockets = new Set();
@@ -262,6 +277,8 @@ class Dashboard {
       case 'reset': {
         const id = instanceId(m);
         const observation = await this.client.reset(id);
+        // The trot starts afresh: its command ramps up again from rest.
+        if (this.applied.has(id)) this.applied.set(id, this.applied.get(id).map(() => 0));
         return { type: 'reset', id, time: observation.time };
       }
       case 'destroy': {
@@ -271,6 +288,7 @@ class Dashboard {
         if (result.notFound.length) throw new Error(`no instance ${id}`);
         this.specs.delete(id);
         this.commands.delete(id);
+        this.applied.delete(id);
         return { type: 'destroyed', id };
       }
       case 'spec': {
@@ -389,7 +407,7 @@ class Dashboard {
     const watch = { id, outbox: new Outbox(socket, (key, frame) => JSON.stringify(frame)), frames: null };
     socket.watch = watch;
     watch.frames = watchFrames(this.client, id, rateHz,
-      (frame) => watch.outbox.put('frame', { type: 'frame', ...frame }),
+      (frame) => watch.outbox.put('frame', { type: 'frame', ...frame, command: this.commandOf(id) }),
       (error) => {
         if (socket.watch !== watch) return;
         stopWatch(socket);
@@ -412,8 +430,9 @@ class Dashboard {
         '"command"; only such instances can run');
     }
     if (this.runs.has(id)) return { type: 'running', id, running: true };
+    /** @type {Run} */
     const run = { id, dt: spec.dt, pushes: [], busy: false, last: performance.now(), timer: null,
-      owed: 0 };
+      owed: 0, pinned: false };
     run.timer = setInterval(() => this.stepRun(run), STEP_PERIOD_MS);
     this.runs.set(id, run);
     this.broadcast({ type: 'running', id, running: true }, socket);
@@ -434,7 +453,11 @@ class Dashboard {
     return created.id;
   }
 
-  /** One real-time Step of `run`: the simulated time owed since the last one. */
+  /**
+   * One real-time Step of `run`: the simulated time owed since the last one,
+   * the command ramped over it, and the pushes queued since.
+   * @param {Run} run
+   */
   async stepRun(run) {
     if (run.busy) return;
     const now = performance.now();
@@ -444,10 +467,15 @@ class Dashboard {
     if (substeps < 1) return;
     run.owed -= substeps * run.dt;
     run.busy = true;
-    const pushes = run.pushes.splice(0);
+    const queued = run.pushes.splice(0);
+    const pushes = queued.map((q) => q.push);
     try {
-      await this.client.step(run.id, this.action(run.id), substeps, pushes.length ? { pushes } : {});
+      const observation = await this.client.step(run.id, this.action(run.id, substeps * run.dt),
+        substeps, pushes.length ? { pushes } : {});
+      const start = observation.time - substeps * run.dt;
+      for (const q of queued) q.resolve({ start, time: observation.time });
     } catch (error) {
+      for (const q of queued) q.reject(error);
       if (this.runs.get(run.id) === run) {
         this.stopRun(run.id);
         this.broadcast({ type: 'error', request: 'run',
@@ -464,15 +492,40 @@ class Dashboard {
     if (!run) return;
     clearInterval(run.timer);
     this.runs.delete(id);
+    for (const q of run.pushes.splice(0)) q.reject(new Error('the run stopped before the push began'));
     this.broadcast({ type: 'running', id, running: false }, except);
   }
 
-  /** The action of an instance's next step: its command, sized to the Spec's action. */
-  action(id) {
+  /**
+   * The action of an instance's next step, of `seconds` of simulated time:
+   * its applied command, ramped over them toward the one asked for, sized to
+   * the Spec's action.
+   * @param {string} id
+   * @param {number} seconds
+   */
+  action(id, seconds) {
     const spec = this.specs.get(id);
     const size = spec && spec.actionSize !== undefined ? spec.actionSize : 3;
-    const command = this.commands.get(id) || [0, 0, 0];
+    const target = this.commands.get(id);
+    let command = [0, 0, 0];
+    if (target && spec) {
+      command = rampCommand(this.applied.get(id) || [0, 0, 0], target, spec.actionLower,
+        spec.actionUpper, seconds);
+      this.applied.set(id, command);
+    }
     return command.slice(0, size).concat(new Array(Math.max(0, size - command.length)).fill(0));
+  }
+
+  /**
+   * The command of an instance commanded here: the one asked for and the one
+   * applied at the last step; null for others.
+   * @param {string} id
+   * @returns {{target: number[], applied: number[]} | null}
+   */
+  commandOf(id) {
+    const target = this.commands.get(id);
+    if (!target) return null;
+    return { target, applied: this.applied.get(id) || [0, 0, 0] };
   }
 
   /** @param {Record<string, any>} m */
@@ -493,7 +546,8 @@ class Dashboard {
     const command = values.map((v, i) => (i < spec.actionLower.length
       ? Math.min(Math.max(v, spec.actionLower[i]), spec.actionUpper[i]) : v));
     this.commands.set(id, command);
-    return { type: 'command', id, command };
+    if (!this.applied.has(id)) this.applied.set(id, [0, 0, 0]);
+    return { type: 'command', id, command, applied: this.applied.get(id) };
   }
 
   /** @param {Record<string, any>} m */
@@ -511,15 +565,18 @@ class Dashboard {
     const push = { body: typeof m.body === 'string' ? m.body : '', force, duration };
     const run = this.runs.get(id);
     if (run) {
-      run.pushes.push(push);
-      return { type: 'pushed', id, queued: true };
+      // With the run's next step; answered once it is made.
+      const { start, time } = await new Promise((resolve, reject) =>
+        run.pushes.push({ push, resolve, reject }));
+      return { type: 'pushed', id, queued: true, start, time, force, duration };
     }
     // Not running: one step starts the push (the action: the command, or zeros).
     const spec = await this.spec(id);
-    const action = spec.controlMode === 'command' ? this.action(id)
+    const start = (await this.client.query(id, {})).time;
+    const action = spec.controlMode === 'command' ? this.action(id, spec.dt)
       : new Array(spec.actionSize === undefined ? spec.actuators : spec.actionSize).fill(0);
     const observation = await this.client.step(id, action, 1, { pushes: [push] });
-    return { type: 'pushed', id, queued: false, time: observation.time };
+    return { type: 'pushed', id, queued: false, start, time: observation.time, force, duration };
   }
 
   broadcast(message, except = null) {

@@ -4,12 +4,23 @@
 // The stream samples at its rate whether or not the instance stepped, so a
 // frame of the state last handed on (same time and steps) is skipped. Until
 // the stream's first frame, one from a Query (steps: null).
+//
+// The WatchFrame carries poses, not velocities: each frame's baseVelocity is
+// the first body's (the base's) pose differenced against the frame handed on
+// before it, over the simulated time between them.
 
 /**
  * @typedef {{name: string, position: number[], quaternion: number[]}} BodyPose
  *   world position; quaternion w, x, y, z (body → world)
+ * @typedef {{linear: number[], yawRate: number, interval: number}} BaseVelocity
+ *   the first body's mean velocity since the previous frame: linear, m/s, world
+ *   frame; yawRate, rad/s, of its heading about the world's z axis; interval,
+ *   the simulated seconds it is the mean over
  * @typedef {{id: string, time: number, steps: number | null, bodies: BodyPose[],
- *   contactForces: number[], contactFlags: boolean[]}} Frame
+ *   contactForces: number[], contactFlags: boolean[],
+ *   baseVelocity: BaseVelocity | null}} Frame
+ *   baseVelocity: null for the first frame, and for one whose time is not
+ *   after the previous frame's (a reset)
  * @typedef {{id: string, rateHz: number, frames: number, cancel: () => void}} FrameWatch
  */
 
@@ -30,6 +41,14 @@ function watchFrames(client, id, rateHz, onFrame, onEnd) {
   let cancelled = false;
   /** @type {{time: number, steps: number} | null} */
   let last = null;
+  /** @type {Frame | null} the frame handed on last, for the velocity */
+  let previous = null;
+  /** @param {Omit<Frame, 'baseVelocity'>} frame */
+  const handOn = (frame) => {
+    const full = { ...frame, baseVelocity: baseVelocity(previous, frame) };
+    previous = full;
+    onFrame(full);
+  };
   /** @type {FrameWatch} */
   const watch = {
     id, rateHz, frames: 0,
@@ -47,7 +66,7 @@ function watchFrames(client, id, rateHz, onFrame, onEnd) {
         const steps = Number(message.steps);
         if (last && last.time === message.time && last.steps === steps) continue;
         last = { time: message.time, steps };
-        onFrame({
+        handOn({
           id, time: message.time, steps,
           bodies: message.bodyPoses.map(bodyPose),
           contactForces: message.contactNormalForces, contactFlags: message.contactFlags,
@@ -60,7 +79,7 @@ function watchFrames(client, id, rateHz, onFrame, onEnd) {
   })();
   client.query(id, { bodyPoses: true, contacts: true }).then((/** @type {any} */ query) => {
     if (cancelled || watch.frames > 0) return;
-    onFrame({
+    handOn({
       id, time: query.time, steps: null,
       bodies: query.bodyPoses.map(bodyPose),
       contactForces: query.contacts.map((/** @type {any} */ c) =>
@@ -77,4 +96,37 @@ function bodyPose(b) {
   return { name: b.name, position: b.position, quaternion: b.quaternion };
 }
 
-module.exports = { watchFrames };
+/**
+ * The heading of a body: the angle about the world's z axis of its x axis
+ * projected on the ground plane, in (-π, π].
+ * @param {number[]} q quaternion w, x, y, z (body → world)
+ */
+function headingOf(q) {
+  const [w, x, y, z] = q;
+  return Math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z));
+}
+
+/**
+ * The first body's mean velocity from frame `before` to frame `after`, or
+ * null when there is no earlier frame of the same body to difference with
+ * (none, another body first, or not earlier in simulated time).
+ * @param {{time: number, bodies: BodyPose[]} | null} before
+ * @param {{time: number, bodies: BodyPose[]}} after
+ * @returns {BaseVelocity | null}
+ */
+function baseVelocity(before, after) {
+  if (!before || !before.bodies.length || !after.bodies.length ||
+      before.bodies[0].name !== after.bodies[0].name) return null;
+  const interval = after.time - before.time;
+  if (!(interval > 0)) return null;
+  const [a, b] = [before.bodies[0], after.bodies[0]];
+  let turn = headingOf(b.quaternion) - headingOf(a.quaternion);
+  turn -= 2 * Math.PI * Math.round(turn / (2 * Math.PI));  // into [-π, π]
+  return {
+    linear: b.position.map((p, i) => (p - a.position[i]) / interval),
+    yawRate: turn / interval,
+    interval,
+  };
+}
+
+module.exports = { watchFrames, baseVelocity, headingOf };

@@ -1,12 +1,28 @@
 // The dashboard page: the instances of one moreaud (through the bridge's
 // WebSocket, /ws) and a view of one instance: its bodies drawn with three.js
-// at the poses of its Watch frames, contact force arrows, a plot of the base
-// height, buttons and the keyboard's trot command.
+// at the poses of its Watch frames, contact force arrows, plots of the base
+// height and velocity, buttons, and the trot command from sliders and keys.
 import * as THREE from 'three';
 
 const $ = (selector) => document.querySelector(selector);
 
-/** What tests and the curious can read: the selected instance, frames seen, plot samples. */
+/**
+ * One frame's base, as plotted: x, y and height (m), heading (rad, unwrapped:
+ * it carries on past ±π), tilt (rad, of the base's z axis from the vertical);
+ * its velocity (the frame's baseVelocity) in the heading frame: forward and
+ * lateral (m/s), yaw rate (rad/s), null when the frame has none; the command
+ * the bridge applied (null for instances it does not command).
+ * @typedef {{time: number, x: number, y: number, height: number, heading: number, tilt: number,
+ *   forward: number | null, lateral: number | null, yawRate: number | null,
+ *   applied: number[] | null}} TraceEntry
+ */
+
+/**
+ * What tests and the curious can read: the selected instance, frames seen,
+ * the base's trace (the plots' data, the last TRACE_LENGTH frames), the
+ * measured velocity (the last frame's), the command asked for and the one
+ * applied, the last push.
+ */
 const state = {
   connected: false,
   instances: [],
@@ -14,11 +30,19 @@ const state = {
   spec: null,
   frames: 0,
   lastFrame: null,
-  samples: [],  // [time, base height]
+  /** @type {TraceEntry[]} */
+  trace: [],
+  /** @type {{forward: number, lateral: number, yawRate: number} | null} */
+  measured: null,
   running: new Set(),
-  command: [0, 0, 0],
+  command: [0, 0, 0],   // asked for: the sliders', or the held keys'
+  applied: null,        // applied by the bridge at its last step (frames' command.applied)
+  lastPush: null,       // {id, force, start, time} of the last push answered
 };
 window.dashboard = state;
+
+/** The most trace entries kept. */
+const TRACE_LENGTH = 3000;
 
 // ------------------------------------------------------------ connection --
 
@@ -101,7 +125,8 @@ const handlers = {
   reset: (m) => {
     say(`reset ${m.id}`);
     if (m.id === state.selected) {
-      state.samples = [];
+      state.trace = [];
+      state.measured = null;
       dirty = true;
     }
   },
@@ -111,9 +136,12 @@ const handlers = {
     send({ type: 'list' });
   },
   command: (m) => {
-    $('#command').textContent = m.command.map((v) => v.toFixed(2)).join(', ');
+    $('#command').textContent = formatCommand(m.command);
   },
-  pushed: (m) => say(`pushed ${m.id}`),
+  pushed: (m) => {
+    say(`pushed ${m.id} at t = ${m.start.toFixed(3)} s`);
+    state.lastPush = { id: m.id, force: m.force, start: m.start, time: m.time };
+  },
   error: (m) => say(m.message, true),
 };
 
@@ -167,12 +195,19 @@ function select(id) {
   state.selected = id;
   missing = 0;
   state.spec = null;
-  state.samples = [];
+  state.trace = [];
+  state.measured = null;
+  state.applied = null;
   state.frames = 0;
   state.lastFrame = null;
   $('#instance-view').hidden = false;
   $('#instance-id').textContent = id.slice(0, 8);
   $('#instance-model').textContent = '';
+  for (const axis of AXES) {
+    $(`#slider-${axis}`).value = '0';
+    $(`#slider-${axis}-value`).textContent = '0.00';
+  }
+  for (const readout of ['#command', '#applied', '#measured']) $(readout).textContent = '–';
   ensureScene();
   clearRobot();
   send({ type: 'spec', id });
@@ -197,30 +232,73 @@ function renderRunState() {
   $('#pause').disabled = !running;
   $('#run-state').textContent = running ? 'running in real time'
     : runnable ? 'paused' : 'watching (runs only instances created here with a controller)';
+  renderSliders(runnable);
 }
 
 $('#run').addEventListener('click', () => send({ type: 'run', id: state.selected, realtime: true }));
 $('#pause').addEventListener('click', () => send({ type: 'pause', id: state.selected }));
 $('#reset').addEventListener('click', () => send({ type: 'reset', id: state.selected }));
 $('#destroy').addEventListener('click', () => send({ type: 'destroy', id: state.selected }));
-$('#push').addEventListener('click', () =>
-  send({ type: 'push', id: state.selected, force: [0, 120, 0], duration: 0.1 }));
+// Push: the force of #push-force (N) on the base for 0.1 s, sideways to the
+// robot's left (the heading frame's y axis, horizontal).
+$('#push').addEventListener('click', () => {
+  const newtons = Number($('#push-force').value) || 0;
+  const base = state.lastFrame && state.lastFrame.bodies[0];
+  const heading = base ? headingOf(base.quaternion) : 0;
+  const force = [-Math.sin(heading) * newtons, Math.cos(heading) * newtons, 0];
+  send({ type: 'push', id: state.selected, force, duration: 0.1 });
+});
 
-// -------------------------------------------------------------- keyboard --
+// ----------------------------------------------------- sliders, keyboard --
 
+const AXES = ['forward', 'lateral', 'yaw'];
 const KEYS = { w: [0, 1], s: [0, -1], a: [1, 1], d: [1, -1], q: [2, 1], e: [2, -1] };
 const held = new Set();
 
+/** The sliders: enabled, and spanning the Spec's bounds, for instances under control mode command. */
+function renderSliders(runnable) {
+  const spec = state.spec;
+  AXES.forEach((axis, i) => {
+    const slider = $(`#slider-${axis}`);
+    const bounded = runnable && spec && i < spec.actionUpper.length;
+    slider.disabled = !bounded;
+    if (!bounded) return;
+    const [low, high] = [spec.actionLower[i], spec.actionUpper[i]];
+    if (Number(slider.min) !== low || Number(slider.max) !== high) {
+      slider.min = String(low);
+      slider.max = String(high);
+      slider.step = 'any';
+      slider.value = '0';
+      $(`#slider-${axis}-value`).textContent = '0.00';
+    }
+  });
+}
+
+/**
+ * Sends the command asked for: per axis, the held keys' (70 % of the Spec's
+ * bound each), else the slider's. The bridge ramps the applied command
+ * toward it.
+ */
 function updateCommand() {
   if (!state.selected || !state.spec || state.spec.controlMode !== 'command') return;
   const upper = state.spec.actionUpper;
-  const command = [0, 0, 0];
+  const command = AXES.map((axis) => Number($(`#slider-${axis}`).value) || 0);
+  const keyed = [false, false, false];
   for (const key of held) {
     const [axis, sign] = KEYS[key];
+    if (!keyed[axis]) command[axis] = 0;
+    keyed[axis] = true;
     command[axis] += sign * 0.7 * (upper[axis] ?? 0);
   }
   state.command = command;
   send({ type: 'command', id: state.selected, forward: command[0], lateral: command[1], yaw: command[2] });
+}
+
+for (const axis of AXES) {
+  $(`#slider-${axis}`).addEventListener('input', (event) => {
+    $(`#slider-${axis}-value`).textContent = Number(event.target.value).toFixed(2);
+    updateCommand();
+  });
 }
 
 window.addEventListener('keydown', (event) => {
@@ -334,6 +412,18 @@ function clearRobot() {
 
 const quaternion = (wxyz) => new THREE.Quaternion(wxyz[1], wxyz[2], wxyz[3], wxyz[0]);
 
+/** A body's heading: the angle about z of its x axis on the ground plane (quaternion w, x, y, z). */
+function headingOf([w, x, y, z]) {
+  return Math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z));
+}
+
+/** The angle of a body's z axis from the vertical (quaternion w, x, y, z). */
+function tiltOf([, x, y]) {
+  return Math.acos(Math.min(1, Math.max(-1, 1 - 2 * (x * x + y * y))));
+}
+
+const formatCommand = (command) => command.map((v) => v.toFixed(2)).join(', ');
+
 function buildRobot(spec) {
   if (!scene) return;
   clearRobot();
@@ -407,6 +497,35 @@ function buildRobot(spec) {
   if (state.lastFrame) applyFrame(state.lastFrame);
 }
 
+/** Adds a frame's base to the trace (a new state only) and the measured readout. */
+function record(frame, base) {
+  const last = state.trace[state.trace.length - 1];
+  if (last && frame.time === last.time) return;
+  if (last && frame.time < last.time) state.trace = [];
+  const previous = state.trace[state.trace.length - 1];
+  let heading = headingOf(base.quaternion);
+  if (previous) heading = previous.heading + wrap(heading - previous.heading);
+  const entry = { time: frame.time, x: base.position[0], y: base.position[1], height: base.position[2],
+    heading, tilt: tiltOf(base.quaternion),
+    forward: null, lateral: null, yawRate: null, applied: frame.command ? frame.command.applied : null };
+  const velocity = frame.baseVelocity;
+  if (velocity) {
+    const [vx, vy] = velocity.linear;
+    const [c, s] = [Math.cos(heading), Math.sin(heading)];
+    entry.forward = c * vx + s * vy;
+    entry.lateral = -s * vx + c * vy;
+    entry.yawRate = velocity.yawRate;
+    state.measured = { forward: entry.forward, lateral: entry.lateral, yawRate: entry.yawRate };
+    $('#measured').textContent = `${entry.forward.toFixed(2)}, ${entry.lateral.toFixed(2)}, ` +
+      `${entry.yawRate.toFixed(2)}`;
+  }
+  state.trace.push(entry);
+  if (state.trace.length > TRACE_LENGTH) state.trace.splice(0, state.trace.length - TRACE_LENGTH);
+}
+
+/** An angle into [-π, π]. */
+const wrap = (angle) => angle - 2 * Math.PI * Math.round(angle / (2 * Math.PI));
+
 /** Newtons to metres of arrow. */
 const FORCE_SCALE = 0.004;
 const point = new THREE.Vector3();
@@ -417,13 +536,10 @@ function applyFrame(frame) {
     `${frame.bodies.length} bodies, contacts ${frame.contactFlags.filter(Boolean).length}` +
     `/${frame.contactFlags.length}`;
   const base = frame.bodies[0];
-  if (base) {
-    const last = state.samples[state.samples.length - 1];
-    if (!last || frame.time !== last[0]) {
-      if (last && frame.time < last[0]) state.samples = [];
-      state.samples.push([frame.time, base.position[2]]);
-      if (state.samples.length > 2000) state.samples.splice(0, state.samples.length - 2000);
-    }
+  if (base) record(frame, base);
+  if (frame.command) {
+    state.applied = frame.command.applied;
+    $('#applied').textContent = formatCommand(frame.command.applied);
   }
   if (!robot) return;
   for (const body of frame.bodies) {
@@ -467,13 +583,42 @@ function applyFrame(frame) {
   }
 }
 
-// ------------------------------------------------------------------ plot --
+// ----------------------------------------------------------------- plots --
 
-/** Seconds of history on the plot. */
+/** Seconds of history on the plots. */
 const PLOT_SPAN_S = 10;
 
 function drawPlot() {
-  const canvas = $('#plot');
+  const visible = visibleTrace();
+  plot($('#plot'), visible, [{ key: 'height', colour: '#e65100' }], 'm', 0.05);
+  plot($('#velocity-plot'), visible, VELOCITY_LINES, '', 0.2);
+}
+
+/** The velocity plot's lines (their colours also in the legend, index.html). */
+const VELOCITY_LINES = [
+  { key: 'forward', colour: '#1565c0' },
+  { key: 'lateral', colour: '#2e7d32' },
+  { key: 'yawRate', colour: '#8e24aa' },
+];
+
+/** The trace's entries of the last PLOT_SPAN_S s. */
+function visibleTrace() {
+  const trace = state.trace;
+  if (!trace.length) return [];
+  const start = Math.max(0, trace[trace.length - 1].time - PLOT_SPAN_S);
+  return trace.filter((entry) => entry.time >= start);
+}
+
+/**
+ * Draws `lines` (keys of the trace's entries; null values skipped) against
+ * simulated time on `canvas`, the value axis spanning at least `minSpan`.
+ * @param {HTMLCanvasElement} canvas
+ * @param {TraceEntry[]} visible
+ * @param {{key: string, colour: string}[]} lines
+ * @param {string} unit
+ * @param {number} minSpan
+ */
+function plot(canvas, visible, lines, unit, minSpan) {
   const width = canvas.clientWidth || canvas.width;
   const height = canvas.clientHeight || canvas.height;
   if (canvas.width !== width || canvas.height !== height) {
@@ -482,7 +627,6 @@ function drawPlot() {
   }
   const g = canvas.getContext('2d');
   g.clearRect(0, 0, width, height);
-  const samples = state.samples;
   const left = 48;
   const bottom = height - 18;
   g.strokeStyle = '#999';
@@ -494,31 +638,52 @@ function drawPlot() {
   g.stroke();
   g.fillStyle = '#555';
   g.font = '11px system-ui, sans-serif';
-  if (samples.length < 1) {
+  const values = visible.flatMap((entry) => lines.map(({ key }) => entry[key]))
+    .filter((value) => value !== null);
+  if (!values.length) {
     g.fillText('no frames yet', left + 8, bottom - 8);
     return;
   }
-  const end = samples[samples.length - 1][0];
+  const end = visible[visible.length - 1].time;
   const start = Math.max(0, end - PLOT_SPAN_S);
-  const visible = samples.filter(([t]) => t >= start);
-  let low = Math.min(...visible.map(([, z]) => z));
-  let high = Math.max(...visible.map(([, z]) => z));
-  if (high - low < 0.05) {
+  let low = values.reduce((a, b) => Math.min(a, b));
+  let high = values.reduce((a, b) => Math.max(a, b));
+  if (high - low < minSpan) {
     const middle = (high + low) / 2;
-    low = middle - 0.025;
-    high = middle + 0.025;
+    low = middle - minSpan / 2;
+    high = middle + minSpan / 2;
   }
   const x = (t) => left + (t - start) / PLOT_SPAN_S * (width - left - 8);
-  const y = (z) => bottom - (z - low) / (high - low) * (bottom - 8);
-  g.fillText(`${high.toFixed(3)} m`, 2, 12);
-  g.fillText(`${low.toFixed(3)} m`, 2, bottom);
+  const y = (v) => bottom - (v - low) / (high - low) * (bottom - 8);
+  const suffix = unit ? ` ${unit}` : '';
+  g.fillText(`${high.toFixed(3)}${suffix}`, 2, 12);
+  g.fillText(`${low.toFixed(3)}${suffix}`, 2, bottom);
   g.fillText(`${start.toFixed(1)} s`, left, height - 4);
-  g.fillText(`${end.toFixed(1)} s`, width - 44, height - 4);
-  g.strokeStyle = '#e65100';
+  g.fillText(`${(start + PLOT_SPAN_S).toFixed(1)} s`, width - 44, height - 4);
+  if (low < 0 && high > 0) {
+    g.strokeStyle = '#ccc';
+    g.beginPath();
+    g.moveTo(left, y(0));
+    g.lineTo(width - 4, y(0));
+    g.stroke();
+  }
   g.lineWidth = 2;
-  g.beginPath();
-  visible.forEach(([t, z], i) => (i ? g.lineTo(x(t), y(z)) : g.moveTo(x(t), y(z))));
-  g.stroke();
+  for (const { key, colour } of lines) {
+    g.strokeStyle = colour;
+    g.beginPath();
+    let drawing = false;
+    for (const entry of visible) {
+      const value = entry[key];
+      if (value === null) {
+        drawing = false;
+        continue;
+      }
+      if (drawing) g.lineTo(x(entry.time), y(value));
+      else g.moveTo(x(entry.time), y(value));
+      drawing = true;
+    }
+    g.stroke();
+  }
 }
 
 connect();

@@ -124,6 +124,93 @@ test('watch delivers frames whose base pose is the server\'s', async () => {
   assert.equal((await browser.request({ type: 'unwatch' })).type, 'unwatched');
 });
 
+/** The frame of instance `id` at simulated time `time`: received already, or the next. */
+function frameAt(id, time, what) {
+  const match = (m) => m.type === 'frame' && m.id === id && m.time === time;
+  const seen = browser.messages.find(match);
+  return seen ? Promise.resolve(seen) : browser.waitFor(match, 5000, what);
+}
+
+/** A vector turned by a quaternion (w, x, y, z). */
+function rotate([w, x, y, z], v) {
+  const t = [2 * (y * v[2] - z * v[1]), 2 * (z * v[0] - x * v[2]), 2 * (x * v[1] - y * v[0])];
+  return [v[0] + w * t[0] + (y * t[2] - z * t[1]), v[1] + w * t[1] + (z * t[0] - x * t[2]),
+    v[2] + w * t[2] + (x * t[1] - y * t[0])];
+}
+
+test('frames carry the base velocity, the server\'s over the time between them', async () => {
+  const id = await createTrot();
+  // Walking and turning, then stepped one sub-step at a time, each state's
+  // frame awaited: each frame's velocity is over that one sub-step.
+  const action = [0.5, 0, 0.3];
+  await stack.client.step(id, action, 2500);
+  await browser.request({ type: 'watch', id, rateHz: 60 });
+  let state = await stack.client.getState(id);
+  let frame = await frameAt(id, state.time, 'the frame of the walking state');
+  for (let i = 0; i < 5; i++) {
+    await stack.client.step(id, action, 1);
+    const next = await stack.client.getState(id);
+    const nextFrame = await frameAt(id, next.time, `the frame after sub-step ${i + 1}`);
+    const velocity = nextFrame.baseVelocity;
+    assert.ok(velocity, `frame ${JSON.stringify(nextFrame)}`);
+    assert.ok(Math.abs(velocity.interval - (next.time - state.time)) < 1e-12, `interval ${velocity.interval}`);
+    // The mean of the generalized velocities before and after (v: linear in
+    // the world frame; angular in the base's, turned into the world's).
+    for (let k = 0; k < 3; k++) {
+      const expected = (state.v[k] + next.v[k]) / 2;
+      assert.ok(Math.abs(velocity.linear[k] - expected) < 1e-5,
+        `linear[${k}] ${velocity.linear[k]}, the server's ${expected}`);
+    }
+    const spin = (s) => rotate(s.q.slice(3, 7), s.v.slice(3, 6))[2];
+    const yawRate = (spin(state) + spin(next)) / 2;
+    assert.ok(Math.abs(velocity.yawRate - yawRate) < 0.01, `yaw rate ${velocity.yawRate}, the server's ${yawRate}`);
+    state = next;
+    frame = nextFrame;
+  }
+  // Walking at about the commanded speed.
+  assert.ok(frame.baseVelocity.linear[0] > 0.2, `vx ${frame.baseVelocity.linear[0]}`);
+  // After a reset: none until the next frame.
+  await stack.client.reset(id);
+  const reset = await frameAt(id, 0, 'the frame of the reset state');
+  assert.equal(reset.baseVelocity, null);
+  assert.equal((await browser.request({ type: 'unwatch' })).type, 'unwatched');
+});
+
+test('the command applied ramps to the one asked for at its bound per second', async () => {
+  const id = await createTrot();
+  const spec = (await browser.request({ type: 'spec', id })).spec;
+  const bound = spec.actionUpper[0];
+  const target = 0.7 * bound;
+  await browser.request({ type: 'watch', id, rateHz: 60 });
+  const command = await browser.request({ type: 'command', id, forward: target, lateral: 0, yaw: 0 });
+  assert.deepEqual(command.command, [target, 0, 0]);
+  assert.deepEqual(command.applied, [0, 0, 0]);
+  const first = browser.messages.length;
+  await browser.request({ type: 'run', id, realtime: true });
+  const reached = await browser.waitFor((m) => m.type === 'frame' && m.id === id && m.command &&
+    m.command.applied[0] === target && m.time > 0.2, 30000, 'the applied command at its target');
+  await browser.request({ type: 'pause', id });
+  const frames = browser.messages.slice(first).filter((m) => m.type === 'frame' && m.id === id &&
+    m.time <= reached.time);
+  assert.ok(frames.every((m) => m.command && m.command.target[0] === target), 'frames carry the target');
+  const applied = frames.map((m) => [m.time, m.command.applied[0]]);
+  const ramping = applied.filter(([, a]) => a > 0 && a < target);
+  assert.ok(ramping.length >= 3, `frames while ramping: ${JSON.stringify(applied)}`);
+  for (let i = 1; i < applied.length; i++) {
+    assert.ok(applied[i][1] >= applied[i - 1][1], `applied falls: ${JSON.stringify(applied)}`);
+  }
+  // From its first frame above 0 to its first at the target: target / bound
+  // s, less the steps the frames lag behind (a real-time Step: 0.1 s at most).
+  const rise = reached.time - ramping[0][0];
+  assert.ok(rise >= target / bound - 0.15 && rise <= target / bound + 0.15,
+    `rose to ${target} in ${rise} s of simulated time at ${bound} per s`);
+  // A reset starts the ramp again from rest.
+  await browser.request({ type: 'reset', id });
+  const again = await browser.request({ type: 'command', id, forward: target, lateral: 0, yaw: 0 });
+  assert.deepEqual(again.applied, [0, 0, 0]);
+  assert.equal((await browser.request({ type: 'unwatch' })).type, 'unwatched');
+});
+
 test('command + run make the trot walk forward; pause stops it; reset returns time to 0', async () => {
   const id = await createTrot();
   const command = await browser.request({ type: 'command', id, forward: 0.5, lateral: 0, yaw: 0 });
@@ -150,6 +237,9 @@ test('command + run make the trot walk forward; pause stops it; reset returns ti
   const before = (await stack.client.getState(id)).v.slice(0, 3);
   const pushed = await browser.request({ type: 'push', id, force: [0, 400, 0], duration: 0.1 });
   assert.equal(pushed.type, 'pushed', JSON.stringify(pushed));
+  // Answered once the run's step that starts it is made: from `start` to `time`.
+  assert.equal(pushed.queued, true);
+  assert.ok(pushed.start > time - 1e-9 && pushed.time > pushed.start, `${JSON.stringify(pushed)} after t = ${time}`);
   let jump = 0;
   for (let i = 0; i < 30 && jump < 1; i++) {
     await sleep(20);
@@ -176,6 +266,8 @@ test('a push to a paused instance steps once with it', async () => {
   const pushed = await browser.request({ type: 'push', id, force: [0, 0, 300], duration: 0.05 });
   assert.equal(pushed.type, 'pushed', JSON.stringify(pushed));
   assert.equal(pushed.queued, false);
+  assert.equal(pushed.start, 0);
+  assert.ok(Math.abs(pushed.time - pushed.start - 0.001) < 1e-12, JSON.stringify(pushed));
   const state = await stack.client.getState(id);
   assert.ok(state.v[2] > 0.01, `vertical velocity ${state.v[2]}`);
 });

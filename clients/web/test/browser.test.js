@@ -1,7 +1,8 @@
 'use strict';
 // The page in headless Chromium (playwright-core) against a real moreaud and
 // the dashboard: the instances table, the robot drawn by three.js near the
-// centre of the 3D view, the base height plot advancing. Saves screenshots to
+// centre of the 3D view, the base height plot advancing, the velocity plot's
+// lines and the measured readout. Saves screenshots to
 // docs/images/dashboard-server.png and docs/images/dashboard-instance.png.
 // Skipped, saying so, without /usr/bin/chromium (scripts/packages/test.txt).
 
@@ -10,22 +11,16 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { PNG } = require('pngjs');
-const { startStack, sleep } = require('../testing/stack');
-
-const CHROMIUM = process.env.MOREAU_CHROMIUM || '/usr/bin/chromium';
-/** Where the screenshots go: $MOREAU_SCREENSHOT_DIR, else the docs' images. */
-const IMAGES = process.env.MOREAU_SCREENSHOT_DIR ||
-  path.resolve(__dirname, '..', '..', '..', 'docs', 'images');
-const haveChromium = fs.existsSync(CHROMIUM);
+const { startStack } = require('../testing/stack');
+const { IMAGES, skipBrowser, launchBrowser } = require('../testing/browser');
 
 /** Whether an RGB pixel is the robot's orange (0xff7f00 lit, or its darker 0xb35900). */
 function isRobotColour(r, g, b) {
   return r > 110 && r > g * 1.35 && g > b * 1.6 && r - b > 90;
 }
 
-test('the page shows the instances, the robot and the height plot', { skip: !haveChromium &&
-    `no Chromium at ${CHROMIUM} (apt-get install chromium)`, timeout: 120000 }, async (t) => {
-  const { chromium } = require('playwright-core');
+test('the page shows the instances, the robot and the plots', { skip: skipBrowser,
+  timeout: 120000 }, async (t) => {
   const stack = await startStack();
   let browser = null;
   fs.mkdirSync(IMAGES, { recursive: true });
@@ -34,9 +29,8 @@ test('the page shows the instances, the robot and the height plot', { skip: !hav
     const other = (await stack.client.createBuiltin('biped', 1)).ids[0];
     const actuators = (await stack.client.getModel('biped')).actuators.length;
     await stack.client.step(other, new Array(actuators).fill(0), 300);
-    browser = await chromium.launch({ executablePath: CHROMIUM, timeout: 60000,
-      args: ['--no-sandbox', '--use-gl=swiftshader', '--enable-unsafe-swiftshader'] });
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    browser = await launchBrowser();
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const problems = [];
     page.on('pageerror', (error) => problems.push(error.message));
     page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
@@ -67,10 +61,10 @@ test('the page shows the instances, the robot and the height plot', { skip: !hav
       null, { timeout: 10000 });
     const walking = Date.now();
     const [samplesBefore, timeBefore] = await page.evaluate(() =>
-      [window.dashboard.samples.length, window.dashboard.lastFrame.time]);
+      [window.dashboard.trace.length, window.dashboard.lastFrame.time]);
     await page.waitForFunction((t) => window.dashboard.lastFrame.time > t + 2.5, timeBefore,
       { timeout: 30000, polling: 200 });
-    const samplesAfter = await page.evaluate(() => window.dashboard.samples.length);
+    const samplesAfter = await page.evaluate(() => window.dashboard.trace.length);
     t.diagnostic(`walked from t = ${timeBefore} s, 2.5 s in ${Date.now() - walking} ms`);
     assert.ok(samplesAfter > samplesBefore + 25, `plot samples ${samplesBefore} → ${samplesAfter}`);
     const x = await page.evaluate(() => window.dashboard.lastFrame.bodies[0].position[0]);
@@ -90,6 +84,24 @@ test('the page shows the instances, the robot and the height plot', { skip: !hav
       return count;
     });
     assert.ok(plotted > 50, `${plotted} pixels of the plot's line`);
+    // The velocity plot has its three lines (forward blue, lateral green, yaw
+    // rate purple), and the measured readout a forward speed.
+    const lines = await page.evaluate(() => {
+      const canvas = document.querySelector('#velocity-plot');
+      const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+      const counts = [0, 0, 0];
+      const colours = [[0x15, 0x65, 0xc0], [0x2e, 0x7d, 0x32], [0x8e, 0x24, 0xaa]];
+      for (let i = 0; i < data.length; i += 4) {
+        colours.forEach(([r, g, b], k) => {
+          if (data[i + 3] > 200 && Math.abs(data[i] - r) < 30 && Math.abs(data[i + 1] - g) < 30 &&
+              Math.abs(data[i + 2] - b) < 30) counts[k]++;
+        });
+      }
+      return counts;
+    });
+    assert.ok(lines.every((count) => count > 50), `pixels of the velocity plot's lines: ${lines}`);
+    const measured = await page.evaluate(() => document.querySelector('#measured').textContent);
+    assert.ok(Number(measured.split(',')[0]) > 0.1, `measured ${measured}`);
 
     // The robot's colour near the centre of the 3D view.
     const box = await page.locator('#scene canvas').boundingBox();
@@ -106,7 +118,7 @@ test('the page shows the instances, the robot and the height plot', { skip: !hav
       }
     }
     assert.ok(orange > 500, `${orange} pixels of the robot's colour near the centre of the 3D view`);
-    await page.screenshot({ path: path.join(IMAGES, 'dashboard-instance.png') });
+    await page.screenshot({ path: path.join(IMAGES, 'dashboard-instance.png'), fullPage: true });
     await page.keyboard.up('w');
     await page.waitForFunction(() => /^0\.00, 0\.00, 0\.00$/.test(document.querySelector('#command').textContent),
       null, { timeout: 10000 });
