@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: builds Moreau, starts the server, moreaud, on localhost:50051 (Prometheus metrics
 # on localhost:9464) and the browser dashboard on http://127.0.0.1:8080 with a demo: a Mini Cheetah
-# trotting in a circle under the server's own controller. Extra arguments go to moreaud.
+# trotting in a circle under the server's own controller and a UR10 arm moving. Extra arguments go
+# to moreaud.
 # Ctrl-C / SIGTERM stops both cleanly.
 set -euo pipefail
 cd "$(dirname "$0")/.."

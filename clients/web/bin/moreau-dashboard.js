@@ -4,7 +4,8 @@
 //                  [--foxglove-port 8765 [--foxglove-origin ORIGIN]...]
 // Serves the dashboard page and its WebSocket bridge (/ws) to the moreaud at
 // HOST:PORT; --demo also creates a Mini Cheetah trotting in a circle under
-// the server's controller and runs it in real time. --foxglove-port also
+// the server's controller and a UR10 arm moving under inverse dynamics,
+// and runs both in real time. --foxglove-port also
 // serves the Foxglove WebSocket protocol on that port (0: any free one), to
 // which pages of each --foxglove-origin may connect besides clients that
 // are not browsers. The bearer token, when the server wants one:
@@ -68,6 +69,8 @@ async function main() {
   if (options.demo) {
     const id = await dashboard.startDemo();
     console.log(`moreau-dashboard: demo instance ${id}: a Mini Cheetah trotting in a circle`);
+    const arm = await dashboard.startArmDemo();
+    console.log(`moreau-dashboard: demo instance ${arm}: a UR10 arm moving`);
   }
   console.log(`moreau-dashboard: serving ${dashboard.url} for moreaud at ${options.server}`);
   if (dashboard.foxgloveUrl) {

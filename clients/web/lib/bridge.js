@@ -50,15 +50,43 @@ const { FoxgloveEndpoint } = require('./foxglove');
  * @typedef {{push: Push, resolve: (at: {start: number, time: number}) => void,
  *   reject: (error: Error) => void}} QueuedPush
  * @typedef {{id: string, dt: number, pushes: QueuedPush[], busy: boolean, last: number,
- *   timer: NodeJS.Timeout | null, owed: number, pinned: boolean}} Run
+ *   timer: NodeJS.Timeout | null, owed: number, pinned: boolean,
+ *   motion: ((time: number) => number[]) | null, time: number}} Run
  *   a real-time run: pushes wait for its next step; pinned runs (the demo's)
- *   go on without browsers
+ *   go on without browsers; a motion gives the action of a step ending at
+ *   simulated time `time` (the demo arm's joint targets), else the action
+ *   is the instance's command
  */
+
+/**
+ * The demo arm's joint targets (rad, the ur10's six actuators) at simulated
+ * time t: each joint swings about a working pose at its own rate, the swing
+ * growing from the default pose (all zeros) over the first 3 s.
+ * @param {number} t
+ * @returns {number[]}
+ */
+function armTargets(t) {
+  const start = Math.min(1, t / 3);
+  return ARM_MOTION.map(([centre, amplitude, rate, phase]) =>
+    start * (centre + amplitude * Math.sin(rate * t + phase)));
+}
+
+/** Per ur10 joint (pan, lift, elbow, wrist 1–3): centre, amplitude (rad), rate (rad/s), phase. */
+const ARM_MOTION = [[0, 0.9, 0.4, 0], [-1.3, 0.35, 0.6, 0], [1.6, 0.45, 0.8, 1],
+  [-1.8, 0.6, 0.9, 0], [-1.57, 0.5, 0.7, 0.5], [0, 1.2, 0.5, 0]];
 
 const PUBLIC_DIR = path.join(__dirname, '..', 'public');
 const THREE_DIR = path.dirname(require.resolve('three'));  // three/build
-/** Files of three.js the page may load, under /vendor/. */
-const VENDOR_FILES = new Set(['three.module.js', 'three.core.js']);
+/** Files of three.js the page may load, under /vendor/, by their path there. */
+const VENDOR_FILES = new Map([
+  ['three.module.js', path.join(THREE_DIR, 'three.module.js')],
+  ['three.core.js', path.join(THREE_DIR, 'three.core.js')],
+  ['addons/loaders/STLLoader.js', path.join(THREE_DIR, '..', 'examples', 'jsm', 'loaders', 'STLLoader.js')],
+]);
+/** The most mesh bytes kept in memory for the page (GetMesh replies, by model and mesh). */
+const MESH_CACHE_BYTES = 64 * 1024 * 1024;
+/** The longest model or mesh name /mesh accepts. */
+const MAX_NAME_LENGTH = 256;
 const CONTENT_TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -112,6 +140,11 @@ class Dashboard {
     /** The previous listing: steps by id and when, for steps/s. */
     this.previousListing = { at: 0, steps: new Map() };
     this.sockets = new Set();
+    /** Motions of the instances that run one (the demo arm), by id. */
+    this.motions = new Map();
+    /** GetMesh replies by model and mesh, and their bytes in all (serveMesh). */
+    this.meshes = new Map();
+    this.meshBytes = 0;
     this.http = http.createServer((request, response) => this.serveFile(request, response));
     this.wss = new WebSocketServer({ server: this.http, path: '/ws', maxPayload: MAX_MESSAGE_BYTES,
       verifyClient: (/** @type {{origin: string, req: http.IncomingMessage}} */ info) =>
@@ -205,10 +238,13 @@ class Dashboard {
       response.writeHead(405, { 'content-type': 'text/plain' }).end('method not allowed\n');
       return;
     }
+    if (url.pathname === '/mesh') {
+      this.serveMesh(url, request, response);
+      return;
+    }
     let file = null;
     if (url.pathname.startsWith('/vendor/')) {
-      const name = url.pathname.slice('/vendor/'.length);
-      if (VENDOR_FILES.has(name)) file = path.join(THREE_DIR, name);
+      file = VENDOR_FILES.get(url.pathname.slice('/vendor/'.length)) || null;
     } else {
       const name = url.pathname === '/' ? 'index.html' : url.pathname.slice(1);
       const resolved = path.resolve(PUBLIC_DIR, name);
@@ -228,6 +264,44 @@ class Dashboard {
       response.writeHead(200, { 'content-type': type, 'cache-control': 'no-cache' });
       response.end(request.method === 'HEAD' ? undefined : data);
     });
+  }
+
+  /**
+   * GET /mesh?model=M&mesh=N: the bytes of a model's mesh, from the server's
+   * GetMesh (compiled-in meshes only), kept in memory up to MESH_CACHE_BYTES.
+   * 400 for a missing or overlong name, 404 with the server's message when it
+   * has no such mesh, 502 for any other failure.
+   * @param {URL} url @param {http.IncomingMessage} request @param {http.ServerResponse} response
+   */
+  async serveMesh(url, request, response) {
+    const model = url.searchParams.get('model') || '';
+    const mesh = url.searchParams.get('mesh') || '';
+    const text = (/** @type {number} */ status, /** @type {string} */ message) =>
+      response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${message}\n`);
+    if (!model || !mesh || model.length > MAX_NAME_LENGTH || mesh.length > MAX_NAME_LENGTH) {
+      text(400, `give model and mesh, each 1 to ${MAX_NAME_LENGTH} characters: /mesh?model=M&mesh=N`);
+      return;
+    }
+    const key = `${model}\n${mesh}`;
+    let reply = this.meshes.get(key);
+    if (!reply) {
+      try {
+        reply = await this.client.getMesh(model, mesh);
+      } catch (error) {
+        const status = /** @type {any} */ (error).codeName === 'NOT_FOUND' ? 404
+          : /** @type {any} */ (error).codeName === 'INVALID_ARGUMENT' ? 400 : 502;
+        text(status, /** @type {any} */ (error).details || /** @type {Error} */ (error).message);
+        return;
+      }
+      if (this.meshBytes + reply.data.length <= MESH_CACHE_BYTES) {
+        this.meshes.set(key, reply);
+        this.meshBytes += reply.data.length;
+      }
+    }
+    response.writeHead(200, {
+      'content-type': reply.format === 'stl' ? 'model/stl' : 'application/octet-stream',
+      'content-length': reply.data.length, 'cache-control': 'no-cache' });
+    response.end(request.method === 'HEAD' ? undefined : reply.data);
   }
 
   // ---------------------------------------------------------- WebSocket --
@@ -425,14 +499,16 @@ class Dashboard {
       throw new Error('realtime: only real-time runs (realtime: true) are supported');
     }
     const spec = this.specs.get(id);
-    if (!spec || spec.controlMode !== 'command' || !spec.controller) {
+    const motion = this.motions.get(id) || null;
+    if (!spec || (!motion && (spec.controlMode !== 'command' || !spec.controller))) {
       throw new Error(`instance ${id} was not created here with a controller under control mode ` +
-        '"command"; only such instances can run');
+        '"command"; only such instances (and the demo arm) can run');
     }
     if (this.runs.has(id)) return { type: 'running', id, running: true };
     /** @type {Run} */
     const run = { id, dt: spec.dt, pushes: [], busy: false, last: performance.now(), timer: null,
-      owed: 0, pinned: false };
+      owed: 0, pinned: false, motion, time: 0 };
+    if (motion) run.time = (await this.client.query(id, {})).time;
     run.timer = setInterval(() => this.stepRun(run), STEP_PERIOD_MS);
     this.runs.set(id, run);
     this.broadcast({ type: 'running', id, running: true }, socket);
@@ -449,8 +525,24 @@ class Dashboard {
     const created = await this.create({ model: 'mini_cheetah', controller: 'trot' });
     await this.command({ id: created.id, forward: 0.3, lateral: 0, yaw: 0.2 });
     await this.run(null, { id: created.id, realtime: true });
-    this.runs.get(created.id).pinned = true;
+    /** @type {Run} */ (this.runs.get(created.id)).pinned = true;
     return created.id;
+  }
+
+  /**
+   * The demo arm: a UR10 (the built-in ur10, drawn from its meshes) under
+   * inverse-dynamics control (control mode "id") tracking armTargets, run in
+   * real time whether or not a browser watches.
+   * @returns {Promise<string>} its instance id
+   */
+  async startArmDemo() {
+    const created = await this.client.createBuiltin('ur10', 1, { controlMode: 'id' });
+    const id = created.ids[0];
+    this.specs.set(id, { ...drawingSpec(created.spec.model, created.spec), motion: true });
+    this.motions.set(id, armTargets);
+    await this.run(null, { id, realtime: true });
+    /** @type {Run} */ (this.runs.get(id)).pinned = true;
+    return id;
   }
 
   /**
@@ -470,8 +562,11 @@ class Dashboard {
     const queued = run.pushes.splice(0);
     const pushes = queued.map((q) => q.push);
     try {
-      const observation = await this.client.step(run.id, this.action(run.id, substeps * run.dt),
-        substeps, pushes.length ? { pushes } : {});
+      const action = run.motion ? run.motion(run.time + substeps * run.dt)
+        : this.action(run.id, substeps * run.dt);
+      const observation = await this.client.step(run.id, action, substeps,
+        pushes.length ? { pushes } : {});
+      run.time = observation.time;
       const start = observation.time - substeps * run.dt;
       for (const q of queued) q.resolve({ start, time: observation.time });
     } catch (error) {
@@ -597,6 +692,7 @@ function drawingSpec(model, spec) {
     bodyNames: model.bodyNames,
     floatingBase: model.floatingBase,
     shapes: model.shapes,
+    visualShapes: model.visualShapes || [],
     bodies: model.bodies,
     contactPoints: model.contactPoints,
     actuators: model.actuators.length,
@@ -638,4 +734,4 @@ async function startDashboard(options) {
   return dashboard;
 }
 
-module.exports = { Dashboard, startDashboard, MAX_RATE_HZ, MAX_BUFFERED_BYTES };
+module.exports = { Dashboard, startDashboard, armTargets, MAX_RATE_HZ, MAX_BUFFERED_BYTES };

@@ -3,6 +3,7 @@
 // at the poses of its Watch frames, contact force arrows, plots of the base
 // height and velocity, buttons, and the trot command from sliders and keys.
 import * as THREE from 'three';
+import { STLLoader } from 'three/addons/loaders/STLLoader.js';
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -38,6 +39,7 @@ const state = {
   command: [0, 0, 0],   // asked for: the sliders', or the held keys'
   applied: null,        // applied by the bridge at its last step (frames' command.applied)
   lastPush: null,       // {id, force, start, time} of the last push answered
+  meshes: { drawn: 0, failed: [] },  // the selected robot's visual meshes: drawn, and why not
 };
 window.dashboard = state;
 
@@ -226,13 +228,15 @@ function deselect() {
 
 function renderRunState() {
   const running = state.selected && state.running.has(state.selected);
-  // Only instances made here with a controller (control mode "command") run.
-  const runnable = Boolean(state.spec && state.spec.controlMode === 'command');
+  // Only instances made here with a controller (control mode "command"), and
+  // the demo arm, run.
+  const commanded = Boolean(state.spec && state.spec.controlMode === 'command');
+  const runnable = commanded || Boolean(state.spec && state.spec.motion);
   $('#run').disabled = !runnable || running;
   $('#pause').disabled = !running;
   $('#run-state').textContent = running ? 'running in real time'
     : runnable ? 'paused' : 'watching (runs only instances created here with a controller)';
-  renderSliders(runnable);
+  renderSliders(commanded);
 }
 
 $('#run').addEventListener('click', () => send({ type: 'run', id: state.selected, realtime: true }));
@@ -331,6 +335,14 @@ let skeleton = null;        // a line from each body's origin to its parent's
 const cameraOffset = new THREE.Vector3(0.9, -1.3, 0.6);
 let dirty = true;           // whether the view needs drawing
 
+/** For tests: shows or hides the robot (its bodies) in the 3D view. */
+window.dashboardView = {
+  setRobotVisible(visible) {
+    if (robot) robot.visible = visible;
+    dirty = true;
+  },
+};
+
 function ensureScene() {
   if (renderer) return;
   const container = $('#scene');
@@ -424,57 +436,131 @@ function tiltOf([, x, y]) {
 
 const formatCommand = (command) => command.map((v) => v.toFixed(2)).join(', ');
 
+/** The primitive geometry of a box, sphere or cylinder ShapeSpec; null for a mesh. */
+function primitiveGeometry(shape) {
+  if (shape.type === 'box') return new THREE.BoxGeometry(...shape.size);
+  if (shape.type === 'sphere') return new THREE.SphereGeometry(shape.size[0], 24, 16);
+  if (shape.type === 'cylinder') {
+    const geometry = new THREE.CylinderGeometry(shape.size[0], shape.size[0], shape.size[1], 24);
+    geometry.rotateX(Math.PI / 2);  // three.js's axis is y, the spec's is z
+    return geometry;
+  }
+  return null;
+}
+
+/** A shape's mesh placed in its body's group. */
+function placed(geometry, material, shape) {
+  const mesh = new THREE.Mesh(geometry, material);
+  mesh.position.fromArray(shape.position);
+  mesh.quaternion.copy(quaternion(shape.rotation));
+  return mesh;
+}
+
+/** Mesh geometries by URL (the bridge's /mesh): a promise each, failures included. */
+const meshGeometries = new Map();
+
+/** The geometry of a model's mesh, fetched once through the bridge (STL only). */
+function meshGeometry(model, name) {
+  const url = `/mesh?model=${encodeURIComponent(model)}&mesh=${encodeURIComponent(name)}`;
+  if (!meshGeometries.has(url)) {
+    meshGeometries.set(url, fetch(url).then(async (response) => {
+      if (!response.ok) throw new Error(`${name}: ${(await response.text()).trim()}`);
+      return new STLLoader().parse(await response.arrayBuffer());
+    }));
+  }
+  return meshGeometries.get(url);
+}
+
+/**
+ * Draws a body from the model's collision shapes, or its inertia box when it
+ * has none to draw (or only meshes), or a 4 cm cube when nothing describes it
+ * (an instance of a model that is not a built-in, made elsewhere).
+ */
+function drawCollisionBody(spec, index, group, material) {
+  let drawn = 0;
+  for (const shape of spec.shapes) {
+    if (shape.body !== index) continue;
+    const geometry = primitiveGeometry(shape);
+    if (!geometry) continue;
+    group.add(placed(geometry, material, shape));
+    drawn += 1;
+  }
+  const meshed = spec.shapes.some((shape) => shape.body === index && shape.type === 'mesh');
+  const body = spec.bodies[index];
+  if ((!drawn || meshed) && body && body.inertiaBoxSize && body.inertiaBoxSize.length === 3) {
+    const box = new THREE.Mesh(new THREE.BoxGeometry(...body.inertiaBoxSize), material);
+    box.position.fromArray(body.com);
+    box.quaternion.copy(quaternion(body.inertiaBoxRotation));
+    group.add(box);
+    drawn += 1;
+  }
+  if (!drawn) group.add(new THREE.Mesh(new THREE.BoxGeometry(0.04, 0.04, 0.04), material));
+}
+
+/** A visual's colour (its rgba), or `fallback`. */
+function visualMaterial(shape, fallback) {
+  if (!shape.rgba || shape.rgba.length !== 4) return fallback;
+  const [r, g, b, a] = shape.rgba;
+  return new THREE.MeshLambertMaterial({ color: new THREE.Color(r, g, b), transparent: a < 1,
+    opacity: a });
+}
+
+/**
+ * Draws a body from its URDF visuals: primitives at once, meshes once the
+ * bridge has served them. If one of its meshes cannot be had (not compiled
+ * into the server, or not STL), the body is drawn from its collision shapes
+ * instead (drawCollisionBody). state.meshes counts the meshes drawn and
+ * failed.
+ */
+function drawVisualBody(spec, index, group, fallback) {
+  const visuals = spec.visualShapes.filter((shape) => shape.body === index);
+  const parts = new THREE.Group();
+  group.add(parts);
+  const meshes = [];
+  for (const shape of visuals) {
+    const geometry = primitiveGeometry(shape);
+    if (geometry) parts.add(placed(geometry, visualMaterial(shape, fallback), shape));
+    else if (shape.type === 'mesh') meshes.push(shape);
+  }
+  if (!meshes.length) return;
+  const owner = robot;
+  Promise.all(meshes.map((shape) => meshGeometry(spec.name, shape.mesh))).then((geometries) => {
+    if (robot !== owner) return;
+    geometries.forEach((geometry, k) => {
+      const mesh = placed(geometry, visualMaterial(meshes[k], fallback), meshes[k]);
+      mesh.scale.fromArray(meshes[k].size.length === 3 ? meshes[k].size : [1, 1, 1]);
+      parts.add(mesh);
+    });
+    state.meshes.drawn += geometries.length;
+    dirty = true;
+  }, (error) => {
+    if (robot !== owner) return;
+    state.meshes.failed.push(error.message);
+    group.remove(parts);
+    if (index > 0) drawCollisionBody(spec, index, group, fallback);
+    dirty = true;
+  });
+}
+
 function buildRobot(spec) {
   if (!scene) return;
   clearRobot();
   $('#instance-model').textContent = spec.name;
   robot = new THREE.Group();
+  state.meshes = { drawn: 0, failed: [] };
   const material = new THREE.MeshLambertMaterial({ color: ROBOT_COLOUR });
   const darker = new THREE.MeshLambertMaterial({ color: 0xb35900 });
-  const drawn = new Set();
-  const meshed = new Set();
+  const withVisuals = new Set((spec.visualShapes || []).map((shape) => shape.body));
   spec.bodyNames.forEach((name, index) => {
-    if (index === 0) return;
+    // The world's visuals (a fixed base's link merged into it) stand still.
+    if (index === 0 && !withVisuals.has(0)) return;
     const group = new THREE.Group();
     group.name = name;
-    bodyGroups.set(name, group);
+    if (index > 0) bodyGroups.set(name, group);
     robot.add(group);
-  });
-  for (const shape of spec.shapes) {
-    const group = bodyGroups.get(spec.bodyNames[shape.body]);
-    if (shape.type === 'mesh') meshed.add(shape.body);
-    if (!group || shape.type === 'mesh') continue;
-    let geometry = null;
-    if (shape.type === 'box') geometry = new THREE.BoxGeometry(...shape.size);
-    else if (shape.type === 'sphere') geometry = new THREE.SphereGeometry(shape.size[0], 24, 16);
-    else if (shape.type === 'cylinder') {
-      geometry = new THREE.CylinderGeometry(shape.size[0], shape.size[0], shape.size[1], 24);
-      geometry.rotateX(Math.PI / 2);  // three.js's axis is y, the spec's is z
-    }
-    if (!geometry) continue;
-    const mesh = new THREE.Mesh(geometry, shape.body === 1 ? material : darker);
-    mesh.position.fromArray(shape.position);
-    mesh.quaternion.copy(quaternion(shape.rotation));
-    group.add(mesh);
-    drawn.add(shape.body);
-  }
-  // A body without a shape to draw, or with meshes (their files are not at
-  // hand): its inertia box.
-  spec.bodies.forEach((body, index) => {
-    if (index === 0 || (drawn.has(index) && !meshed.has(index)) || !body.inertiaBoxSize || body.inertiaBoxSize.length !== 3) return;
-    const group = bodyGroups.get(spec.bodyNames[index]);
-    const mesh = new THREE.Mesh(new THREE.BoxGeometry(...body.inertiaBoxSize),
-      index === 1 ? material : darker);
-    mesh.position.fromArray(body.com);
-    mesh.quaternion.copy(quaternion(body.inertiaBoxRotation));
-    group.add(mesh);
-  });
-  // Bodies nothing describes (an instance of a model that is not a
-  // built-in, made elsewhere): a 4 cm cube at each body's origin.
-  spec.bodyNames.forEach((name, index) => {
-    const group = bodyGroups.get(name);
-    if (index === 0 || !group || group.children.length) return;
-    group.add(new THREE.Mesh(new THREE.BoxGeometry(0.04, 0.04, 0.04), index === 1 ? material : darker));
+    const colour = index === 1 ? material : darker;
+    if (withVisuals.has(index)) drawVisualBody(spec, index, group, colour);
+    else drawCollisionBody(spec, index, group, colour);
   });
   if (spec.partial) say(spec.partial);
   scene.add(robot);

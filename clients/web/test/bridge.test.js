@@ -3,8 +3,14 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
 const http = require('node:http');
+const path = require('node:path');
 const { startStack, BridgeClient, sleep } = require('../testing/stack');
+const { armTargets } = require('../lib/bridge');
+
+/** The repository's copy of the ur10's meshes (models/ur10/meshes/ur10/collision). */
+const UR10_MODELS = path.resolve(__dirname, '..', '..', '..', 'models', 'ur10');
 
 /** @type {Awaited<ReturnType<typeof startStack>>} */
 let stack;
@@ -43,6 +49,18 @@ function get(path) {
   });
 }
 
+/** GET `path` of the dashboard as bytes: {status, type, body: Buffer}. */
+function getBytes(path) {
+  return new Promise((resolve, reject) => {
+    http.get(`${stack.dashboard.url}${path.replace(/^\//, '')}`, (response) => {
+      const chunks = [];
+      response.on('data', (chunk) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode,
+        type: response.headers['content-type'], body: Buffer.concat(chunks) }));
+    }).on('error', reject);
+  });
+}
+
 test('serves the page, three.js, and nothing outside public/', async () => {
   const page = await get('/');
   assert.equal(page.status, 200);
@@ -52,6 +70,10 @@ test('serves the page, three.js, and nothing outside public/', async () => {
   assert.equal(three.status, 200);
   assert.match(three.body, /three\.core\.js/);
   assert.equal((await get('/vendor/three.core.js')).status, 200);
+  const loader = await get('/vendor/addons/loaders/STLLoader.js');
+  assert.equal(loader.status, 200);
+  assert.match(loader.body, /class STLLoader/);
+  assert.equal((await get('/vendor/addons/loaders/OBJLoader.js')).status, 404);
   assert.equal((await get('/vendor/package.json')).status, 404);
   assert.equal((await get('/..%2Fpackage.json')).status, 404);
   assert.equal((await get('/nothing.html')).status, 404);
@@ -372,4 +394,56 @@ test('a page of another site may not connect; this one may', async () => {
   assert.equal(await attempt({ origin: `http://127.0.0.1:${stack.dashboard.port}` }), 'open');
   assert.equal(await attempt({ headers: { host: `rebound.example:${stack.dashboard.port}` } }), 401);
   assert.equal(await attempt({}), 'open');
+});
+
+test('/mesh serves a compiled-in mesh byte for byte, and says which it does not have', async () => {
+  const created = await browser.request({ type: 'create', model: 'ur10' });
+  assert.equal(created.type, 'created', JSON.stringify(created));
+  const meshes = created.spec.visualShapes.filter((shape) => shape.type === 'mesh');
+  assert.equal(meshes.length, 7);
+  for (const shape of meshes) {
+    assert.equal(shape.rgba.length, 4, `${shape.mesh} has a colour`);
+    const served = await getBytes(`/mesh?model=ur10&mesh=${encodeURIComponent(shape.mesh)}`);
+    assert.equal(served.status, 200, shape.mesh);
+    assert.equal(served.type, 'model/stl');
+    assert.ok(served.body.equals(fs.readFileSync(path.join(UR10_MODELS, shape.mesh))), shape.mesh);
+  }
+  const unknown = await get('/mesh?model=ur10&mesh=nothing.stl');
+  assert.equal(unknown.status, 404);
+  assert.match(unknown.body, /nothing\.stl/);
+  // The Mini Cheetah's visuals name OBJ files the server does not have.
+  const cheetah = await get('/mesh?model=mini_cheetah&mesh=meshes%2Fmini_body.obj');
+  assert.equal(cheetah.status, 404);
+  assert.match(cheetah.body, /mini_cheetah' has no compiled-in meshes/);
+  assert.equal((await get('/mesh?model=ur10')).status, 400);
+  assert.equal((await get(`/mesh?model=ur10&mesh=${'x'.repeat(300)}`)).status, 400);
+  await browser.request({ type: 'destroy', id: created.id });
+});
+
+test('the demo arm follows its motion in real time, under inverse dynamics', async () => {
+  const id = await stack.dashboard.startArmDemo();
+  try {
+    const spec = await stack.client.getModel('ur10');
+    const qIndex = spec.actuators.map((a) => spec.joints.find((j) => j.name === a.joint).qIndex);
+    // Past the 3 s the swing takes to grow (bounded wait), the joints within
+    // 0.05 rad of the targets of the moment.
+    let state = await stack.client.query(id, {});
+    for (let waited = 0; state.time < 3.5 && waited < 20000; waited += 250) {
+      await sleep(250);
+      state = await stack.client.query(id, {});
+    }
+    assert.ok(state.time >= 3.5, `simulated ${state.time} s`);
+    const snapshot = await stack.client.getState(id);
+    const targets = armTargets(snapshot.time);
+    qIndex.forEach((k, a) => {
+      assert.ok(Math.abs(snapshot.q[k] - targets[a]) < 0.05,
+        `joint ${a}: q ${snapshot.q[k]} against target ${targets[a]} at t = ${snapshot.time}`);
+    });
+    await sleep(300);
+    const later = await stack.client.getState(id);
+    assert.ok(later.time > snapshot.time, 'still running');
+  } finally {
+    stack.dashboard.stopRun(id);
+    await stack.client.destroyInstances([id]);
+  }
 });

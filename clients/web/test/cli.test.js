@@ -110,7 +110,7 @@ test('it serves the page on the port it prints and stops on SIGTERM', { timeout:
   }
 });
 
-test('--demo trots a Mini Cheetah in real time with no browser watching', { timeout: 90000 },
+test('--demo trots a Mini Cheetah and moves an arm in real time with no browser watching', { timeout: 90000 },
   async () => {
     const { startServer } = require('../../js/testing/moreaud');
     const { Client } = require('../../js/lib');
@@ -119,7 +119,9 @@ test('--demo trots a Mini Cheetah in real time with no browser watching', { time
     const child = spawn(process.execPath, [BIN, '--server', server.address, '--port', '0', '--demo'],
       { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      const [, id] = await waitForLine(child, /demo instance ([0-9a-f]{32})/, 30, /serving http/);
+      const [, id, arm] = await waitForLine(child,
+        /demo instance ([0-9a-f]{32}): a Mini Cheetah[^]*demo instance ([0-9a-f]{32}): a UR10/, 30,
+        /serving http/);
       // Real time: after 3 s of wall time, about 3 s simulated and the robot
       // on its way (bounded wait).
       await new Promise((resolve) => setTimeout(resolve, 3000));
@@ -130,6 +132,14 @@ test('--demo trots a Mini Cheetah in real time with no browser watching', { time
       assert.ok(info.time > 1.5 && info.time < 4.5, `simulated ${info.time} s in 3 s`);
       const query = await client.query(id, { bodyPoses: true });
       assert.ok(query.bodyPoses[0].position[2] > 0.15, 'standing');
+      const armInfo = (await client.listInstances()).find((i) => i.instanceId === arm);
+      assert.ok(armInfo, 'the demo arm is listed');
+      assert.equal(armInfo.model, 'ur10');
+      assert.ok(armInfo.time > 1.5 && armInfo.time < 4.5, `the arm simulated ${armInfo.time} s in 3 s`);
+      const before = (await client.getState(arm)).q;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const after = (await client.getState(arm)).q;
+      assert.ok(after.some((q, k) => Math.abs(q - before[k]) > 1e-3), 'the arm moves');
     } finally {
       await stop(child);
       client.close();
