@@ -205,6 +205,8 @@ test('Reset brings every body back to its pose at creation', { skip: skipBrowser
 test('Q and E turn the walking trot left and right, the command ramping', { skip: skipBrowser,
   timeout: 240000 }, async (t) => {
   await trotting(1);
+  // Keys steer with a slider focused too.
+  await page.focus('#slider-yaw');
   // Walking forward (W): the trot turns on the spot only sluggishly.
   await page.keyboard.down('w');
   await waitForSimTime(page, (await simTime(page)) + 1.5);
