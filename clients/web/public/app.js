@@ -307,7 +307,7 @@ for (const axis of AXES) {
 
 window.addEventListener('keydown', (event) => {
   const key = event.key.toLowerCase();
-  if (!(key in KEYS) || event.target.closest('input, select, textarea') || held.has(key)) return;
+  if (!(key in KEYS) || event.target.closest('input:not([type=range]), select, textarea') || held.has(key)) return;
   held.add(key);
   updateCommand();
 });

@@ -117,8 +117,8 @@ test('after a 25 N push the trot recovers: upright, at its height, still walking
     await createWithForm(page);
     await run(page);
     // Walking forward at 0.1 m/s (the slider), long enough to settle. (Faster,
-    // 0.2-0.68 m/s, a 25 N push topples this trot at some 3-15 % of the
-    // moments it may come: a matter of the controller, not the page.)
+    // 0.2-0.68 m/s, a 25 N push topples this trot at 3-16 % of the moments it
+    // may come: a matter of the controller, not the page.)
     await page.locator('#slider-forward').fill('0.1');
     await waitInPage(page, () => window.dashboard.command[0] === 0.1, null, 5000, 'the slider\'s command');
     const settled = await waitForSimTime(page, 4);
@@ -205,6 +205,8 @@ test('Reset brings every body back to its pose at creation', { skip: skipBrowser
 test('Q and E turn the walking trot left and right, the command ramping', { skip: skipBrowser,
   timeout: 240000 }, async (t) => {
   await trotting(1);
+  // Keys steer with a slider focused too.
+  await page.focus('#slider-yaw');
   // Walking forward (W): the trot turns on the spot only sluggishly.
   await page.keyboard.down('w');
   await waitForSimTime(page, (await simTime(page)) + 1.5);
