@@ -50,11 +50,10 @@ INTROS = {
              "with each contact model; steps/s of the stepping loop (controller included), "
              "median and range over the runs (the realtime factor is steps/s × Δt). \"fell\": base below 1/3 of its start height or "
              "tilted over 60°; \"diverged\": stopped with the divergence error.",
-    "ab": "The Mini Cheetah standing and trotting for 60 s at Δt 1 ms with each contact model, "
-          "each run paired with the same run of the baseline commit's `moreau` (ABBA order, "
-          "one process at a time): median steps/s of the stepping loop and the median of the "
-          "pairs' ratios, this commit / baseline. \"same pose\": every pair ended at the "
-          "same final base pose (the arithmetic did not change).",
+    "ab": "The Mini Cheetah standing and trotting 60 s at Δt 1 ms, each contact model, each "
+          "run paired with the baseline commit's (ABBA, one process at a time): median steps/s "
+          "and the median of the pairs' ratios, this commit / baseline. \"same pose\": every "
+          "pair ended at the same final base pose.",
     "max_dt": "The same trot over an ascending sweep of Δt, stopping at the first that falls "
               "or diverges. Outcomes are deterministic.",
     "ladder": "Every quadruped of the repository standing (`--controller stand`) and trotting "
@@ -82,13 +81,11 @@ INTROS = {
                "same machine; every mode drives mini_cheetah in the `pd` mode holding its "
                "default pose, contact `moreau-sor`, Δt 1 ms. The in-process reference steps "
                "the same instances with `Simulation::StepAction` (no gRPC).",
-    "python": "`examples/random_rollout.py --policy zero` (the `walk` task: 20 sub-steps of "
-              "1 ms per env-step, PD in the engine), three ways: a Python `VectorEnv` against "
-              "one `moreaud --workers 2` (remote), the same `VectorEnv` on a "
-              "`moreau.LocalServer(workers=2)` (in process), and the same physics stepped by "
-              "C++ in process (`moreau_loadgen --mode=inprocess --threads=2`: the Mini Cheetah "
-              "from its default pose under PD to the task's standing pose, "
-              "`--targets=0,-0.8,1.6`, with no observation, reward or reset); env-steps/s.",
+    "python": "`examples/random_rollout.py --policy zero` (`walk`: 20 sub-steps of 1 ms per "
+              "env-step) as a Python `VectorEnv` on one `moreaud --workers 2` (remote) and on a "
+              "`moreau.LocalServer(workers=2)` (in process), and the same physics stepped by C++ "
+              "(`moreau_loadgen --mode=inprocess`, PD to the task's standing pose, no "
+              "observations); env-steps/s.",
     "container": "`localhost/moreau:latest` built by podman from the `Dockerfile` with no layer "
                  "cache and no compiler cache (its base made by debootstrap when no registry "
                  "answers); its size above `debian:bookworm-slim`. Then the Python rollout of "
@@ -509,7 +506,7 @@ def keep(args: argparse.Namespace) -> int:
         return 1
     # The Commit line keeps its commit and date, and says that this run kept it
     # (replacing what an earlier keep said).
-    old = re.sub(r"(?m)^(Commit: .*?)(; kept: .*)?\.?$", lambda m: f"{m.group(1)}; {args.note}.",
+    old = re.sub(r"(?m)^(Commit: .*?)(; (?:kept: |not rerun ).*)?\.?$", lambda m: f"{m.group(1)}; {args.note}.",
                  old, count=1)
     print(old)
     return 0

@@ -366,7 +366,7 @@ new="$work/new.md"
 } >"$new"
 for a in "${all_areas[@]}"; do
   if [[ -z "${run[$a]:-}" ]]; then
-    note="kept: not rerun at $commit on $(date -u +%Y-%m-%d)"
+    note="not rerun at $commit"
     if [[ "$a" == fuzz ]]; then note+=" (\`--fuzz\` reruns it)"; fi
     if [[ "$a" == ab ]]; then note+=" (\`--baseline COMMIT\` reruns it)"; fi
     if [[ "$a" == container ]]; then note+=" (\`--container\` reruns it)"; fi
