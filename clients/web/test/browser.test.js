@@ -12,7 +12,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { PNG } = require('pngjs');
 const { startStack } = require('../testing/stack');
-const { IMAGES, skipBrowser, launchBrowser } = require('../testing/browser');
+const { IMAGES, skipBrowser, isProblem, launchBrowser } = require('../testing/browser');
 
 /** Whether an RGB pixel is the robot's orange (0xff7f00 lit, or its darker 0xb35900). */
 function isRobotColour(r, g, b) {
@@ -33,7 +33,7 @@ test('the page shows the instances, the robot and the plots', { skip: skipBrowse
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const problems = [];
     page.on('pageerror', (error) => problems.push(error.message));
-    page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
+    page.on('console', (message) => { if (isProblem(message)) problems.push(message.text()); });
     await page.goto(stack.dashboard.url, { timeout: 30000 });
     await page.locator(`#instances tbody tr[data-id="${other}"]`).waitFor({ timeout: 15000 });
 

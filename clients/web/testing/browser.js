@@ -17,6 +17,18 @@ const skipBrowser = !fs.existsSync(CHROMIUM) && `no Chromium at ${CHROMIUM} (apt
 /** The wall time a wait on simulated time may take: generous, for loaded machines. */
 const SIM_WAIT_MS = 90000;
 
+/**
+ * Whether a console message of the page is a problem: an error, except the
+ * 404 of a mesh the server does not have, which the page expects (it draws
+ * the body's shapes instead).
+ * @param {import('playwright-core').ConsoleMessage} message
+ */
+function isProblem(message) {
+  if (message.type() !== 'error') return false;
+  return !(/^Failed to load resource: .*404/.test(message.text()) &&
+    /\/mesh\?/.test(message.location().url || ''));
+}
+
 /** Launches headless Chromium (WebGL in software). */
 function launchBrowser() {
   const { chromium } = require('playwright-core');
@@ -35,7 +47,7 @@ async function openPage(browser, url) {
   /** @type {string[]} */
   const problems = [];
   page.on('pageerror', (error) => problems.push(error.message));
-  page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
+  page.on('console', (message) => { if (isProblem(message)) problems.push(message.text()); });
   await page.goto(url, { timeout: 30000 });
   await page.waitForFunction(() => window.dashboard && window.dashboard.connected, null, { timeout: 15000 });
   return { page, problems };
@@ -135,5 +147,5 @@ function traceBetween(page, from, to) {
     [from, to]);
 }
 
-module.exports = { CHROMIUM, IMAGES, skipBrowser, launchBrowser, openPage, waitInPage, simTime,
+module.exports = { CHROMIUM, IMAGES, skipBrowser, isProblem, launchBrowser, openPage, waitInPage, simTime,
   waitForSimTime, createWithForm, run, pause, destroy, traceBetween };
