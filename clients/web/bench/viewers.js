@@ -38,10 +38,14 @@ const USAGE = 'usage: node bench/viewers.js [--moreaud PATH] [--viewers 8] [--in
  * @typedef {{moreaud: string, viewers: number, instances: number, pairs: number, phaseS: number,
  *   warmupS: number, substeps: number, maxS: number, chromium: string}} Options
  * @typedef {{viewers: number, seconds: number, steps: number, stepsPerSecond: number,
- *   serverCpu: number, core0Busy: number, clientCpu: number, framesPerSecond: number[]}} Phase
+ *   serverCpu: number, stepsPerServerCpuSecond: number, core0Busy: number, core0Interrupts: number,
+ *   clientCpu: number, framesPerSecond: number[]}} Phase
  *   serverCpu: moreaud's CPU time over the phase's wall time (1: all of core 0);
- *   core0Busy: the share of core 0's time anything ran (less serverCpu: what
- *   other processes of the machine took from the server); clientCpu: the
+ *   stepsPerServerCpuSecond: steps per second of moreaud's CPU time (what
+ *   serving the watchers costs it, whatever else took core 0); core0Busy: the
+ *   share of core 0's time anything ran (less serverCpu: what other processes
+ *   and the kernel took from the server), core0Interrupts: of it, interrupts
+ *   and softirqs (e.g. loopback networking); clientCpu: the
  *   stepping client's CPU time over the wall time (of core 1)
  */
 
@@ -155,12 +159,12 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;  // utime, stime
 }
 
-/** Core 0's busy and total jiffies so far, from /proc/stat. */
+/** Core 0's busy, interrupt (irq and softirq) and total jiffies so far, from /proc/stat. */
 function core0() {
   const line = fs.readFileSync('/proc/stat', 'utf8').split('\n').find((l) => l.startsWith('cpu0 '));
   const [user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
   const busy = user + nice + system + irq + softirq + steal;
-  return { busy, total: busy + idle + iowait };
+  return { busy, interrupts: irq + softirq, total: busy + idle + iowait };
 }
 
 /** This process's CPU affinity as taskset prints it (e.g. "1"), or null without taskset. */
@@ -311,12 +315,15 @@ async function main() {
           cpuSeconds(server.child.pid), core0(), cpuSeconds(stepping.child.pid), performance.now()];
         const seconds = (t1 - t0) / 1000;
         const phase = { viewers, seconds, steps: steps1 - steps0, stepsPerSecond: (steps1 - steps0) / seconds,
-          serverCpu: (cpu1 - cpu0) / seconds,
+          serverCpu: (cpu1 - cpu0) / seconds, stepsPerServerCpuSecond: (steps1 - steps0) / (cpu1 - cpu0),
           core0Busy: (busy1.busy - busy0.busy) / (busy1.total - busy0.total),
+          core0Interrupts: (busy1.interrupts - busy0.interrupts) / (busy1.total - busy0.total),
           clientCpu: (client1 - client0) / seconds, framesPerSecond: frames1.map((f, i) => (f - frames0[i]) / seconds) };
         phases.push(phase);
         log(`pair ${pair + 1}/${options.pairs}, ${viewers} viewers: ${Math.round(phase.stepsPerSecond)} steps/s, ` +
-          `server CPU ${(100 * phase.serverCpu).toFixed(0)} % (core 0 busy ${(100 * phase.core0Busy).toFixed(0)} %), ` +
+          `${Math.round(phase.stepsPerServerCpuSecond)} per server CPU s, server CPU ` +
+          `${(100 * phase.serverCpu).toFixed(0)} % (core 0 busy ${(100 * phase.core0Busy).toFixed(0)} %, ` +
+          `interrupts ${(100 * phase.core0Interrupts).toFixed(0)} %), ` +
           `client CPU ${(100 * phase.clientCpu).toFixed(0)} %` +
           (viewers ? `, frames/s per page ${phase.framesPerSecond.map((f) => f.toFixed(1)).join(' ')}` : ''));
       }
@@ -329,6 +336,8 @@ async function main() {
       phases.filter((p) => p.viewers === viewers).map((p) => p.stepsPerSecond);
     const without = mean(rates(0));
     const withViewers = mean(rates(options.viewers));
+    const perCpu = (/** @type {number} */ viewers) =>
+      mean(phases.filter((p) => p.viewers === viewers).map((p) => p.stepsPerServerCpuSecond));
     const pairDrops = [];
     for (let i = 0; i + 1 < phases.length; i += 2) {
       pairDrops.push(1 - phases[i + 1].stepsPerSecond / phases[i].stepsPerSecond);
@@ -342,6 +351,8 @@ async function main() {
       summary: {
         stepsPerSecond: { [0]: without, [options.viewers]: withViewers },
         drop: 1 - withViewers / without,
+        stepsPerServerCpuSecond: { [0]: perCpu(0), [options.viewers]: perCpu(options.viewers) },
+        dropPerServerCpuSecond: 1 - perCpu(options.viewers) / perCpu(0),
         dropPerPair: pairDrops,
         framesPerSecondPerPage: frames.length
           ? { mean: mean(frames), min: Math.min(...frames), max: Math.max(...frames) } : null,
