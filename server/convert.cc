@@ -53,7 +53,6 @@ void AddQuaternion(const Mat3& R, google::protobuf::RepeatedField<double>* out) 
 }
 
 // A collision shape (Geom) or a visual one (VisualShape): the fields they share.
-template <typename Shape>
 void FillShapeSpec(const Shape& g, const char* role, v1::ShapeSpec* shape) {
   shape->set_body(g.body);
   shape->set_link(g.link);

@@ -107,9 +107,18 @@ Eigen::Vector4d Quaternion(const Mat3& rotation) {
   return Eigen::Vector4d(q.w(), q.x(), q.y(), q.z());
 }
 
-// A visual's size as the text report prints it: the mesh and its scale, or
+// The fields a collision shape and a visual one share, as JSON members.
+void ShapeJson(const Model& model, const Shape& shape, JsonWriter& json) {
+  json.Key("link").String(shape.link);
+  json.Key("body").String(BodyName(model, shape.body));
+  json.Key("shape").String(GeomTypeName(shape.type));
+  json.Key("size").Numbers(shape.size);
+  if (shape.type == GeomType::kMesh) json.Key("mesh").String(shape.mesh);
+}
+
+// A shape's size as the text report prints it: the mesh and its scale, or
 // the primitive's dimensions.
-std::string VisualSize(const VisualShape& shape) {
+std::string ShapeSize(const Shape& shape) {
   if (shape.type == GeomType::kMesh) {
     return absl::StrCat(shape.mesh, " scale ", FormatVector(shape.size));
   }
@@ -206,13 +215,8 @@ void WriteInfoJson(const Model& model, std::ostream& out, control::Tuning reques
   // Every link's collision geometry and how many contact slots it has.
   json.Key("collision").BeginArray();
   for (int g = 0; g < static_cast<int>(model.geoms.size()); ++g) {
-    const Geom& geom = model.geoms[g];
     json.BeginObject();
-    json.Key("link").String(geom.link);
-    json.Key("body").String(BodyName(model, geom.body));
-    json.Key("shape").String(GeomTypeName(geom.type));
-    json.Key("size").Numbers(geom.size);
-    if (geom.type == GeomType::kMesh) json.Key("mesh").String(geom.mesh);
+    ShapeJson(model, model.geoms[g], json);
     json.Key("slots").Int(SlotCount(model, g));
     json.EndObject();
   }
@@ -222,11 +226,7 @@ void WriteInfoJson(const Model& model, std::ostream& out, control::Tuning reques
   json.Key("visual").BeginArray();
   for (const VisualShape& shape : model.visual_shapes) {
     json.BeginObject();
-    json.Key("link").String(shape.link);
-    json.Key("body").String(BodyName(model, shape.body));
-    json.Key("shape").String(GeomTypeName(shape.type));
-    json.Key("size").Numbers(shape.size);
-    if (shape.type == GeomType::kMesh) json.Key("mesh").String(shape.mesh);
+    ShapeJson(model, shape, json);
     json.Key("position").Numbers(shape.position);
     json.Key("rotation").Numbers(Quaternion(shape.rotation));
     json.Key("material").String(shape.material);
@@ -345,9 +345,7 @@ void WriteInfoText(const Model& model, std::ostream& out, control::Tuning reques
   Table shapes({"link", "body", "shape", "size", "slots"});
   for (int g = 0; g < static_cast<int>(model.geoms.size()); ++g) {
     const Geom& geom = model.geoms[g];
-    std::string size = FormatVector(geom.size);
-    if (geom.type == GeomType::kMesh) size = absl::StrCat(geom.mesh, " scale ", size);
-    shapes.AddRow({geom.link, BodyName(model, geom.body), GeomTypeName(geom.type), size,
+    shapes.AddRow({geom.link, BodyName(model, geom.body), GeomTypeName(geom.type), ShapeSize(geom),
                    absl::StrCat(SlotCount(model, g))});
   }
   shapes.Print(out);
@@ -356,7 +354,7 @@ void WriteInfoText(const Model& model, std::ostream& out, control::Tuning reques
   Table visuals({"link", "body", "shape", "size", "position (body frame)", "colour"});
   for (const VisualShape& shape : model.visual_shapes) {
     visuals.AddRow({shape.link, BodyName(model, shape.body), GeomTypeName(shape.type),
-                    VisualSize(shape), FormatVector(shape.position), VisualColour(shape)});
+                    ShapeSize(shape), FormatVector(shape.position), VisualColour(shape)});
   }
   visuals.Print(out);
 

@@ -123,18 +123,19 @@ Joint MovableJoint(const TreeJoint& j) {
 // are re-expressed.
 void AddLinkToBody(const TreeLink& link, int body, const Pose& pose, Model& m) {
   m.inertia[body] += link.inertia.ExpressedInParent(Transform::FromPose(pose.R, pose.p));
+  const auto place = [&](Shape& shape) {
+    shape.body = body;
+    shape.position = pose.R * shape.position + pose.p;
+    shape.rotation = pose.R * shape.rotation;
+  };
   for (Geom geom : link.geoms) {
-    geom.body = body;
-    geom.position = pose.R * geom.position + pose.p;
-    geom.rotation = pose.R * geom.rotation;
+    place(geom);
     geom.link_rotation = pose.R;
     geom.link_position = pose.p;
     m.geoms.push_back(std::move(geom));
   }
   for (VisualShape shape : link.visuals) {
-    shape.body = body;
-    shape.position = pose.R * shape.position + pose.p;
-    shape.rotation = pose.R * shape.rotation;
+    place(shape);
     m.visual_shapes.push_back(std::move(shape));
   }
 }

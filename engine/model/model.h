@@ -75,36 +75,31 @@ const char* JointTypeName(const Joint& joint);
 enum class GeomType { kSphere, kBox, kCylinder, kMesh };
 const char* GeomTypeName(GeomType type);
 
-// Collision geometry of a link, in the frame of the body it was merged into.
-struct Geom {
+// What a collision shape and a visual one share: a primitive or a mesh of a
+// URDF link, in the frame of the body the link was merged into.
+struct Shape {
   std::string link;  // the URDF link it came from
   int body = 0;
   GeomType type = GeomType::kSphere;
-  Mat3 rotation = Mat3::Identity();  // geom axes in the body frame
-  Vec3 position = Vec3::Zero();      // geom origin in the body frame
-  // sphere: (radius, 0, 0); box: full side lengths (x, y, z);
-  // cylinder: (radius, length, 0); mesh: the mesh scale.
+  Mat3 rotation = Mat3::Identity();  // shape axes in the body frame
+  Vec3 position = Vec3::Zero();      // shape origin in the body frame
+  // sphere: (radius, 0, 0); box: full side lengths (x, y, z); cylinder:
+  // (radius, length, 0) along the shape's z axis; mesh: the mesh scale.
   Vec3 size = Vec3::Zero();
   std::string mesh;  // mesh file name as the URDF writes it
+};
+
+// Collision geometry of a link (URDF <collision>).
+struct Geom : Shape {
   // The URDF link's frame in the body frame (for a mesh's inertia-box
   // fallback, collision_geometry.h).
   Mat3 link_rotation = Mat3::Identity();
   Vec3 link_position = Vec3::Zero();
 };
 
-// A shape to draw a link by (URDF <visual>), in the frame of the body the
-// link was merged into, placed as the link's collision geometry is (Geom).
-// Visuals never collide and never change the dynamics.
-struct VisualShape {
-  std::string link;  // the URDF link it came from
-  int body = 0;
-  GeomType type = GeomType::kBox;
-  Mat3 rotation = Mat3::Identity();  // shape axes in the body frame
-  Vec3 position = Vec3::Zero();      // shape origin in the body frame
-  // As Geom::size: sphere (radius, 0, 0); box full sides (x, y, z); cylinder
-  // (radius, length, 0) along the shape's z axis; mesh: the mesh scale.
-  Vec3 size = Vec3::Zero();
-  std::string mesh;      // mesh file name as the URDF writes it
+// A shape to draw a link by (URDF <visual>), placed as the link's collision
+// geometry is. Visuals never collide and never change the dynamics.
+struct VisualShape : Shape {
   std::string material;  // the <material> name, "" when none
   // Red, green, blue, alpha in [0, 1]: the material's colour, inline or by
   // name; unset when it has none (or names an undefined material).
