@@ -34,6 +34,7 @@ TITLES = {
     "chains": "Closed chains and the box-footed biped",
     "control": "Paper 002's experiments: control modes and transmissions",
     "service": "The service, moreaud",
+    "viewers": "Dashboard viewers: what watching costs the server",
     "python": "Python client",
     "container": "The container image",
     "vs_mujoco": "Moreau against MuJoCo",
@@ -81,6 +82,11 @@ INTROS = {
                "same machine; every mode drives mini_cheetah in the `pd` mode holding its "
                "default pose, contact `moreau-sor`, Δt 1 ms. The in-process reference steps "
                "the same instances with `Simulation::StepAction` (no gRPC).",
+    "viewers": "Headless Chromium pages of the dashboard, each watching one trotting Mini "
+               "Cheetah at 30 Hz while a client steps all of them flat out, against no pages. "
+               "`moreaud --workers 1` is pinned to core 1; the client, the dashboard and "
+               "Chromium to core 0 (browsers run on their viewers' machines). ABBA rounds; "
+               "medians of the server's steps/s (`moreau_steps_total`).",
     "python": "`examples/random_rollout.py --policy zero` (`walk`: 20 sub-steps of 1 ms per "
               "env-step) as a Python `VectorEnv` on one `moreaud --workers 2` (remote) and on a "
               "`moreau.LocalServer(workers=2)` (in process), and the same physics stepped by C++ "
@@ -376,6 +382,30 @@ def format_service(raw: str) -> str:
     return out
 
 
+def format_viewers(raw: str) -> str:
+    skipped = os.path.join(raw, "skipped.txt")
+    if os.path.exists(skipped):
+        with open(skipped) as f:
+            return f.read().strip() + "\n"
+    r = read_json(os.path.join(raw, "viewers.json"))
+    o, phases, s = r["options"], r["phases"], r["summary"]
+    rows = []
+    for n in (0, o["viewers"]):
+        side = [p for p in phases if p["viewers"] == n]
+        rates = [p["stepsPerSecond"] for p in side]
+        frames = [f for p in side for f in p["framesPerSecond"]]
+        rows.append([str(n), str(len(side)), num(statistics.median(rates)),
+                     f"{num(min(rates))}–{num(max(rates))}",
+                     f"{100 * statistics.median(p['serverCpu'] for p in side):.0f} %",
+                     f"{statistics.median(frames):.1f} ({min(frames):.1f}–{max(frames):.1f})"
+                     if frames else "—"])
+    out = table(["pages", "phases", "steps/s (median)", "range", "server CPU",
+                 f"frames/s per page ({s['framesPerSecondPerPage']['rateHz']:g} Hz asked)"], rows)
+    rounds = ", ".join(f"{x:.3f}" for x in s["roundRatios"])
+    return out + (f"\nSteps/s with {o['viewers']} pages over none: **{s['ratio']:.3f}** (rounds: "
+                  f"{rounds}).\n")
+
+
 def format_python(raw: str) -> str:
     rows = []
     for path in sorted(glob.glob(os.path.join(raw, "rollout_*.json")),
@@ -474,7 +504,8 @@ def format_fuzz(raw: str) -> str:
 FORMATTERS = {"engine": format_engine, "steps": format_steps, "ab": format_ab, "max_dt": format_max_dt,
               "ladder": format_ladder,
               "stand_slip": format_stand_slip, "a1": format_a1, "chains": format_chains,
-              "control": format_control, "service": format_service, "python": format_python,
+              "control": format_control, "service": format_service, "viewers": format_viewers,
+              "python": format_python,
               "container": format_container,
               "vs_mujoco": format_vs_mujoco, "soak": format_soak, "fuzz": format_fuzz}
 

@@ -22,16 +22,16 @@
 #
 # A full run without --fuzz takes about 15 min, 10 of them the soak test.
 #
-# Areas: engine steps ab max_dt ladder stand_slip a1 chains control service python
-# container vs_mujoco soak fuzz. Environment: BUILD_DIR (default build), FUZZ_BUILD_DIR
+# Areas: engine steps ab max_dt ladder stand_slip a1 chains control service viewers
+# python container vs_mujoco soak fuzz. Environment: BUILD_DIR (default build), FUZZ_BUILD_DIR
 # (default build-fuzz), JOBS (build parallelism, default nproc).
 set -euo pipefail
 caller=$PWD
 cd "$(dirname "$0")/.."
 root=$PWD
 
-all_areas=(engine steps ab max_dt ladder stand_slip a1 chains control service python container vs_mujoco
-  soak fuzz)
+all_areas=(engine steps ab max_dt ladder stand_slip a1 chains control service viewers python container
+  vs_mujoco soak fuzz)
 quick=0 fuzz=0 container=0 only="" out="" no_build=0 baseline=""
 while (($#)); do
   case "$1" in
@@ -101,6 +101,7 @@ for a in "${!run[@]}"; do
     chains) targets+=(sim_four_bar_test sim_biped_contact_test) ;;
     control) targets+=(moreau_control_bench) ;;
     service) targets+=(moreaud moreau_loadgen) ;;
+    viewers) targets+=(moreaud) ;;
     python) targets+=(moreaud moreau_loadgen moreau_python moreau_local) ;;
     container) targets+=(moreaud moreau moreau_python) ;;
     soak) targets+=(moreaud moreau_soak) ;;
@@ -261,6 +262,26 @@ area_service() {
       >"$raw/inproc_$r.json"
   done
   stop_server
+}
+
+area_viewers() {
+  local flags
+  flags=$(q "--viewers 1 --instances 1 --rounds 1 --phase-s 1 --warmup-s 0.5 --substeps 10 --max-s 120" \
+    "")  # full: its defaults, 8 pages and instances, 3 rounds of 10 s phases
+  cmd="\`node clients/web/bench/viewers.js ${flags:+$flags }--moreaud $B/server/moreaud\`"
+  local missing=""
+  command -v node >/dev/null || missing="node"
+  [[ -d clients/web/node_modules && -d clients/js/node_modules ]] ||
+    missing="clients/js and clients/web's node_modules (npm ci)"
+  [[ -x "${MOREAU_CHROMIUM:-/usr/bin/chromium}" ]] || missing="Chromium"
+  (($(nproc) > 1)) || missing="a second core"
+  if [[ -n "$missing" ]]; then
+    echo "Not run: no $missing on this machine." >"$raw/skipped.txt"
+    return
+  fi
+  # shellcheck disable=SC2086
+  node clients/web/bench/viewers.js $flags --moreaud "$(realpath "$B/server/moreaud")" \
+    >"$raw/viewers.json" 2>"$raw/viewers.log" || { cat "$raw/viewers.log" >&2; exit 1; }
 }
 
 area_python() {
