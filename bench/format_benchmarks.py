@@ -82,11 +82,10 @@ INTROS = {
                "same machine; every mode drives mini_cheetah in the `pd` mode holding its "
                "default pose, contact `moreau-sor`, Δt 1 ms. The in-process reference steps "
                "the same instances with `Simulation::StepAction` (no gRPC).",
-    "viewers": "Headless Chromium pages of the dashboard, each watching one trotting Mini "
-               "Cheetah at 30 Hz while a client steps all of them flat out, against no pages. "
-               "`moreaud --workers 1` is pinned to core 1; the client, the dashboard and "
-               "Chromium to core 0 (browsers run on their viewers' machines). ABBA rounds; "
-               "medians of the server's steps/s (`moreau_steps_total`).",
+    "viewers": "Headless Chromium pages of the dashboard each watch one trotting Mini Cheetah "
+               "at 30 Hz while a client steps all of them flat out, against no pages. `moreaud "
+               "--workers 1` is pinned to core 1 at nice -20; the client, dashboard and Chromium to core 0 "
+               "(in use browsers run on their viewers' machines). ABBA rounds.",
     "python": "`examples/random_rollout.py --policy zero` (`walk`: 20 sub-steps of 1 ms per "
               "env-step) as a Python `VectorEnv` on one `moreaud --workers 2` (remote) and on a "
               "`moreau.LocalServer(workers=2)` (in process), and the same physics stepped by C++ "
@@ -388,22 +387,36 @@ def format_viewers(raw: str) -> str:
         with open(skipped) as f:
             return f.read().strip() + "\n"
     r = read_json(os.path.join(raw, "viewers.json"))
-    o, phases, s = r["options"], r["phases"], r["summary"]
+    o, phases = r["options"], r["phases"]
+    pages = o["viewers"]
+
+    def median_of(n: int, key: str) -> float:
+        return statistics.median(p[key] for p in phases if p["viewers"] == n)
+
     rows = []
-    for n in (0, o["viewers"]):
-        side = [p for p in phases if p["viewers"] == n]
-        rates = [p["stepsPerSecond"] for p in side]
-        frames = [f for p in side for f in p["framesPerSecond"]]
-        rows.append([str(n), str(len(side)), num(statistics.median(rates)),
-                     f"{num(min(rates))}–{num(max(rates))}",
-                     f"{100 * statistics.median(p['serverCpu'] for p in side):.0f} %",
+    for n in (0, pages):
+        frames = [f for p in phases if p["viewers"] == n for f in p["framesPerSecond"]]
+        rows.append([str(n), num(median_of(n, "stepsPerSecond")),
+                     f"{100 * median_of(n, 'serverCpu'):.0f} %",
+                     f"{100 * (median_of(n, 'serverCoreBusy') - median_of(n, 'serverCpu')):.0f} %",
+                     num(median_of(n, "stepsPerServerCpuSecond")),
                      f"{statistics.median(frames):.1f} ({min(frames):.1f}–{max(frames):.1f})"
                      if frames else "—"])
-    out = table(["pages", "phases", "steps/s (median)", "range", "server CPU",
-                 f"frames/s per page ({s['framesPerSecondPerPage']['rateHz']:g} Hz asked)"], rows)
-    rounds = ", ".join(f"{x:.3f}" for x in s["roundRatios"])
-    return out + (f"\nSteps/s with {o['viewers']} pages over none: **{s['ratio']:.3f}** (rounds: "
-                  f"{rounds}).\n")
+    out = table(["pages", "steps/s", "server CPU", "others on its core", "steps/server CPU s",
+                 f"frames/s per page ({o['rateHz']:g} Hz asked)"], rows)
+
+    def ratios(key: str) -> str:
+        per_round = []
+        for k in sorted({p["round"] for p in phases}):
+            side = [[p[key] for p in phases if p["round"] == k and p["viewers"] == n]
+                    for n in (pages, 0)]
+            per_round.append(statistics.mean(side[0]) / statistics.mean(side[1]))
+        whole = median_of(pages, key) / median_of(0, key)
+        return f"**{whole:.3f}** (rounds {', '.join(f'{x:.3f}' for x in per_round)})"
+
+    return out + (f"\nMedians of {len(phases) // 2} phases of {o['phaseS']:g} s a side. {pages} pages "
+                  f"/ none: steps/s {ratios('stepsPerSecond')}; per server CPU s "
+                  f"{ratios('stepsPerServerCpuSecond')}.\n")
 
 
 def format_python(raw: str) -> str:
