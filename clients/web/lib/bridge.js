@@ -13,6 +13,8 @@
 //   watch {id, rateHz ≤ 60}               → {type: 'watching', id, rateHz}, then frames
 //   unwatch                               → {type: 'unwatched'}
 //   run {id, realtime: true} / pause {id} → {type: 'running', id, running} (to every browser)
+// On connection a browser gets {type: 'running', id, running: true} for each
+// run going on.
 //   command {id, forward, lateral, yaw}   → {type: 'command', id, command, applied}
 //   push {id, force: [x, y, z], duration} → {type: 'pushed', id, queued, start, time, force, duration}
 // A request may carry `ref`, echoed in its answer. Every failure answers
@@ -310,6 +312,9 @@ class Dashboard {
   onConnection(socket) {
     this.sockets.add(socket);
     socket.watch = null;
+    // The runs going on (the demo's, or another browser's), started before
+    // this browser came.
+    for (const id of this.runs.keys()) send(socket, { type: 'running', id, running: true });
     socket.on('message', (data, isBinary) => {
       let message;
       try {

@@ -420,6 +420,26 @@ test('/mesh serves a compiled-in mesh byte for byte, and says which it does not 
   await browser.request({ type: 'destroy', id: created.id });
 });
 
+test('a browser that connects while runs go on is told of each, and of none that stopped', async () => {
+  const [a, b] = [await createTrot(), await createTrot()];
+  assert.equal((await browser.request({ type: 'run', id: a, realtime: true })).running, true);
+  await browser.request({ type: 'run', id: b, realtime: true });
+  await browser.request({ type: 'pause', id: b });
+  const late = new BridgeClient(`ws://127.0.0.1:${stack.dashboard.port}/ws`);
+  try {
+    const told = late.waitFor((m) => m.type === 'running' && m.id === a, 10000, `a running message of ${a}`);
+    await late.open();
+    assert.deepEqual(await told, { type: 'running', id: a, running: true });
+    // Its answer to a listing comes after what it was told on connection.
+    await late.request({ type: 'list' });
+    assert.deepEqual(late.messages.filter((m) => m.type === 'running'), [{ type: 'running', id: a, running: true }]);
+  } finally {
+    late.close();
+    await browser.request({ type: 'pause', id: a });
+    for (const id of [a, b]) await browser.request({ type: 'destroy', id });
+  }
+});
+
 test('the demo arm follows its motion in real time, under inverse dynamics', async () => {
   const id = await stack.dashboard.startArmDemo();
   try {

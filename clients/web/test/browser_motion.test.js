@@ -75,6 +75,9 @@ test('the page lists the demo instance, which trots in a circle', { skip: skipBr
     await row.click();
     await waitInPage(page, (id) => window.dashboard.selected === id && window.dashboard.spec &&
       window.dashboard.trace.length > 1, demo, 15000, 'the demo selected');
+    // Its run began before the page connected: shown as running all the same.
+    assert.equal(await page.textContent('#run-state'), 'running in real time');
+    assert.ok(await page.isDisabled('#run') && !(await page.isDisabled('#pause')), 'Run disabled, Pause enabled');
     // Its heading turns, left (0.2 rad/s asked for), over 4 s of simulated
     // time: by 0.4-0.8 rad; by less than 0.15 rad with none asked for.
     const start = (await simTime(page)) + GAIT_S / 2;
