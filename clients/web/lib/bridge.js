@@ -14,7 +14,9 @@
 //   unwatch                               → {type: 'unwatched'}
 //   run {id, realtime: true} / pause {id} → {type: 'running', id, running} (to every browser)
 // On connection a browser gets {type: 'running', id, running: true} for each
-// run going on.
+// run going on. A run whose step fails (the instance diverged) stops:
+// {type: 'running', id, running: false, reason} to every browser; a reset
+// makes the instance steppable again.
 //   command {id, forward, lateral, yaw}   → {type: 'command', id, command, applied}
 //   push {id, force: [x, y, z], duration} → {type: 'pushed', id, queued, start, time, force, duration}
 // A request may carry `ref`, echoed in its answer. Every failure answers
@@ -96,6 +98,9 @@ const CONTENT_TYPES = {
   '.png': 'image/png',
   '.svg': 'image/svg+xml',
 };
+
+/** The largest push force component the server takes, N. */
+const MAX_PUSH_N = 1e6;
 
 /** The highest Watch rate a browser may ask for. */
 const MAX_RATE_HZ = 60;
@@ -577,7 +582,9 @@ class Dashboard {
     } catch (error) {
       for (const q of queued) q.reject(error);
       if (this.runs.get(run.id) === run) {
-        this.stopRun(run.id);
+        // E.g. the instance diverged: stepping is refused until it is reset.
+        const reason = /** @type {any} */ (error).details || /** @type {Error} */ (error).message;
+        this.stopRun(run.id, null, reason);
         this.broadcast({ type: 'error', request: 'run',
           message: `run ${run.id}: ${/** @type {Error} */ (error).message}` });
       }
@@ -586,14 +593,20 @@ class Dashboard {
     }
   }
 
-  /** Stops the run of `id`, telling every browser but `except`. */
-  stopRun(id, except = null) {
+  /**
+   * Stops the run of `id`, telling every browser but `except` (with `reason`
+   * when the run failed).
+   * @param {string} id
+   * @param {any} [except]
+   * @param {string} [reason]
+   */
+  stopRun(id, except = null, reason = undefined) {
     const run = this.runs.get(id);
     if (!run) return;
     clearInterval(run.timer);
     this.runs.delete(id);
     for (const q of run.pushes.splice(0)) q.reject(new Error('the run stopped before the push began'));
-    this.broadcast({ type: 'running', id, running: false }, except);
+    this.broadcast({ type: 'running', id, running: false, ...(reason ? { reason } : {}) }, except);
   }
 
   /**
@@ -654,9 +667,11 @@ class Dashboard {
   async push(m) {
     const id = instanceId(m);
     const force = m.force;
+    // The server's bound: a push it refuses would fail a run's step, and so stop the run.
     if (!Array.isArray(force) || force.length !== 3 ||
-        !force.every((f) => typeof f === 'number' && Number.isFinite(f))) {
-      throw new Error(`force: give three finite numbers (N, world frame), got ${JSON.stringify(force)}`);
+        !force.every((f) => typeof f === 'number' && Number.isFinite(f) && Math.abs(f) <= MAX_PUSH_N)) {
+      throw new Error(`force: give three finite numbers of magnitude ≤ ${MAX_PUSH_N} (N, world frame), ` +
+        `got ${JSON.stringify(force)}`);
     }
     const duration = m.duration === undefined ? 0.1 : m.duration;
     if (typeof duration !== 'number' || !(duration > 0) || duration > 60) {

@@ -3,8 +3,9 @@
 // real moreaud and a dashboard running the demo, everything measured from
 // window.dashboard (the frames' poses, the base velocity the bridge
 // differences between them, the page's trace of the base): the demo listed
-// and turning; a push's jump of the measured lateral velocity, and the
-// recovery from a gentler one; Reset bringing every body back to its pose at
+// and turning; a push's jump of the measured lateral velocity, a run stopped
+// by a push it diverges from (said on the page, Reset and Run going on), and
+// the recovery from a gentler one; Reset bringing every body back to its pose at
 // creation; Q and E turning the trot, the command ramping up. Waits are on
 // simulated time. Skipped, saying so, without Chromium.
 //
@@ -111,6 +112,28 @@ test('a 120 N push makes the measured lateral velocity jump by 0.9 m/s within 0.
     t.diagnostic(`lateral ${baseline.toFixed(3)} m/s before; after: ${after.map((e) =>
       `${(e.time - push.start).toFixed(3)} s ${e.lateral.toFixed(3)}`).join(', ')}`);
     assert.ok(jump >= 0.9, `the measured lateral velocity jumped by ${jump} m/s in 0.25 s`);
+    await destroy(page);
+    assert.deepEqual(problems, []);
+  });
+
+test('a push that makes the trot diverge stops its run, the page saying so; Reset, then Run, go on',
+  { skip: skipBrowser, timeout: 180000 }, async () => {
+    await trotting(1);
+    await page.fill('#push-force', '1000000');
+    await page.click('#push');
+    await waitInPage(page, () => /^stopped: .*diverged.*Reset, then Run\.$/.test(
+      document.querySelector('#run-state').textContent), null, 30000, 'the run stopped, saying why');
+    assert.ok(!(await page.isDisabled('#run')) && (await page.isDisabled('#pause')), 'Run enabled, Pause disabled');
+    await page.click('#reset');
+    await waitInPage(page, () => document.querySelector('#run-state').textContent === 'paused', null, 10000,
+      'paused after the reset');
+    await run(page);
+    // Stepping again from the reset state: a frame near t = 0, then one past 0.5 s.
+    await waitInPage(page, () => {
+      const trace = window.dashboard.trace;
+      const reset = trace.findLastIndex((e) => e.time < 0.1);
+      return reset >= 0 && trace.slice(reset).some((e) => e.time >= 0.5);
+    }, null, 60000, '0.5 s simulated since the reset');
     await destroy(page);
     assert.deepEqual(problems, []);
   });
