@@ -8,7 +8,7 @@
 // this process, the dashboard and Chromium pinned to core 0, in every phase,
 // so that the browsers (which in use run on the viewers' own machines) take
 // no CPU from the server. The client keeps STEPPERS StepBatch calls in flight
-// and runs at nice -10, so that the pages rendering beside it do not starve
+// and runs at nice -20, so that the pages rendering beside it do not starve
 // the server of steps to make (the server's CPU share is reported: near 1
 // when it never waits). Phases go in ABBA rounds (0, `--viewers`,
 // `--viewers`, 0 viewers); each measures, after a warm-up, the server's
@@ -19,7 +19,7 @@
 // object, to stdout.
 //
 //   node bench/viewers.js [--moreaud PATH] [--viewers 8] [--instances 8]
-//        [--rounds 3] [--phase-s 10] [--warmup-s 3] [--substeps 100]
+//        [--rounds 3] [--phase-s 10] [--warmup-s 3] [--substeps 300]
 //        [--max-s 900] [--chromium /usr/bin/chromium]
 //
 // --moreaud defaults to $MOREAUD_BIN, else build/server/moreaud of the
@@ -37,7 +37,7 @@ const { Client } = require('../../js/lib');
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const DASHBOARD = path.join(__dirname, '..', 'bin', 'moreau-dashboard.js');
 const USAGE = 'usage: node bench/viewers.js [--moreaud PATH] [--viewers 8] [--instances 8] [--rounds 3]\n' +
-  '       [--phase-s 10] [--warmup-s 3] [--substeps 100] [--max-s 900] [--chromium PATH]';
+  '       [--phase-s 10] [--warmup-s 3] [--substeps 300] [--max-s 900] [--chromium PATH]';
 
 /** The core of the server, and the core of everything else. */
 const SERVER_CORE = 1;
@@ -65,7 +65,7 @@ function parse(argv) {
   /** @type {Options} */
   const options = {
     moreaud: process.env.MOREAUD_BIN || path.join(ROOT, 'build', 'server', 'moreaud'),
-    viewers: 8, instances: 8, rounds: 3, phaseS: 10, warmupS: 3, substeps: 100, maxS: 900,
+    viewers: 8, instances: 8, rounds: 3, phaseS: 10, warmupS: 3, substeps: 300, maxS: 900,
     chromium: process.env.MOREAU_CHROMIUM || '/usr/bin/chromium',
   };
   const numbers = { '--viewers': 'viewers', '--instances': 'instances', '--rounds': 'rounds',
@@ -314,7 +314,7 @@ async function main() {
     const dt = created.spec.dt;
     log(`${ids.length} trotting mini_cheetah instances (dt ${dt} s), ${options.substeps} sub-steps a call, ` +
       `${Math.min(STEPPERS, ids.length)} calls in flight`);
-    const stepping = await spawnUntil('nice', ['-n', '-10', process.execPath, __filename, '--stepper', address,
+    const stepping = await spawnUntil('nice', ['-n', '-20', process.execPath, __filename, '--stepper', address,
       String(options.substeps), ...ids], /stepping/);
     children.push(stepping.child);
     const failed = new Promise((resolve) => stepping.child.once('exit', (code, signal) =>
@@ -354,9 +354,16 @@ async function main() {
           throw new Error(`--max-s ${options.maxS} s too short for phase ${phases.length + 1}`);
         }
         if (pages.length !== viewers) {
-          for (const page of pages) await page.close();
-          pages = [];
-          if (viewers) await openPages(viewers);
+          // The client stopped meanwhile, so that the pages, on its core, open
+          // quickly (the phase's warm-up follows).
+          stepping.child.kill('SIGSTOP');
+          try {
+            for (const page of pages) await page.close();
+            pages = [];
+            if (viewers) await openPages(viewers);
+          } finally {
+            stepping.child.kill('SIGCONT');
+          }
         }
         await sleep(options.warmupS * 1000);
         const [steps0, frames0, cpu0, busy0, client0, t0] = [await stepsTotal(metricsUrl), await framesSeen(),
