@@ -57,21 +57,18 @@ INTROS = {
           "pair ended at the same final base pose.",
     "max_dt": "The same trot over an ascending sweep of Δt, stopping at the first that falls "
               "or diverges. Outcomes are deterministic.",
-    "ladder": "Every quadruped of the repository standing (`--controller stand`) and trotting "
-              "(`--controller trot`) for 10 s with each contact model over an ascending sweep "
-              "of Δt: the largest Δt at which it holds the whole run (upright, not diverged), "
-              "and the first Δt that fails. Outcomes are deterministic.",
-    "stand_slip": "The Mini Cheetah standing for 10 s (`--controller stand`): the largest "
-                  "tangential travel of a foot since its touchdown (landing included) and the "
-                  "deepest penetration, as `moreau sim` reports them.",
-    "a1": "The A1 (`models/unitree_a1/a1.urdf`) trotting for 10 s with and without "
-          "`--weight-feedforward` (each stance leg also carries its share of the weight); "
-          "final base x.",
-    "chains": "The built-in `four_bar` (a parallelogram closed by a revolute cut joint) "
-              "released from θ = 0.6 rad for 10 s, against the reduced 1-DOF pendulum (RK4) "
-              "and Freudenstein's relation; the built-in `biped` (box feet, four corner "
-              "contacts each) dropped 5 cm and standing 1.5 s at Δt 1 ms. Figures are the "
-              "lines the tests print.",
+    "ladder": "Every quadruped standing and trotting (`--controller stand`, `trot`) 10 s per "
+              "contact model over an ascending sweep of Δt: the largest Δt that holds the "
+              "run (upright, not diverged), and the first that fails. Deterministic.",
+    "stand_slip": "The Mini Cheetah standing 10 s (`--controller stand`): a foot's largest "
+                  "travel since its touchdown (landing included) and the deepest penetration "
+                  "(`moreau sim`).",
+    "a1": "The A1 (`models/unitree_a1/a1.urdf`) trotting 10 s with and without "
+          "`--weight-feedforward` (stance legs carry their share of the weight).",
+    "chains": "`four_bar` (a parallelogram closed by a revolute cut joint) released from "
+              "θ = 0.6 rad for 10 s, against the reduced pendulum (RK4) and Freudenstein's "
+              "relation; `biped` (box feet, four corner contacts each) dropped 5 cm, standing "
+              "1.5 s at Δt 1 ms. The tests' printed lines.",
     "control": "Paper 002 §IV: per scenario and control mode the largest stable Δt (doubling "
                "from 1 ms up to the 100 ms cap, then bisections), and there the tracking error "
                "(mean absolute joint error) and the wall time of 5 s simulated (median). Then "
