@@ -13,14 +13,14 @@
 //   watch {id, rateHz ≤ 60}               → {type: 'watching', id, rateHz}, then frames
 //   unwatch                               → {type: 'unwatched'}
 //   run {id, realtime: true} / pause {id} → {type: 'running', id, running} (to every browser)
-// On connection a browser gets {type: 'running', id, running: true} for each
-// run going on. A run whose step fails (the instance diverged) stops:
-// {type: 'running', id, running: false, reason} to every browser; a reset
-// makes the instance steppable again.
 //   command {id, forward, lateral, yaw}   → {type: 'command', id, command, applied}
 //   push {id, force: [x, y, z], duration} → {type: 'pushed', id, queued, start, time, force, duration}
 // A request may carry `ref`, echoed in its answer. Every failure answers
 // {type: 'error', message, ref} naming the problem.
+// On connection a browser gets {type: 'running', id, running: true} for each
+// run going on. A run whose step fails (the instance diverged) stops:
+// {type: 'running', id, running: false, reason} to every browser; a reset
+// makes the instance steppable again.
 //
 // Frames: {type: 'frame', id, time, steps, bodies: [{name, position,
 // quaternion}], contactForces, contactFlags, baseVelocity, command}, each
@@ -34,8 +34,8 @@
 // Running: the bridge steps an instance in real time, every STEP_PERIOD_MS one
 // Step of (elapsed wall time / dt) sub-steps with the instance's current
 // command as the action. Only instances this bridge created with a
-// controller, under control mode "command". Runs stop when the last browser
-// disconnects. The command applied ramps toward the one asked for at each
+// controller, under control mode "command", and the demo arm. Runs but the
+// demo's stop when the last browser disconnects. The command applied ramps toward the one asked for at each
 // element's bound per second of simulated time (lib/command_ramp.js).
 
 const fs = require('node:fs');
