@@ -34,7 +34,7 @@ TITLES = {
     "chains": "Closed chains and the box-footed biped",
     "control": "Paper 002's experiments: control modes and transmissions",
     "service": "The service, moreaud",
-    "viewers": "Dashboard viewers: what watching costs the server",
+    "viewers": "Dashboard viewers",
     "python": "Python client",
     "container": "The container image",
     "vs_mujoco": "Moreau against MuJoCo",
@@ -56,7 +56,7 @@ INTROS = {
           "and the median of the pairs' ratios, this commit / baseline. \"same pose\": every "
           "pair ended at the same final base pose.",
     "max_dt": "The same trot over an ascending sweep of Δt, stopping at the first that falls "
-              "or diverges. Outcomes are deterministic.",
+              "or diverges. Deterministic.",
     "ladder": "Every quadruped standing and trotting (`--controller stand`, `trot`) 10 s per "
               "contact model over an ascending sweep of Δt: the largest Δt that holds the "
               "run (upright, not diverged), and the first that fails. Deterministic.",
@@ -79,10 +79,9 @@ INTROS = {
                "same machine; every mode drives mini_cheetah in the `pd` mode holding its "
                "default pose, contact `moreau-sor`, Δt 1 ms. The in-process reference steps "
                "the same instances with `Simulation::StepAction` (no gRPC).",
-    "viewers": "Headless Chromium pages of the dashboard each watch one trotting Mini Cheetah "
-               "at 30 Hz while a client steps all of them flat out, against no pages. `moreaud "
-               "--workers 1` is pinned to core 1 at nice -20; the client, dashboard and Chromium to core 0 "
-               "(in use browsers run on their viewers' machines). ABBA rounds.",
+    "viewers": "Chromium pages of the dashboard each watch a trotting Mini Cheetah (30 Hz) "
+               "that a client steps flat out, against none. `moreaud --workers 1` alone on core "
+               "1 (nice -20), the rest on core 0 (browsers run on viewers' machines). ABBA.",
     "python": "`examples/random_rollout.py --policy zero` (`walk`: 20 sub-steps of 1 ms per "
               "env-step) as a Python `VectorEnv` on one `moreaud --workers 2` (remote) and on a "
               "`moreau.LocalServer(workers=2)` (in process), and the same physics stepped by C++ "
@@ -395,12 +394,11 @@ def format_viewers(raw: str) -> str:
         frames = [f for p in phases if p["viewers"] == n for f in p["framesPerSecond"]]
         rows.append([str(n), num(median_of(n, "stepsPerSecond")),
                      f"{100 * median_of(n, 'serverCpu'):.0f} %",
-                     f"{100 * (median_of(n, 'serverCoreBusy') - median_of(n, 'serverCpu')):.0f} %",
                      num(median_of(n, "stepsPerServerCpuSecond")),
                      f"{statistics.median(frames):.1f} ({min(frames):.1f}–{max(frames):.1f})"
                      if frames else "—"])
-    out = table(["pages", "steps/s", "server CPU", "others on its core", "steps/server CPU s",
-                 f"frames/s per page ({o['rateHz']:g} Hz asked)"], rows)
+    out = table(["pages", "steps/s", "server CPU", "per server CPU s",
+                 f"frames/s a page ({o['rateHz']:g} Hz)"], rows)
 
     def ratios(key: str) -> str:
         per_round = []
@@ -411,8 +409,8 @@ def format_viewers(raw: str) -> str:
         whole = median_of(pages, key) / median_of(0, key)
         return f"**{whole:.3f}** (rounds {', '.join(f'{x:.3f}' for x in per_round)})"
 
-    return out + (f"\nMedians of {len(phases) // 2} phases of {o['phaseS']:g} s a side. {pages} pages "
-                  f"/ none: steps/s {ratios('stepsPerSecond')}; per server CPU s "
+    return out + (f"\n{pages} pages / none, medians of {len(phases) // 2} × {o['phaseS']:g} s: "
+                  f"{ratios('stepsPerSecond')}; per server CPU s "
                   f"{ratios('stepsPerServerCpuSecond')}.\n")
 
 

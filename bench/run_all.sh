@@ -166,8 +166,7 @@ sim_area() {  # sim_area AREA [extra sim_sweep flags]; $duration: simulated s (d
   seconds=$(q 0.5 "${duration:-10}")
   ((quick)) && flags+=(--quick)
   flags+=(--duration "$seconds")
-  cmd="\`bench/sim_sweep.py $name ${flags[*]}\` (each run: \`$B/clients/cli/moreau sim MODEL"
-  cmd+=" --duration $seconds --json\` with the row's flags)"
+  cmd="\`bench/sim_sweep.py $name ${flags[*]}\` (runs of \`$B/clients/cli/moreau sim … --json\`)"
   "$py" bench/sim_sweep.py "$name" --moreau "$B/clients/cli/moreau" "${flags[@]}" >"$raw/$name.jsonl"
 }
 area_steps() {
@@ -202,7 +201,7 @@ area_stand_slip() { sim_area stand_slip; }
 area_a1() { sim_area a1; }
 
 area_chains() {
-  cmd="\`$B/tests/unit/sim/sim_four_bar_test\` and \`$B/tests/unit/sim/sim_biped_contact_test\` (their printed lines)"
+  cmd="\`$B/tests/unit/sim/sim_four_bar_test\` and \`$B/tests/unit/sim/sim_biped_contact_test\`"
   "$B/tests/unit/sim/sim_four_bar_test" >"$raw/four_bar.txt"
   "$B/tests/unit/sim/sim_biped_contact_test" >"$raw/biped.txt"
 }
@@ -379,8 +378,8 @@ new="$work/new.md"
 {
   echo "# Benchmarks"
   echo
-  echo "By \`bench/run_all.sh\` (\`--help\`); earlier figures in git history. A section not rerun"
-  echo "says so on its Commit line. Build: \`$build\`, Release, \`$arch\`, $compiler."
+  echo "By \`bench/run_all.sh\` (\`--help\`); earlier figures in git history. Build: \`$build\`,"
+  echo "Release, \`$arch\`, $compiler."
   echo
 } >"$new"
 for a in "${all_areas[@]}"; do
