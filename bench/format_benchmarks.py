@@ -58,8 +58,8 @@ INTROS = {
     "max_dt": "The same trot over an ascending sweep of Δt, stopping at the first that falls "
               "or diverges. Deterministic.",
     "ladder": "Every quadruped standing and trotting (`--controller stand`, `trot`) 10 s per "
-              "contact model over an ascending sweep of Δt: the largest Δt that holds the "
-              "run (upright, not diverged), and the first that fails. Deterministic.",
+              "contact model, Δt ascending: the largest Δt that holds (upright, not diverged) "
+              "and the first that fails. Deterministic.",
     "stand_slip": "The Mini Cheetah standing 10 s (`--controller stand`): a foot's largest "
                   "travel since its touchdown (landing included) and the deepest penetration "
                   "(`moreau sim`).",
@@ -68,7 +68,7 @@ INTROS = {
     "chains": "`four_bar` (a parallelogram closed by a revolute cut joint) released from "
               "θ = 0.6 rad for 10 s, against the reduced pendulum (RK4) and Freudenstein's "
               "relation; `biped` (box feet, four corner contacts each) dropped 5 cm, standing "
-              "1.5 s at Δt 1 ms. The tests' printed lines.",
+              "1.5 s at Δt 1 ms.",
     "control": "Paper 002 §IV: per scenario and control mode the largest stable Δt (doubling "
                "from 1 ms up to the 100 ms cap, then bisections), and there the tracking error "
                "(mean absolute joint error) and the wall time of 5 s simulated (median). Then "
