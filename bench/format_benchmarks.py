@@ -61,8 +61,7 @@ INTROS = {
               "contact model, Δt ascending: the largest Δt that holds (upright, not diverged) "
               "and the first that fails. Deterministic.",
     "stand_slip": "The Mini Cheetah standing 10 s (`--controller stand`): a foot's largest "
-                  "travel since its touchdown (landing included) and the deepest penetration "
-                  "(`moreau sim`).",
+                  "travel since its touchdown (landing included) and the deepest penetration.",
     "a1": "The A1 (`models/unitree_a1/a1.urdf`) trotting 10 s with and without "
           "`--weight-feedforward` (stance legs carry their share of the weight).",
     "chains": "`four_bar` (a parallelogram closed by a revolute cut joint) released from "
@@ -79,7 +78,7 @@ INTROS = {
                "same machine; every mode drives mini_cheetah in the `pd` mode holding its "
                "default pose, contact `moreau-sor`, Δt 1 ms. The in-process reference steps "
                "the same instances with `Simulation::StepAction` (no gRPC).",
-    "viewers": "Chromium pages of the dashboard each watch a trotting Mini Cheetah (30 Hz) "
+    "viewers": "Chromium pages each watch a trotting Mini Cheetah (30 Hz) "
                "that a client steps flat out, against none. `moreaud --workers 1` alone on core "
                "1 (nice -20), the rest on core 0 (browsers run on viewers' machines). ABBA.",
     "python": "`examples/random_rollout.py --policy zero` (`walk`: 20 sub-steps of 1 ms per "
