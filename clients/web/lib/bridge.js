@@ -7,7 +7,7 @@
 // Browser → bridge (JSON, one object per message, `type` naming it):
 //   list                                  → {type: 'instances', instances}
 //   create {model, contactModel, controller} → {type: 'created', id, spec}
-//   reset {id}                            → {type: 'reset', id, time}
+//   reset {id}                            → {type: 'reset', id, time} (to every browser)
 //   destroy {id}                          → {type: 'destroyed', id}
 //   spec {id}                             → {type: 'spec', id, spec}
 //   watch {id, rateHz ≤ 60}               → {type: 'watching', id, rateHz}, then frames
@@ -363,6 +363,8 @@ class Dashboard {
         const observation = await this.client.reset(id);
         // The trot starts afresh: its command ramps up again from rest.
         if (this.applied.has(id)) this.applied.set(id, this.applied.get(id).map(() => 0));
+        // Every browser: a page showing why the run stopped shows it no more.
+        this.broadcast({ type: 'reset', id, time: observation.time }, socket);
         return { type: 'reset', id, time: observation.time };
       }
       case 'destroy': {

@@ -460,8 +460,10 @@ test('a run whose instance diverges stops, saying why, to every browser; a reset
     const listed = (await browser.request({ type: 'list' })).instances.find((i) => i.id === id);
     assert.equal(listed.running, false);
     assert.match(listed.status, /^error: .*diverged/);
-    // Reset, then the run goes on: simulated time advances.
+    // Reset (the other browser told too), then the run goes on: simulated time advances.
+    const toldOfReset = other.waitFor((m) => m.type === 'reset' && m.id === id, 10000, 'the reset');
     assert.equal((await browser.request({ type: 'reset', id })).type, 'reset');
+    assert.equal((await toldOfReset).time, 0);
     assert.equal((await browser.request({ type: 'run', id, realtime: true })).running, true);
     let time = 0;
     for (let waited = 0; time < 0.2 && waited < 20000; waited += 100) {
