@@ -34,6 +34,7 @@ TITLES = {
     "chains": "Closed chains and the box-footed biped",
     "control": "Paper 002's experiments: control modes and transmissions",
     "service": "The service, moreaud",
+    "viewers": "Dashboard viewers",
     "python": "Python client",
     "container": "The container image",
     "vs_mujoco": "Moreau against MuJoCo",
@@ -55,22 +56,18 @@ INTROS = {
           "and the median of the pairs' ratios, this commit / baseline. \"same pose\": every "
           "pair ended at the same final base pose.",
     "max_dt": "The same trot over an ascending sweep of Δt, stopping at the first that falls "
-              "or diverges. Outcomes are deterministic.",
-    "ladder": "Every quadruped of the repository standing (`--controller stand`) and trotting "
-              "(`--controller trot`) for 10 s with each contact model over an ascending sweep "
-              "of Δt: the largest Δt at which it holds the whole run (upright, not diverged), "
-              "and the first Δt that fails. Outcomes are deterministic.",
-    "stand_slip": "The Mini Cheetah standing for 10 s (`--controller stand`): the largest "
-                  "tangential travel of a foot since its touchdown (landing included) and the "
-                  "deepest penetration, as `moreau sim` reports them.",
-    "a1": "The A1 (`models/unitree_a1/a1.urdf`) trotting for 10 s with and without "
-          "`--weight-feedforward` (each stance leg also carries its share of the weight); "
-          "final base x.",
-    "chains": "The built-in `four_bar` (a parallelogram closed by a revolute cut joint) "
-              "released from θ = 0.6 rad for 10 s, against the reduced 1-DOF pendulum (RK4) "
-              "and Freudenstein's relation; the built-in `biped` (box feet, four corner "
-              "contacts each) dropped 5 cm and standing 1.5 s at Δt 1 ms. Figures are the "
-              "lines the tests print.",
+              "or diverges. Deterministic.",
+    "ladder": "Every quadruped standing and trotting (`--controller stand`, `trot`) 10 s per "
+              "contact model, Δt ascending: the largest Δt that holds (upright, not diverged) "
+              "and the first that fails. Deterministic.",
+    "stand_slip": "The Mini Cheetah standing 10 s (`--controller stand`): a foot's largest "
+                  "travel since its touchdown (landing included) and the deepest penetration.",
+    "a1": "The A1 (`models/unitree_a1/a1.urdf`) trotting 10 s with and without "
+          "`--weight-feedforward` (stance legs carry their share of the weight).",
+    "chains": "`four_bar` (a parallelogram closed by a revolute cut joint) released from "
+              "θ = 0.6 rad for 10 s, against the reduced pendulum (RK4) and Freudenstein's "
+              "relation; `biped` (box feet, four corner contacts each) dropped 5 cm, standing "
+              "1.5 s at Δt 1 ms.",
     "control": "Paper 002 §IV: per scenario and control mode the largest stable Δt (doubling "
                "from 1 ms up to the 100 ms cap, then bisections), and there the tracking error "
                "(mean absolute joint error) and the wall time of 5 s simulated (median). Then "
@@ -81,6 +78,9 @@ INTROS = {
                "same machine; every mode drives mini_cheetah in the `pd` mode holding its "
                "default pose, contact `moreau-sor`, Δt 1 ms. The in-process reference steps "
                "the same instances with `Simulation::StepAction` (no gRPC).",
+    "viewers": "Chromium pages each watch a trotting Mini Cheetah (30 Hz) "
+               "that a client steps flat out, against none. `moreaud --workers 1` alone on core "
+               "1 (nice -20), the rest on core 0 (browsers run on viewers' machines). ABBA.",
     "python": "`examples/random_rollout.py --policy zero` (`walk`: 20 sub-steps of 1 ms per "
               "env-step) as a Python `VectorEnv` on one `moreaud --workers 2` (remote) and on a "
               "`moreau.LocalServer(workers=2)` (in process), and the same physics stepped by C++ "
@@ -376,6 +376,43 @@ def format_service(raw: str) -> str:
     return out
 
 
+def format_viewers(raw: str) -> str:
+    skipped = os.path.join(raw, "skipped.txt")
+    if os.path.exists(skipped):
+        with open(skipped) as f:
+            return f.read().strip() + "\n"
+    r = read_json(os.path.join(raw, "viewers.json"))
+    o, phases = r["options"], r["phases"]
+    pages = o["viewers"]
+
+    def median_of(n: int, key: str) -> float:
+        return statistics.median(p[key] for p in phases if p["viewers"] == n)
+
+    rows = []
+    for n in (0, pages):
+        frames = [f for p in phases if p["viewers"] == n for f in p["framesPerSecond"]]
+        rows.append([str(n), num(median_of(n, "stepsPerSecond")),
+                     f"{100 * median_of(n, 'serverCpu'):.0f} %",
+                     num(median_of(n, "stepsPerServerCpuSecond")),
+                     f"{statistics.median(frames):.1f} ({min(frames):.1f}–{max(frames):.1f})"
+                     if frames else "—"])
+    out = table(["pages", "steps/s", "server CPU", "per server CPU s",
+                 f"frames/s a page ({o['rateHz']:g} Hz)"], rows)
+
+    def ratios(key: str) -> str:
+        per_round = []
+        for k in sorted({p["round"] for p in phases}):
+            side = [[p[key] for p in phases if p["round"] == k and p["viewers"] == n]
+                    for n in (pages, 0)]
+            per_round.append(statistics.mean(side[0]) / statistics.mean(side[1]))
+        whole = median_of(pages, key) / median_of(0, key)
+        return f"**{whole:.3f}** (rounds {', '.join(f'{x:.3f}' for x in per_round)})"
+
+    return out + (f"\n{pages} pages / none, medians of {len(phases) // 2} × {o['phaseS']:g} s: "
+                  f"{ratios('stepsPerSecond')}; per server CPU s "
+                  f"{ratios('stepsPerServerCpuSecond')}.\n")
+
+
 def format_python(raw: str) -> str:
     rows = []
     for path in sorted(glob.glob(os.path.join(raw, "rollout_*.json")),
@@ -474,7 +511,8 @@ def format_fuzz(raw: str) -> str:
 FORMATTERS = {"engine": format_engine, "steps": format_steps, "ab": format_ab, "max_dt": format_max_dt,
               "ladder": format_ladder,
               "stand_slip": format_stand_slip, "a1": format_a1, "chains": format_chains,
-              "control": format_control, "service": format_service, "python": format_python,
+              "control": format_control, "service": format_service, "viewers": format_viewers,
+              "python": format_python,
               "container": format_container,
               "vs_mujoco": format_vs_mujoco, "soak": format_soak, "fuzz": format_fuzz}
 

@@ -8,6 +8,7 @@
 #include "engine/sim/inspection.h"
 #include "engine/sim/state.h"
 #include "server/convert.h"
+#include "server/watch_pacer.h"
 
 namespace moreau::server {
 namespace {
@@ -25,7 +26,7 @@ class WatchHub::Reactor final : public grpc::ServerWriteReactor<v1::WatchFrame> 
         instance_(std::move(instance)),
         // Capped at ~32 years: a rate of 1e-250 Hz (valid, > 0) must not
         // overflow the conversion; its stream shows the first frame only.
-        period_ns_(static_cast<int64_t>(std::min(1e9 / rate_hz, 1e18))),
+        pacer_(std::max<int64_t>(1, static_cast<int64_t>(std::min(1e9 / rate_hz, 1e18)))),
         inspection_(instance_->sim->model()),
         start_ns_(MonotonicNowNs()) {
     ++instance_->watchers;
@@ -82,7 +83,7 @@ class WatchHub::Reactor final : public grpc::ServerWriteReactor<v1::WatchFrame> 
       finishing_ = true;
       return Action::kFinish;
     }
-    if (now_ns < next_due_ns_) return Action::kNone;
+    if (!pacer_.Due(now_ns)) return Action::kNone;
     {
       absl::MutexLock lock(&instance_->sample_mu);
       const WatchSample& s = instance_->sample;
@@ -99,7 +100,7 @@ class WatchHub::Reactor final : public grpc::ServerWriteReactor<v1::WatchFrame> 
     inspection_.Inspect(state_);
     const Model& model = instance_->sim->model();  // immutable, shared
     FillBodyPoses(model, inspection_.BodyTransforms(), frame_.mutable_body_poses());
-    next_due_ns_ = std::max(next_due_ns_ + period_ns_, now_ns);
+    pacer_.Sent(now_ns);
     writing_ = true;
     return Action::kWrite;
   }
@@ -109,12 +110,11 @@ class WatchHub::Reactor final : public grpc::ServerWriteReactor<v1::WatchFrame> 
  private:
   WatchHub* const hub_;
   const std::shared_ptr<Instance> instance_;
-  const int64_t period_ns_;
+  WatchPacer pacer_;
   sim::Inspection inspection_;  // of the sampled state: the frame's body poses
   sim::State state_;            // the sample's, copied under its lock
   v1::WatchFrame frame_;
   const int64_t start_ns_;
-  int64_t next_due_ns_ = 0;
   bool writing_ = false;    // under hub_->mu_
   bool finishing_ = false;  // under hub_->mu_
   bool cancelled_ = false;  // under hub_->mu_

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <string>
 #include <thread>
@@ -696,6 +698,52 @@ TEST_F(ServiceRpcTest, Watch_StreamsBodyPosesAndContactsWhileStepping) {
   EXPECT_NEAR(last_time, 0.6, 1e-9);
   EXPECT_GE(frames, 2);
   watch->Finish().IgnoreError();
+}
+
+// Frames a watcher asking `rate_hz` receives over `seconds` of wall time from
+// its first frame (reads bounded by 4 × the expected count).
+int FramesOver(client::Client::WatchStream& watch, double rate_hz, double seconds) {
+  v1::WatchFrame frame;
+  if (!watch.Read(&frame)) return -1;
+  const auto start = std::chrono::steady_clock::now();
+  const auto end = start + std::chrono::duration<double>(seconds);
+  int frames = 0;
+  const int most = static_cast<int>(4 * rate_hz * seconds);
+  while (frames < most && watch.Read(&frame) && std::chrono::steady_clock::now() < end) ++frames;
+  return frames;
+}
+
+TEST_F(ServiceRpcTest, Watch_NeverSendsFasterThanTheRateAskedEvenWhileSteppedSlowly) {
+  MOREAU_ASSERT_OK_AND_ASSIGN(auto created, client().CreateBuiltin("mini_cheetah", 1));
+  const std::string id = created.instance_ids(0);
+  constexpr double kRateHz = 30.0, kSeconds = 2.0;
+  // Not stepped: every frame is a sample of the same state.
+  {
+    auto watch = client().Watch(id, kRateHz);
+    const int frames = FramesOver(*watch, kRateHz, kSeconds);
+    watch->Cancel();
+    watch->Finish().IgnoreError();
+    EXPECT_LE(frames, kRateHz * kSeconds + 2);
+    EXPECT_GE(frames, 0.8 * kRateHz * kSeconds);
+  }
+  // Stepped in long calls (1000 sub-steps each) by another client, flat out,
+  // which delays the frames that fall due during a call.
+  std::atomic<bool> stop{false};
+  std::thread stepper([&] {
+    client::Client own(server_.process->address());
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!stop && std::chrono::steady_clock::now() < give_up) {
+      ASSERT_TRUE(own.Step(id, Eigen::VectorXd::Zero(12), 1000).ok());
+    }
+  });
+  auto watch = client().Watch(id, kRateHz);
+  const int frames = FramesOver(*watch, kRateHz, kSeconds);
+  stop = true;
+  stepper.join();
+  watch->Cancel();
+  watch->Finish().IgnoreError();
+  EXPECT_LE(frames, kRateHz * kSeconds + 2);
+  EXPECT_GE(frames, 0.5 * kRateHz * kSeconds);
 }
 
 TEST_F(ServiceRpcTest, DestroyInstances_FreesAndReportsUnknown) {

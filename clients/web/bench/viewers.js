@@ -1,25 +1,30 @@
 #!/usr/bin/env node
 'use strict';
 // What browsers watching cost the server: one moreaud (--workers 1, pinned to
-// core 0 with taskset), `--instances` trotting Mini Cheetahs stepped flat out
+// core 1 with taskset, at nice -20: processes the scheduler moves onto its
+// core, e.g. from a loaded core 0, take little from it), `--instances` trotting Mini Cheetahs stepped flat out
 // by a client process, a dashboard (bin/moreau-dashboard.js) and headless
 // Chromium pages, each watching one of the instances at 30 Hz; the client,
-// this process, the dashboard and Chromium on core 1. The client keeps
-// STEPPERS StepBatch calls in flight and runs at nice -10, so that the pages
-// rendering on core 1 do not starve the server of steps to make (its CPU
-// share is reported: near 1 when it never waits). Phases alternate 0 and
-// `--viewers` viewers (A/B/A/B…); each measures, after a warm-up, the
-// server's steps/s (from its Prometheus /metrics, moreau_steps_total) and CPU
-// share, and each page's frames/s (window.dashboard.frames). Progress goes to
-// stderr, the result, one JSON object, to stdout.
+// this process, the dashboard and Chromium pinned to core 0, in every phase,
+// so that the browsers (which in use run on the viewers' own machines) take
+// no CPU from the server. The client keeps STEPPERS StepBatch calls in flight
+// and runs at nice -20, so that the pages rendering beside it do not starve
+// the server of steps to make (the server's CPU share is reported: near 1
+// when it never waits). Phases go in ABBA rounds (0, `--viewers`,
+// `--viewers`, 0 viewers); each measures, after a warm-up, the server's
+// steps/s (from its Prometheus /metrics, moreau_steps_total) and CPU share,
+// and each page's frames/s (window.dashboard.frames). The summary gives the
+// median steps/s of each side, their ratio, and the pages' frames/s against
+// the rate they ask for. Progress goes to stderr, the result, one JSON
+// object, to stdout.
 //
 //   node bench/viewers.js [--moreaud PATH] [--viewers 8] [--instances 8]
-//        [--pairs 3] [--phase-s 10] [--warmup-s 3] [--substeps 100]
-//        [--max-s 600] [--chromium /usr/bin/chromium]
+//        [--rounds 3] [--phase-s 10] [--warmup-s 3] [--substeps 300]
+//        [--max-s 900] [--chromium /usr/bin/chromium]
 //
 // --moreaud defaults to $MOREAUD_BIN, else build/server/moreaud of the
 // checkout; --max-s bounds the whole run (it stops with an error past it).
-// Needs two cores (taskset -c 0 and -c 1) and clients/js, clients/web's
+// Needs two cores (taskset -c 1 and -c 0) and clients/js, clients/web's
 // node_modules (npm ci).
 
 const { spawn, spawnSync } = require('node:child_process');
@@ -31,22 +36,28 @@ const { Client } = require('../../js/lib');
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const DASHBOARD = path.join(__dirname, '..', 'bin', 'moreau-dashboard.js');
-const USAGE = 'usage: node bench/viewers.js [--moreaud PATH] [--viewers 8] [--instances 8] [--pairs 3]\n' +
-  '       [--phase-s 10] [--warmup-s 3] [--substeps 100] [--max-s 600] [--chromium PATH]';
+const USAGE = 'usage: node bench/viewers.js [--moreaud PATH] [--viewers 8] [--instances 8] [--rounds 3]\n' +
+  '       [--phase-s 10] [--warmup-s 3] [--substeps 300] [--max-s 900] [--chromium PATH]';
+
+/** The core of the server, and the core of everything else. */
+const SERVER_CORE = 1;
+const OTHERS_CORE = 0;
+/** The Watch rate each page asks for (public/app.js). */
+const RATE_HZ = 30;
 
 /**
- * @typedef {{moreaud: string, viewers: number, instances: number, pairs: number, phaseS: number,
+ * @typedef {{moreaud: string, viewers: number, instances: number, rounds: number, phaseS: number,
  *   warmupS: number, substeps: number, maxS: number, chromium: string}} Options
- * @typedef {{viewers: number, seconds: number, steps: number, stepsPerSecond: number,
- *   serverCpu: number, stepsPerServerCpuSecond: number, core0Busy: number, core0Interrupts: number,
+ * @typedef {{round: number, viewers: number, seconds: number, steps: number, stepsPerSecond: number,
+ *   serverCpu: number, stepsPerServerCpuSecond: number, serverCoreBusy: number, serverCoreInterrupts: number,
  *   clientCpu: number, framesPerSecond: number[]}} Phase
- *   serverCpu: moreaud's CPU time over the phase's wall time (1: all of core 0);
- *   stepsPerServerCpuSecond: steps per second of moreaud's CPU time (what
- *   serving the watchers costs it, whatever else took core 0); core0Busy: the
- *   share of core 0's time anything ran (less serverCpu: what other processes
- *   and the kernel took from the server), core0Interrupts: of it, interrupts
- *   and softirqs (e.g. loopback networking); clientCpu: the
- *   stepping client's CPU time over the wall time (of core 1)
+ *   serverCpu: moreaud's CPU time over the phase's wall time (1: all of its
+ *   core); stepsPerServerCpuSecond: steps per second of moreaud's CPU time
+ *   (what serving the watchers costs it, whatever else took its core);
+ *   serverCoreBusy: the share of the server's core's time anything ran (less
+ *   serverCpu: what other processes and the kernel took from the server),
+ *   serverCoreInterrupts: of it, interrupts and softirqs (e.g. loopback
+ *   networking); clientCpu: the stepping client's CPU time over the wall time
  */
 
 /** @param {string[]} argv @returns {Options} */
@@ -54,10 +65,10 @@ function parse(argv) {
   /** @type {Options} */
   const options = {
     moreaud: process.env.MOREAUD_BIN || path.join(ROOT, 'build', 'server', 'moreaud'),
-    viewers: 8, instances: 8, pairs: 3, phaseS: 10, warmupS: 3, substeps: 100, maxS: 600,
+    viewers: 8, instances: 8, rounds: 3, phaseS: 10, warmupS: 3, substeps: 300, maxS: 900,
     chromium: process.env.MOREAU_CHROMIUM || '/usr/bin/chromium',
   };
-  const numbers = { '--viewers': 'viewers', '--instances': 'instances', '--pairs': 'pairs',
+  const numbers = { '--viewers': 'viewers', '--instances': 'instances', '--rounds': 'rounds',
     '--phase-s': 'phaseS', '--warmup-s': 'warmupS', '--substeps': 'substeps', '--max-s': 'maxS' };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
@@ -78,7 +89,8 @@ function parse(argv) {
     }
   }
   if (!(options.instances >= 1)) throw new Error('--instances: at least 1');
-  if (!(options.pairs >= 1)) throw new Error('--pairs: at least 1');
+  if (!(options.rounds >= 1)) throw new Error('--rounds: at least 1');
+  if (!(options.viewers >= 1)) throw new Error('--viewers: at least 1');
   if (!(options.substeps >= 1)) throw new Error('--substeps: at least 1');
   return options;
 }
@@ -159,15 +171,15 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;  // utime, stime
 }
 
-/** Core 0's busy, interrupt (irq and softirq) and total jiffies so far, from /proc/stat. */
-function core0() {
-  const line = fs.readFileSync('/proc/stat', 'utf8').split('\n').find((l) => l.startsWith('cpu0 '));
+/** Core `core`'s busy, interrupt (irq and softirq) and total jiffies so far, from /proc/stat. */
+function coreTimes(core) {
+  const line = fs.readFileSync('/proc/stat', 'utf8').split('\n').find((l) => l.startsWith(`cpu${core} `));
   const [user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
   const busy = user + nice + system + irq + softirq + steal;
   return { busy, interrupts: irq + softirq, total: busy + idle + iowait };
 }
 
-/** This process's CPU affinity as taskset prints it (e.g. "1"), or null without taskset. */
+/** This process's CPU affinity as taskset prints it (e.g. "0"), or null without taskset. */
 function affinity() {
   const result = spawnSync('taskset', ['-c', '-p', String(process.pid)], { encoding: 'utf8' });
   if (result.status !== 0) return null;
@@ -196,6 +208,44 @@ async function stepper([address, substeps, ...ids]) {
   }));
 }
 
+const median = (/** @type {number[]} */ values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const half = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2;
+};
+
+/**
+ * The summary of the phases: per side (0 and `viewers` viewers) the median
+ * steps/s and steps per server CPU second, their ratios (with viewers /
+ * without), each ABBA round's ratio (the mean of its two B phases over the
+ * mean of its two A phases), and the pages' frames/s against RATE_HZ.
+ * @param {Phase[]} phases
+ * @param {number} viewers
+ */
+function summarize(phases, viewers) {
+  const side = (/** @type {number} */ n, /** @type {(p: Phase) => number} */ f) =>
+    phases.filter((p) => p.viewers === n).map(f);
+  const mean = (/** @type {number[]} */ values) => values.reduce((a, b) => a + b, 0) / values.length;
+  const steps = { [0]: median(side(0, (p) => p.stepsPerSecond)), [viewers]: median(side(viewers, (p) => p.stepsPerSecond)) };
+  const perCpu = { [0]: median(side(0, (p) => p.stepsPerServerCpuSecond)),
+    [viewers]: median(side(viewers, (p) => p.stepsPerServerCpuSecond)) };
+  const rounds = [...new Set(phases.map((p) => p.round))];
+  const roundRatios = rounds.map((round) => {
+    const of = (/** @type {number} */ n) =>
+      mean(phases.filter((p) => p.round === round && p.viewers === n).map((p) => p.stepsPerSecond));
+    return of(viewers) / of(0);
+  });
+  const frames = side(viewers, (p) => p.framesPerSecond).flat();
+  return {
+    stepsPerSecond: steps, ratio: steps[viewers] / steps[0], drop: 1 - steps[viewers] / steps[0],
+    roundRatios,
+    stepsPerServerCpuSecond: perCpu, ratioPerServerCpuSecond: perCpu[viewers] / perCpu[0],
+    serverCpu: { [0]: median(side(0, (p) => p.serverCpu)), [viewers]: median(side(viewers, (p) => p.serverCpu)) },
+    framesPerSecondPerPage: { rateHz: RATE_HZ, median: median(frames), min: Math.min(...frames),
+      max: Math.max(...frames) },
+  };
+}
+
 async function main() {
   if (process.argv[2] === '--stepper') {
     await stepper(process.argv.slice(3));
@@ -208,11 +258,11 @@ async function main() {
     console.error(`viewers: ${/** @type {Error} */ (error).message}\n${USAGE}`);
     process.exit(2);
   }
-  // This process and its children (the dashboard, Chromium) on core 1; the
-  // server on core 0.
-  if (os.cpus().length < 2) throw new Error('needs two cores (server on core 0, the rest on core 1)');
-  if (affinity() !== '1') {
-    const child = spawn('taskset', ['-c', '1', process.execPath, __filename, ...process.argv.slice(2)],
+  // This process and its children (the dashboard, Chromium, the client) on
+  // OTHERS_CORE; the server on SERVER_CORE.
+  if (os.cpus().length < 2) throw new Error('needs two cores (the server on core 1, the rest on core 0)');
+  if (affinity() !== String(OTHERS_CORE)) {
+    const child = spawn('taskset', ['-c', String(OTHERS_CORE), process.execPath, __filename, ...process.argv.slice(2)],
       { stdio: 'inherit' });
     child.on('exit', (code, signal) => process.exit(code === null ? 1 : code));
     for (const name of ['SIGINT', 'SIGTERM']) process.on(name, () => child.kill(name));
@@ -244,8 +294,8 @@ async function main() {
   });
 
   try {
-    log(`moreaud ${options.moreaud} --workers 1 on core 0`);
-    const server = await spawnUntil('taskset', ['-c', '0', options.moreaud, '--host', '127.0.0.1', '--port', '0',
+    log(`moreaud ${options.moreaud} --workers 1 at nice -20 on core ${SERVER_CORE}, the rest on core ${OTHERS_CORE}`);
+    const server = await spawnUntil('nice', ['-n', '-20', 'taskset', '-c', String(SERVER_CORE), options.moreaud, '--host', '127.0.0.1', '--port', '0',
       '--metrics-port', '0', '--workers', '1', '--drain-delay-s', '0'],
     /moreaud: listening on ([^\s,]+):(\d+).*metrics on (http:\/\/[^\s)]+)/);
     children.push(server.child);
@@ -264,7 +314,7 @@ async function main() {
     const dt = created.spec.dt;
     log(`${ids.length} trotting mini_cheetah instances (dt ${dt} s), ${options.substeps} sub-steps a call, ` +
       `${Math.min(STEPPERS, ids.length)} calls in flight`);
-    const stepping = await spawnUntil('nice', ['-n', '-10', process.execPath, __filename, '--stepper', address,
+    const stepping = await spawnUntil('nice', ['-n', '-20', process.execPath, __filename, '--stepper', address,
       String(options.substeps), ...ids], /stepping/);
     children.push(stepping.child);
     const failed = new Promise((resolve) => stepping.child.once('exit', (code, signal) =>
@@ -297,33 +347,43 @@ async function main() {
 
     /** @type {Phase[]} */
     const phases = [];
-    for (let pair = 0; pair < options.pairs; pair++) {
-      for (const viewers of [0, options.viewers]) {
+    for (let round = 0; round < options.rounds; round++) {
+      for (const viewers of [0, options.viewers, options.viewers, 0]) {
         const left = (deadline - Date.now()) / 1000;
         if (left < options.warmupS + options.phaseS + 10) {
           throw new Error(`--max-s ${options.maxS} s too short for phase ${phases.length + 1}`);
         }
-        for (const page of pages) await page.close();
-        pages = [];
-        if (viewers) await openPages(viewers);
+        if (pages.length !== viewers) {
+          // The client stopped meanwhile, so that the pages, on its core, open
+          // quickly (the phase's warm-up follows).
+          stepping.child.kill('SIGSTOP');
+          try {
+            for (const page of pages) await page.close();
+            pages = [];
+            if (viewers) await openPages(viewers);
+          } finally {
+            stepping.child.kill('SIGCONT');
+          }
+        }
         await sleep(options.warmupS * 1000);
         const [steps0, frames0, cpu0, busy0, client0, t0] = [await stepsTotal(metricsUrl), await framesSeen(),
-          cpuSeconds(server.child.pid), core0(), cpuSeconds(stepping.child.pid), performance.now()];
+          cpuSeconds(server.child.pid), coreTimes(SERVER_CORE), cpuSeconds(stepping.child.pid), performance.now()];
         const failure = await Promise.race([sleep(options.phaseS * 1000).then(() => null), failed]);
         if (failure) throw failure;
         const [steps1, frames1, cpu1, busy1, client1, t1] = [await stepsTotal(metricsUrl), await framesSeen(),
-          cpuSeconds(server.child.pid), core0(), cpuSeconds(stepping.child.pid), performance.now()];
+          cpuSeconds(server.child.pid), coreTimes(SERVER_CORE), cpuSeconds(stepping.child.pid), performance.now()];
         const seconds = (t1 - t0) / 1000;
-        const phase = { viewers, seconds, steps: steps1 - steps0, stepsPerSecond: (steps1 - steps0) / seconds,
+        const phase = { round: round + 1, viewers, seconds, steps: steps1 - steps0,
+          stepsPerSecond: (steps1 - steps0) / seconds,
           serverCpu: (cpu1 - cpu0) / seconds, stepsPerServerCpuSecond: (steps1 - steps0) / (cpu1 - cpu0),
-          core0Busy: (busy1.busy - busy0.busy) / (busy1.total - busy0.total),
-          core0Interrupts: (busy1.interrupts - busy0.interrupts) / (busy1.total - busy0.total),
+          serverCoreBusy: (busy1.busy - busy0.busy) / (busy1.total - busy0.total),
+          serverCoreInterrupts: (busy1.interrupts - busy0.interrupts) / (busy1.total - busy0.total),
           clientCpu: (client1 - client0) / seconds, framesPerSecond: frames1.map((f, i) => (f - frames0[i]) / seconds) };
         phases.push(phase);
-        log(`pair ${pair + 1}/${options.pairs}, ${viewers} viewers: ${Math.round(phase.stepsPerSecond)} steps/s, ` +
+        log(`round ${round + 1}/${options.rounds}, ${viewers} viewers: ${Math.round(phase.stepsPerSecond)} steps/s, ` +
           `${Math.round(phase.stepsPerServerCpuSecond)} per server CPU s, server CPU ` +
-          `${(100 * phase.serverCpu).toFixed(0)} % (core 0 busy ${(100 * phase.core0Busy).toFixed(0)} %, ` +
-          `interrupts ${(100 * phase.core0Interrupts).toFixed(0)} %), ` +
+          `${(100 * phase.serverCpu).toFixed(0)} % (its core busy ${(100 * phase.serverCoreBusy).toFixed(0)} %, ` +
+          `interrupts ${(100 * phase.serverCoreInterrupts).toFixed(0)} %), ` +
           `client CPU ${(100 * phase.clientCpu).toFixed(0)} %` +
           (viewers ? `, frames/s per page ${phase.framesPerSecond.map((f) => f.toFixed(1)).join(' ')}` : ''));
       }
@@ -331,32 +391,12 @@ async function main() {
     for (const page of pages) await page.close();
     pages = [];
 
-    const mean = (/** @type {number[]} */ values) => values.reduce((a, b) => a + b, 0) / values.length;
-    const rates = (/** @type {number} */ viewers) =>
-      phases.filter((p) => p.viewers === viewers).map((p) => p.stepsPerSecond);
-    const without = mean(rates(0));
-    const withViewers = mean(rates(options.viewers));
-    const perCpu = (/** @type {number} */ viewers) =>
-      mean(phases.filter((p) => p.viewers === viewers).map((p) => p.stepsPerServerCpuSecond));
-    const pairDrops = [];
-    for (let i = 0; i + 1 < phases.length; i += 2) {
-      pairDrops.push(1 - phases[i + 1].stepsPerSecond / phases[i].stepsPerSecond);
-    }
-    const frames = phases.filter((p) => p.viewers).flatMap((p) => p.framesPerSecond);
     const result = {
       benchmark: 'dashboard viewers', date: new Date().toISOString(), host: os.hostname(),
       cpus: os.cpus().length, cpu: os.cpus()[0] && os.cpus()[0].model,
-      options: { ...options, rateHz: 30 },
+      options: { ...options, rateHz: RATE_HZ, serverCore: SERVER_CORE, othersCore: OTHERS_CORE },
       phases,
-      summary: {
-        stepsPerSecond: { [0]: without, [options.viewers]: withViewers },
-        drop: 1 - withViewers / without,
-        stepsPerServerCpuSecond: { [0]: perCpu(0), [options.viewers]: perCpu(options.viewers) },
-        dropPerServerCpuSecond: 1 - perCpu(options.viewers) / perCpu(0),
-        dropPerPair: pairDrops,
-        framesPerSecondPerPage: frames.length
-          ? { mean: mean(frames), min: Math.min(...frames), max: Math.max(...frames) } : null,
-      },
+      summary: summarize(phases, options.viewers),
     };
     console.log(JSON.stringify(result, null, 2));
   } finally {

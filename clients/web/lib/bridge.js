@@ -7,7 +7,7 @@
 // Browser → bridge (JSON, one object per message, `type` naming it):
 //   list                                  → {type: 'instances', instances}
 //   create {model, contactModel, controller} → {type: 'created', id, spec}
-//   reset {id}                            → {type: 'reset', id, time}
+//   reset {id}                            → {type: 'reset', id, time} (to every browser)
 //   destroy {id}                          → {type: 'destroyed', id}
 //   spec {id}                             → {type: 'spec', id, spec}
 //   watch {id, rateHz ≤ 60}               → {type: 'watching', id, rateHz}, then frames
@@ -17,6 +17,10 @@
 //   push {id, force: [x, y, z], duration} → {type: 'pushed', id, queued, start, time, force, duration}
 // A request may carry `ref`, echoed in its answer. Every failure answers
 // {type: 'error', message, ref} naming the problem.
+// On connection a browser gets {type: 'running', id, running: true} for each
+// run going on. A run whose step fails (the instance diverged) stops:
+// {type: 'running', id, running: false, reason} to every browser; a reset
+// makes the instance steppable again.
 //
 // Frames: {type: 'frame', id, time, steps, bodies: [{name, position,
 // quaternion}], contactForces, contactFlags, baseVelocity, command}, each
@@ -30,8 +34,8 @@
 // Running: the bridge steps an instance in real time, every STEP_PERIOD_MS one
 // Step of (elapsed wall time / dt) sub-steps with the instance's current
 // command as the action. Only instances this bridge created with a
-// controller, under control mode "command". Runs stop when the last browser
-// disconnects. The command applied ramps toward the one asked for at each
+// controller, under control mode "command", and the demo arm. Runs but the
+// demo's stop when the last browser disconnects. The command applied ramps toward the one asked for at each
 // element's bound per second of simulated time (lib/command_ramp.js).
 
 const fs = require('node:fs');
@@ -94,6 +98,9 @@ const CONTENT_TYPES = {
   '.png': 'image/png',
   '.svg': 'image/svg+xml',
 };
+
+/** The largest push force component the server takes, N. */
+const MAX_PUSH_N = 1e6;
 
 /** The highest Watch rate a browser may ask for. */
 const MAX_RATE_HZ = 60;
@@ -310,6 +317,9 @@ class Dashboard {
   onConnection(socket) {
     this.sockets.add(socket);
     socket.watch = null;
+    // The runs going on (the demo's, or another browser's), started before
+    // this browser came.
+    for (const id of this.runs.keys()) send(socket, { type: 'running', id, running: true });
     socket.on('message', (data, isBinary) => {
       let message;
       try {
@@ -353,6 +363,8 @@ class Dashboard {
         const observation = await this.client.reset(id);
         // The trot starts afresh: its command ramps up again from rest.
         if (this.applied.has(id)) this.applied.set(id, this.applied.get(id).map(() => 0));
+        // Every browser: a page showing why the run stopped shows it no more.
+        this.broadcast({ type: 'reset', id, time: observation.time }, socket);
         return { type: 'reset', id, time: observation.time };
       }
       case 'destroy': {
@@ -572,7 +584,9 @@ class Dashboard {
     } catch (error) {
       for (const q of queued) q.reject(error);
       if (this.runs.get(run.id) === run) {
-        this.stopRun(run.id);
+        // E.g. the instance diverged: stepping is refused until it is reset.
+        const reason = /** @type {any} */ (error).details || /** @type {Error} */ (error).message;
+        this.stopRun(run.id, null, reason);
         this.broadcast({ type: 'error', request: 'run',
           message: `run ${run.id}: ${/** @type {Error} */ (error).message}` });
       }
@@ -581,14 +595,20 @@ class Dashboard {
     }
   }
 
-  /** Stops the run of `id`, telling every browser but `except`. */
-  stopRun(id, except = null) {
+  /**
+   * Stops the run of `id`, telling every browser but `except` (with `reason`
+   * when the run failed).
+   * @param {string} id
+   * @param {any} [except]
+   * @param {string} [reason]
+   */
+  stopRun(id, except = null, reason = undefined) {
     const run = this.runs.get(id);
     if (!run) return;
     clearInterval(run.timer);
     this.runs.delete(id);
     for (const q of run.pushes.splice(0)) q.reject(new Error('the run stopped before the push began'));
-    this.broadcast({ type: 'running', id, running: false }, except);
+    this.broadcast({ type: 'running', id, running: false, ...(reason ? { reason } : {}) }, except);
   }
 
   /**
@@ -649,9 +669,11 @@ class Dashboard {
   async push(m) {
     const id = instanceId(m);
     const force = m.force;
+    // The server's bound: a push it refuses would fail a run's step, and so stop the run.
     if (!Array.isArray(force) || force.length !== 3 ||
-        !force.every((f) => typeof f === 'number' && Number.isFinite(f))) {
-      throw new Error(`force: give three finite numbers (N, world frame), got ${JSON.stringify(force)}`);
+        !force.every((f) => typeof f === 'number' && Number.isFinite(f) && Math.abs(f) <= MAX_PUSH_N)) {
+      throw new Error(`force: give three finite numbers of magnitude ≤ ${MAX_PUSH_N} (N, world frame), ` +
+        `got ${JSON.stringify(force)}`);
     }
     const duration = m.duration === undefined ? 0.1 : m.duration;
     if (typeof duration !== 'number' || !(duration > 0) || duration > 60) {

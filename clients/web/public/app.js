@@ -36,6 +36,7 @@ const state = {
   /** @type {{forward: number, lateral: number, yawRate: number} | null} */
   measured: null,
   running: new Set(),
+  stopped: new Map(),   // instance id → why its run stopped (it failed), until reset or run
   command: [0, 0, 0],   // asked for: the sliders', or the held keys'
   applied: null,        // applied by the bridge at its last step (frames' command.applied)
   lastPush: null,       // {id, force, start, time} of the last push answered
@@ -122,10 +123,14 @@ const handlers = {
   running: (m) => {
     if (m.running) state.running.add(m.id);
     else state.running.delete(m.id);
+    if (m.running || !m.reason) state.stopped.delete(m.id);
+    else state.stopped.set(m.id, m.reason);
     renderRunState();
   },
   reset: (m) => {
     say(`reset ${m.id}`);
+    state.stopped.delete(m.id);
+    renderRunState();
     if (m.id === state.selected) {
       state.trace = [];
       state.measured = null;
@@ -234,8 +239,11 @@ function renderRunState() {
   const runnable = commanded || Boolean(state.spec && state.spec.motion);
   $('#run').disabled = !runnable || running;
   $('#pause').disabled = !running;
+  const stopped = state.selected && state.stopped.get(state.selected);
   $('#run-state').textContent = running ? 'running in real time'
-    : runnable ? 'paused' : 'watching (runs only instances created here with a controller)';
+    : stopped ? `stopped: ${stopped}. Reset, then Run.`
+      : runnable ? 'paused' : 'watching (runs only instances created here with a controller)';
+  $('#run-state').className = stopped && !running ? 'error' : '';
   renderSliders(commanded);
 }
 

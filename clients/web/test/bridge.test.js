@@ -420,6 +420,64 @@ test('/mesh serves a compiled-in mesh byte for byte, and says which it does not 
   await browser.request({ type: 'destroy', id: created.id });
 });
 
+test('a browser that connects while runs go on is told of each, and of none that stopped', async () => {
+  const [a, b] = [await createTrot(), await createTrot()];
+  assert.equal((await browser.request({ type: 'run', id: a, realtime: true })).running, true);
+  await browser.request({ type: 'run', id: b, realtime: true });
+  await browser.request({ type: 'pause', id: b });
+  const late = new BridgeClient(`ws://127.0.0.1:${stack.dashboard.port}/ws`);
+  try {
+    const told = late.waitFor((m) => m.type === 'running' && m.id === a, 10000, `a running message of ${a}`);
+    await late.open();
+    assert.deepEqual(await told, { type: 'running', id: a, running: true });
+    // Its answer to a listing comes after what it was told on connection.
+    await late.request({ type: 'list' });
+    assert.deepEqual(late.messages.filter((m) => m.type === 'running'), [{ type: 'running', id: a, running: true }]);
+  } finally {
+    late.close();
+    await browser.request({ type: 'pause', id: a });
+    for (const id of [a, b]) await browser.request({ type: 'destroy', id });
+  }
+});
+
+test('a run whose instance diverges stops, saying why, to every browser; a reset lets it run again', async () => {
+  const id = await createTrot();
+  const other = new BridgeClient(`ws://127.0.0.1:${stack.dashboard.port}/ws`);
+  try {
+    await other.open();
+    await browser.request({ type: 'run', id, realtime: true });
+    const stopped = (/** @type {BridgeClient} */ client) => client.waitFor(
+      (m) => m.type === 'running' && m.id === id && !m.running, 30000, 'the run stopped');
+    const [here, there] = [stopped(browser), stopped(other)];
+    // Past the server's bound: refused by the bridge, and the run goes on.
+    const refused = await browser.request({ type: 'push', id, force: [0, 1e7, 0], duration: 0.1 });
+    assert.match(refused.message, /force: give three finite numbers of magnitude ≤ 1000000/);
+    assert.ok(stack.dashboard.runs.has(id), 'still running');
+    // A push no trot survives: 1e6 N on the base throws its state out of bounds.
+    const pushed = await browser.request({ type: 'push', id, force: [0, 1e6, 0], duration: 0.1 }, 30000);
+    assert.equal(pushed.type, 'error', JSON.stringify(pushed));
+    for (const m of [await here, await there]) assert.match(m.reason, /diverged/, JSON.stringify(m));
+    const listed = (await browser.request({ type: 'list' })).instances.find((i) => i.id === id);
+    assert.equal(listed.running, false);
+    assert.match(listed.status, /^error: .*diverged/);
+    // Reset (the other browser told too), then the run goes on: simulated time advances.
+    const toldOfReset = other.waitFor((m) => m.type === 'reset' && m.id === id, 10000, 'the reset');
+    assert.equal((await browser.request({ type: 'reset', id })).type, 'reset');
+    assert.equal((await toldOfReset).time, 0);
+    assert.equal((await browser.request({ type: 'run', id, realtime: true })).running, true);
+    let time = 0;
+    for (let waited = 0; time < 0.2 && waited < 20000; waited += 100) {
+      await sleep(100);
+      time = (await stack.client.query(id, {})).time;
+    }
+    assert.ok(time >= 0.2, `simulated ${time} s since the reset`);
+    assert.ok(stack.dashboard.runs.has(id), 'still running');
+  } finally {
+    other.close();
+    await browser.request({ type: 'destroy', id });
+  }
+});
+
 test('the demo arm follows its motion in real time, under inverse dynamics', async () => {
   const id = await stack.dashboard.startArmDemo();
   try {

@@ -3,9 +3,11 @@
 // real moreaud and a dashboard running the demo, everything measured from
 // window.dashboard (the frames' poses, the base velocity the bridge
 // differences between them, the page's trace of the base): the demo listed
-// and turning; a push's jump of the measured lateral velocity, and the
-// recovery from a gentler one; Reset bringing every body back to its pose at
-// creation; Q and E turning the trot, the command ramping up. Waits are on
+// and turning; a push's jump of the measured lateral velocity, a run stopped
+// by a push it diverges from (said on the page, Reset and Run going on), and
+// the recovery from a gentler one; Reset bringing every body back to its pose at
+// creation; Q and E turning the trot (by at least half the heading its applied
+// command asked for over 3 s), the command ramping up. Waits are on
 // simulated time. Skipped, saying so, without Chromium.
 //
 // The trot's base wobbles at its gait period (about 0.8 s): its heading by
@@ -33,6 +35,8 @@ let demo;
 const DEG = Math.PI / 180;
 /** The window of a mean over the trot's gait period, in s of simulated time. */
 const GAIT_S = 0.8;
+/** How long Q or E is held, in s of simulated time from the first step with its command. */
+const HOLD_S = 3;
 const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
 
 /** The mean heading of the page's trace over the gait period centred on `time`. */
@@ -75,6 +79,9 @@ test('the page lists the demo instance, which trots in a circle', { skip: skipBr
     await row.click();
     await waitInPage(page, (id) => window.dashboard.selected === id && window.dashboard.spec &&
       window.dashboard.trace.length > 1, demo, 15000, 'the demo selected');
+    // Its run began before the page connected: shown as running all the same.
+    assert.equal(await page.textContent('#run-state'), 'running in real time');
+    assert.ok(await page.isDisabled('#run') && !(await page.isDisabled('#pause')), 'Run disabled, Pause enabled');
     // Its heading turns, left (0.2 rad/s asked for), over 4 s of simulated
     // time: by 0.4-0.8 rad; by less than 0.15 rad with none asked for.
     const start = (await simTime(page)) + GAIT_S / 2;
@@ -108,6 +115,28 @@ test('a 120 N push makes the measured lateral velocity jump by 0.9 m/s within 0.
     t.diagnostic(`lateral ${baseline.toFixed(3)} m/s before; after: ${after.map((e) =>
       `${(e.time - push.start).toFixed(3)} s ${e.lateral.toFixed(3)}`).join(', ')}`);
     assert.ok(jump >= 0.9, `the measured lateral velocity jumped by ${jump} m/s in 0.25 s`);
+    await destroy(page);
+    assert.deepEqual(problems, []);
+  });
+
+test('a push that makes the trot diverge stops its run, the page saying so; Reset, then Run, go on',
+  { skip: skipBrowser, timeout: 180000 }, async () => {
+    await trotting(1);
+    await page.fill('#push-force', '1000000');
+    await page.click('#push');
+    await waitInPage(page, () => /^stopped: .*diverged.*Reset, then Run\.$/.test(
+      document.querySelector('#run-state').textContent), null, 30000, 'the run stopped, saying why');
+    assert.ok(!(await page.isDisabled('#run')) && (await page.isDisabled('#pause')), 'Run enabled, Pause disabled');
+    await page.click('#reset');
+    await waitInPage(page, () => document.querySelector('#run-state').textContent === 'paused', null, 10000,
+      'paused after the reset');
+    await run(page);
+    // Stepping again from the reset state: a frame near t = 0, then one past 0.5 s.
+    await waitInPage(page, () => {
+      const trace = window.dashboard.trace;
+      const reset = trace.findLastIndex((e) => e.time < 0.1);
+      return reset >= 0 && trace.slice(reset).some((e) => e.time >= 0.5);
+    }, null, 60000, '0.5 s simulated since the reset');
     await destroy(page);
     assert.deepEqual(problems, []);
   });
@@ -219,16 +248,23 @@ test('Q and E turn the walking trot left and right, the command ramping', { skip
       30000, `the command of ${key}`);
     const start = await page.evaluate(() => window.dashboard.trace.find((e, i, trace) =>
       e.applied && e.applied[2] !== 0 && trace.slice(i).every((later) => later.applied[2] !== 0)).time);
-    await waitForSimTime(page, start + 2 + GAIT_S / 2);
+    await waitForSimTime(page, start + HOLD_S + GAIT_S / 2);
     await page.keyboard.up(key);
-    const turned = (await headingAround(page, start + 2)) - (await headingAround(page, start));
-    t.diagnostic(`${key.toUpperCase()}: heading ${turned.toFixed(3)} rad in 2 s from t = ${start.toFixed(2)} s ` +
-      `(pressed at ${pressed.toFixed(2)} s)`);
-    assert.ok(sign * turned > 0.3, `${key.toUpperCase()} turned the heading by ${turned} rad in 2 s`);
+    const turned = (await headingAround(page, start + HOLD_S)) - (await headingAround(page, start));
+    // The heading the applied yaw rate asked for over the same time: the
+    // rate applied at each frame's step times the time since the frame before.
+    const held = (await traceBetween(page, start, start + HOLD_S)).filter((e) => e.applied);
+    let asked = 0;
+    for (let i = 1; i < held.length; i++) asked += held[i].applied[2] * (held[i].time - held[i - 1].time);
+    t.diagnostic(`${key.toUpperCase()}: heading ${turned.toFixed(3)} rad in ${HOLD_S} s from t = ` +
+      `${start.toFixed(2)} s (pressed at ${pressed.toFixed(2)} s), ${asked.toFixed(3)} rad asked for`);
+    assert.ok(sign * asked > 0, `${key.toUpperCase()} asked for ${asked} rad`);
+    // At least half of it (the trot turns while walking, not at once).
+    assert.ok(turned / asked > 0.5,
+      `${key.toUpperCase()} turned the heading by ${turned} rad in ${HOLD_S} s, ${asked} rad asked for`);
     // The applied yaw rate rose at most at its bound per second (a real-time
     // Step of up to 0.1 s at once), to 70 % of the bound.
-    const applied = (await traceBetween(page, start, start + 2)).filter((e) => e.applied)
-      .map((e) => [e.time, sign * e.applied[2]]);
+    const applied = held.map((e) => [e.time, sign * e.applied[2]]);
     const target = 0.7 * bound;
     assert.ok(applied.some(([, a]) => a > 0 && a < target - 0.05), 'the applied command ramped');
     assert.ok(Math.abs(applied[applied.length - 1][1] - target) < 1e-9,

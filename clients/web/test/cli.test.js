@@ -72,13 +72,13 @@ test('bench/viewers.js: its usage, and an unknown flag exits 2', () => {
   const bench = path.join(__dirname, '..', 'bench', 'viewers.js');
   const help = spawnSync(process.execPath, [bench, '--help'], { encoding: 'utf8', timeout: 20000 });
   assert.equal(help.status, 0);
-  assert.match(help.stdout, /--viewers 8.*--pairs 3/s);
+  assert.match(help.stdout, /--viewers 8.*--rounds 3/s);
   const bad = spawnSync(process.execPath, [bench, '--fly', '1'], { encoding: 'utf8', timeout: 20000 });
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /unknown flag --fly/);
-  const negative = spawnSync(process.execPath, [bench, '--pairs', '0'], { encoding: 'utf8', timeout: 20000 });
+  const negative = spawnSync(process.execPath, [bench, '--rounds', '0'], { encoding: 'utf8', timeout: 20000 });
   assert.equal(negative.status, 2);
-  assert.match(negative.stderr, /--pairs: at least 1/);
+  assert.match(negative.stderr, /--rounds: at least 1/);
 });
 
 test('--foxglove-port serves the Foxglove protocol on the port it prints', { timeout: 60000 }, async () => {
