@@ -63,6 +63,18 @@ const { FoxgloveEndpoint } = require('./foxglove');
  */
 
 /**
+ * The demo's quadruped: a Mini Cheetah whose whole body collides, so that a
+ * push that topples it leaves it lying on its trunk rather than sinking
+ * through the floor; its shanks keep only their toes (their inertia boxes
+ * reach past the toes, docs/collision.md).
+ */
+const DEMO_ROBOT = Object.freeze({
+  model: 'mini_cheetah',
+  collision: 'all',
+  excludeLinks: Object.freeze(['shank_fr', 'shank_fl', 'shank_hr', 'shank_hl']),
+});
+
+/**
  * The demo arm's joint targets (rad, the ur10's six actuators) at simulated
  * time t: each joint swings about a working pose at its own rate, the swing
  * growing from the default pose (all zeros) over the first 3 s.
@@ -449,7 +461,19 @@ class Dashboard {
       settings.controller = { kind: controller };
       settings.controlMode = 'command';
     }
-    const created = await this.client.createBuiltin(model, 1, settings);
+    /** @type {Record<string, any>} */
+    const source = {};
+    if (m.collision !== undefined) {
+      if (typeof m.collision !== 'string') throw new Error('collision: give "feet" or "all"');
+      source.collision = m.collision;
+    }
+    if (m.excludeLinks !== undefined) {
+      if (!Array.isArray(m.excludeLinks) || !m.excludeLinks.every((l) => typeof l === 'string')) {
+        throw new Error('excludeLinks: give an array of link names');
+      }
+      source.excludeLinks = m.excludeLinks;
+    }
+    const created = await this.client.createInstances(model, 1, { settings, ...source });
     const id = created.ids[0];
     const spec = drawingSpec(created.spec.model, created.spec);
     this.specs.set(id, spec);
@@ -534,7 +558,7 @@ class Dashboard {
    * @returns {Promise<string>} its instance id
    */
   async startDemo() {
-    const created = await this.create({ model: 'mini_cheetah', controller: 'trot' });
+    const created = await this.create({ ...DEMO_ROBOT, controller: 'trot' });
     await this.command({ id: created.id, forward: 0.3, lateral: 0, yaw: 0.2 });
     await this.run(null, { id: created.id, realtime: true });
     /** @type {Run} */ (this.runs.get(created.id)).pinned = true;
@@ -756,4 +780,6 @@ async function startDashboard(options) {
   return dashboard;
 }
 
-module.exports = { Dashboard, startDashboard, armTargets, MAX_RATE_HZ, MAX_BUFFERED_BYTES };
+module.exports = {
+  Dashboard, startDashboard, armTargets, DEMO_ROBOT, MAX_RATE_HZ, MAX_BUFFERED_BYTES,
+};

@@ -7,7 +7,7 @@ const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 const { startStack, BridgeClient, sleep } = require('../testing/stack');
-const { armTargets } = require('../lib/bridge');
+const { armTargets, DEMO_ROBOT } = require('../lib/bridge');
 
 /** The repository's copy of the ur10's meshes (models/ur10/meshes/ur10/collision). */
 const UR10_MODELS = path.resolve(__dirname, '..', '..', '..', 'models', 'ur10');
@@ -502,6 +502,34 @@ test('the demo arm follows its motion in real time, under inverse dynamics', asy
     assert.ok(later.time > snapshot.time, 'still running');
   } finally {
     stack.dashboard.stopRun(id);
+    await stack.client.destroyInstances([id]);
+  }
+});
+
+test('the demo robot, toppled by a push, lies on its trunk: it neither sinks nor diverges', async () => {
+  const answer = await browser.request({ type: 'create', ...DEMO_ROBOT, controller: 'trot' });
+  assert.equal(answer.type, 'created', JSON.stringify(answer));
+  const id = answer.id;
+  try {
+    // Whole-body collision: slots beyond the four toes.
+    assert.ok(answer.spec.contactPoints.length > 4, `${answer.spec.contactPoints.length} slots`);
+    // The demo's command (0.3 m/s, 0.2 rad/s) for 3 s, a 300 N sideways push
+    // for 0.1 s, then 5 s more: the robot falls and lies on the ground.
+    const command = [0.3, 0, 0.2];
+    await stack.client.step(id, command, 3000);
+    let lowest = Infinity;
+    let uprightZ = Infinity;
+    const push = { force: [0, 300, 0], duration: 0.1 };
+    for (let k = 0; k < 20; ++k) {
+      const observation = await stack.client.step(id, command, 250, k === 0 ? { pushes: [push] } : {});
+      const [, , z, , qx, qy] = observation.basePose;
+      lowest = Math.min(lowest, z);
+      // The body z axis's world z: 1 upright, below 0.5 past 60° of tilt.
+      uprightZ = Math.min(uprightZ, 1 - 2 * (qx * qx + qy * qy));
+    }
+    assert.ok(uprightZ < 0.5, `the push did not topple it (least upright ${uprightZ})`);
+    assert.ok(lowest > 0.02, `the base sank to z = ${lowest} m`);
+  } finally {
     await stack.client.destroyInstances([id]);
   }
 });
