@@ -17,6 +17,8 @@ import pytest
 import moreau
 from moreau._proto import pb
 
+from conftest import Server
+
 
 def random_rollout(env: moreau.VectorEnv, steps: int, seed: int) -> list[np.ndarray]:
     rng = np.random.default_rng(seed)
@@ -178,4 +180,93 @@ def test_futures_run_calls_at_once(local_server) -> None:
         with pytest.raises(moreau.MoreauError) as error:
             missing.result()
         assert error.value.code == grpc.StatusCode.NOT_FOUND
+        client.destroy_instances(ids)
+
+
+def step_batch_outcomes(client: moreau.Client) -> dict[str, tuple]:
+    """StepBatch calls the service refuses whole (code, message) or answers
+    with a failed entry (its row's status), ids replaced by their position."""
+    cheetahs = client.create_instances("mini_cheetah", 3, settings={"control_mode": "pd"}).ids
+    pendulum = client.create_instances("pendulum").ids
+    names = {i: f"ID{k}" for k, i in enumerate(cheetahs + pendulum)}
+
+    def scrub(text: str) -> str:
+        for i, name in names.items():
+            text = text.replace(i, name)
+        return text
+
+    calls = {
+        "a duplicate": lambda: client.step_batch([cheetahs[0], cheetahs[0]],
+                                                 np.zeros((2, 12)), 5, packed=True),
+        "too many sub-steps": lambda: client.step_batch(cheetahs, np.zeros((3, 12)), 10**6),
+        "above the batch limit": lambda: client.step_batch(cheetahs + pendulum,
+                                                           np.zeros((4, 12)), 5),
+        "two shapes packed": lambda: client.step_batch([cheetahs[0], pendulum[0]],
+                                                       np.zeros((2, 12)), 5, packed=True),
+    }
+    seen: dict[str, tuple] = {}
+    for name, call in calls.items():
+        with pytest.raises(moreau.MoreauError) as error:
+            call()
+        seen[name] = (error.value.code, scrub(error.value.message))
+    for packed in (False, True):
+        batch = client.step_batch([cheetahs[1], "nope", cheetahs[2]], np.zeros((3, 12)), 25,
+                                  packed=packed)
+        seen[f"an unknown entry, packed={packed}"] = (
+            batch.status_code.tolist(), [scrub(m) for m in batch.status_message],
+            batch.substeps_done.tolist(), batch.steps.tolist())
+    client.destroy_instances(cheetahs + pendulum)
+    return seen
+
+
+def test_step_batch_errors_are_the_services(local_server) -> None:
+    # In process, StepBatch bypasses gRPC's transport (the caller steps too):
+    # its refusals and failed entries must still be the remote server's.
+    remote_server = Server("--workers", "2", "--max-batch", "3")
+    try:
+        with moreau.Client(remote_server.address) as remote, \
+                moreau.LocalServer(workers=2, max_batch=3) as server:
+            there = step_batch_outcomes(remote)
+            here = step_batch_outcomes(moreau.Client(server))
+    finally:
+        remote_server.stop()
+    assert here == there
+    assert here["a duplicate"][0] == grpc.StatusCode.INVALID_ARGUMENT
+    assert "appears twice" in here["a duplicate"][1]
+    assert here["above the batch limit"][0] == grpc.StatusCode.INVALID_ARGUMENT
+    assert here["an unknown entry, packed=True"][0] == [0, 5, 0]
+    assert here["an unknown entry, packed=True"][2] == [25, 0, 25]
+
+
+def test_step_batch_past_the_message_limit_is_resource_exhausted() -> None:
+    # 40 packed Mini Cheetah rows are about 31.7 kB; the request, 40 × 0.1 kB.
+    with moreau.LocalServer(workers=2, max_message_bytes=30000) as server:
+        client = moreau.Client(server)
+        ids = [client.create_instances("mini_cheetah").ids[0] for _ in range(40)]
+        assert len(client.step_batch(ids[:30], np.zeros((30, 12)), 5, packed=True)) == 30
+        for call in (lambda: client.step_batch(ids, np.zeros((40, 12)), 5, packed=True),
+                     lambda: client.step_batch(ids * 8, np.zeros((320, 12)), 5)):
+            with pytest.raises(moreau.MoreauError) as info:
+                call()
+            assert info.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert "larger than max" in info.value.message and "vs. 30000" in info.value.message
+
+
+def test_a_step_batch_future_and_a_blocking_call_agree(local_server) -> None:
+    with moreau.Client(local_server) as client:
+        ids = client.create_instances("mini_cheetah", 6, settings={"control_mode": "pd"}).ids
+        batch = client.prepare_step_batch(ids, 12, 30, packed=True)
+        targets = np.tile([0.1, -0.9, 1.7], (6, 4))
+        blocking = batch(targets)
+        client.step_batch(ids, np.zeros((6, 12)), 1)  # moves on: then back to the same start
+        state = [client.get_state(i) for i in ids]
+        for i, s in zip(ids, state):
+            client.set_state(i, s)
+        first = batch(targets)
+        for i, s in zip(ids, state):
+            client.set_state(i, s)
+        later = batch.future(targets).result()
+        np.testing.assert_array_equal(first.q, later.q)
+        np.testing.assert_array_equal(first.v, later.v)
+        assert blocking.steps.tolist() == [30] * 6 and later.steps.tolist() == [61] * 6
         client.destroy_instances(ids)

@@ -22,6 +22,8 @@ namespace py = pybind11;
 namespace moreau::local {
 namespace {
 
+namespace server = moreau::server;
+
 // The longest single wait with the GIL released: waits are sliced so that
 // Ctrl-C (a pending Python signal) interrupts a long call.
 constexpr absl::Duration kWaitSlice = absl::Milliseconds(100);
@@ -50,9 +52,30 @@ py::tuple Outcome(UnaryCall& call) {
   return py::make_tuple(0, "", ReplyBytes(call.response()));
 }
 
+// (code, message, reply bytes or None) of a finished direct StepBatch: the
+// reply serialized straight into the bytes object.
+py::tuple Outcome(server::DirectStepBatch& call) {
+  const absl::Status& status = call.status();
+  if (!status.ok()) {
+    return py::make_tuple(static_cast<int>(status.code()), std::string(status.message()),
+                          py::none());
+  }
+  PyObject* bytes = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(call.reply_bytes()));
+  if (bytes == nullptr) throw py::error_already_set();
+  py::bytes out = py::reinterpret_steal<py::bytes>(bytes);
+  call.reply().SerializeWithCachedSizesToArray(
+      reinterpret_cast<uint8_t*>(PyBytes_AS_STRING(bytes)));
+  return py::make_tuple(0, "", out);
+}
+
+void Cancel(UnaryCall& call) { call.Cancel(); }
+// A direct call is not cancelled: its steps finish on the pool, unread.
+void Cancel(server::DirectStepBatch& /*call*/) {}
+
 // Waits for `call` in slices, checking for Python signals between them;
 // false when `timeout` passed first.
-bool WaitInterruptibly(UnaryCall& call, absl::Duration timeout) {
+template <typename Call>
+bool WaitInterruptibly(Call& call, absl::Duration timeout) {
   const absl::Time until = absl::Now() + timeout;
   for (;;) {
     const absl::Duration left = until - absl::Now();
@@ -63,7 +86,7 @@ bool WaitInterruptibly(UnaryCall& call, absl::Duration timeout) {
     }
     if (finished) return true;
     if (PyErr_CheckSignals() != 0) {
-      call.Cancel();
+      Cancel(call);
       throw py::error_already_set();
     }
     if (absl::Now() >= until) return false;
@@ -83,7 +106,7 @@ class Server {
     options.inline_substeps = inline_substeps;
     auto started = server::InProcessServer::Start(options, max_message_bytes);
     if (!started.ok()) throw py::value_error(std::string(started.status().message()));
-    server_ = *std::move(started);
+    server_ = std::shared_ptr<server::InProcessServer>(*std::move(started));
     stub_ = std::make_unique<grpc::GenericStub>(server_->channel());
   }
 
@@ -101,6 +124,34 @@ class Server {
   std::shared_ptr<UnaryCall> Start(const std::string& method, std::string_view request,
                                    std::optional<double> timeout_s) {
     return UnaryCall::Start(Stub(), method, request, timeout_s);
+  }
+
+  // A StepBatch (serialized request) without gRPC, the calling thread
+  // stepping entries alongside the pool: (code, message, reply bytes or
+  // None), as Call gives.
+  py::tuple StepBatch(std::string_view request, std::optional<double> timeout_s) {
+    std::shared_ptr<server::InProcessServer> running = Shared();
+    std::shared_ptr<server::DirectStepBatch> call;
+    {
+      py::gil_scoped_release release;
+      call = running->StartStepBatch(request, timeout_s, /*caller_helps=*/true);
+      call->Help(absl::Now() + kWaitSlice);
+      // A server closed meanwhile ends here, its pool drained.
+      running.reset();
+    }
+    WaitInterruptibly(*call, absl::InfiniteDuration());
+    return Outcome(*call);
+  }
+
+  // The same started on the pool alone, to wait for later.
+  std::shared_ptr<server::DirectStepBatch> StartStepBatch(std::string_view request,
+                                                          std::optional<double> timeout_s) {
+    std::shared_ptr<server::InProcessServer> running = Shared();
+    py::gil_scoped_release release;
+    std::shared_ptr<server::DirectStepBatch> call =
+        running->StartStepBatch(request, timeout_s, /*caller_helps=*/false);
+    running.reset();
+    return call;
   }
 
   std::shared_ptr<StreamCall> Open(const std::string& method, std::optional<double> timeout_s) {
@@ -123,8 +174,13 @@ class Server {
     Running();
     return *stub_;
   }
+  std::shared_ptr<server::InProcessServer> Shared() const {
+    Running();
+    return server_;
+  }
 
-  std::unique_ptr<server::InProcessServer> server_;
+  // Shared with the direct calls under way, which keep it until they return.
+  std::shared_ptr<server::InProcessServer> server_;
   std::unique_ptr<grpc::GenericStub> stub_;
 };
 
@@ -142,6 +198,7 @@ PYBIND11_MODULE(_local, m) {
   using moreau::local::WaitFor;
   using moreau::local::WaitInterruptibly;
   namespace server = moreau::server;
+  using server::DirectStepBatch;
   m.doc() = "The in-process engine of the moreau Python client (see moreau.local).";
 
   py::class_<UnaryCall, std::shared_ptr<UnaryCall>>(m, "UnaryCall")
@@ -153,8 +210,24 @@ PYBIND11_MODULE(_local, m) {
           py::arg("timeout") = py::none(),
           "Waits up to `timeout` s (None: until it finishes); whether it finished.")
       .def("done", &UnaryCall::done)
-      .def("outcome", &Outcome, "(code, message, reply bytes or None) once done.")
+      .def(
+          "outcome", [](UnaryCall& call) { return Outcome(call); },
+          "(code, message, reply bytes or None) once done.")
       .def("cancel", &UnaryCall::Cancel);
+
+  py::class_<DirectStepBatch, std::shared_ptr<DirectStepBatch>>(m, "DirectStepBatch")
+      .def(
+          "wait",
+          [](DirectStepBatch& call, std::optional<double> timeout_s) {
+            return WaitInterruptibly(call, WaitFor(timeout_s));
+          },
+          py::arg("timeout") = py::none(),
+          "Waits up to `timeout` s (None: until it finishes); whether it finished.")
+      .def("done", &DirectStepBatch::done)
+      .def(
+          "outcome", [](DirectStepBatch& call) { return Outcome(call); },
+          "(code, message, reply bytes or None) once done.")
+      .def("cancel", [](DirectStepBatch& /*call*/) {});
 
   py::class_<StreamCall, std::shared_ptr<StreamCall>>(m, "StreamCall")
       .def(
@@ -207,6 +280,10 @@ PYBIND11_MODULE(_local, m) {
            py::arg("timeout") = py::none())
       .def("start", &Server::Start, py::arg("method"), py::arg("request"),
            py::arg("timeout") = py::none())
+      .def("step_batch", &Server::StepBatch, py::arg("request"), py::arg("timeout") = py::none(),
+           "StepBatch without gRPC, the caller stepping too: (code, message, reply or None).")
+      .def("start_step_batch", &Server::StartStepBatch, py::arg("request"),
+           py::arg("timeout") = py::none(), "StepBatch without gRPC, on the pool alone.")
       .def("open", &Server::Open, py::arg("method"), py::arg("timeout") = py::none())
       .def("close", &Server::Close);
 }
