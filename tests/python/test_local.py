@@ -270,3 +270,39 @@ def test_a_step_batch_future_and_a_blocking_call_agree(local_server) -> None:
         np.testing.assert_array_equal(first.v, later.v)
         assert blocking.steps.tolist() == [30] * 6 and later.steps.tolist() == [61] * 6
         client.destroy_instances(ids)
+
+
+def test_compiled_legged_terms_are_numpys_bits() -> None:
+    from moreau import _local
+    from moreau.tasks import projected_gravity, quat_rotate_inverse
+    rng = np.random.default_rng(5)
+    pose = rng.normal(size=(257, 7))
+    pose[:, 3:7] /= np.linalg.norm(pose[:, 3:7], axis=1, keepdims=True)
+    pose[3] = np.nan  # a diverged row stays NaN
+    twist = rng.normal(scale=3.0, size=(257, 6))
+    block = _local.legged_base_terms(pose, twist)
+    quat = pose[:, 3:7]
+    expected = np.concatenate([pose[:, 2:3], projected_gravity(quat),
+                               quat_rotate_inverse(quat, twist[:, :3]), twist[:, 3:6]], axis=1)
+    assert block.shape == (257, 10)
+    np.testing.assert_array_equal(block, expected)
+    assert np.isnan(block[3, :7]).all()
+    with pytest.raises(ValueError, match="base poses"):
+        _local.legged_base_terms(pose[:, :6], twist)
+
+
+def test_walk_observes_the_same_with_and_without_the_compiled_terms(local_server) -> None:
+    with moreau.VectorEnv("walk", 3, servers=[local_server], seed=2) as env:
+        obs, _ = env.reset()
+        obs, *_ = env.step(np.full((3, 12), 0.3))
+        assert env.task._native_terms is not None
+        compiled = env.task.outputs(env.observation_batch, env._actions, env._last_actions,
+                                    env._last_actions)
+        env.task._native_terms = None
+        numpy_only = env.task.outputs(env.observation_batch, env._actions, env._last_actions,
+                                      env._last_actions)
+    for a, b in zip(compiled[:2] + compiled[3:], numpy_only[:2] + numpy_only[3:]):
+        np.testing.assert_array_equal(a, b)
+    assert compiled[2].keys() == numpy_only[2].keys()
+    for key in compiled[2]:
+        np.testing.assert_array_equal(compiled[2][key], numpy_only[2][key])

@@ -3,6 +3,7 @@
 // to it as serialized messages through gRPC's in-process transport, with the
 // GIL released while they wait, so the Python client (moreau/local.py)
 // decodes them exactly as it decodes a remote server's.
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -14,6 +15,7 @@
 
 #include "absl/time/time.h"
 #include "clients/python/native/local_calls.h"
+#include "clients/python/native/task_terms.h"
 #include "server/in_process_server.h"
 #include "server/service_options.h"
 
@@ -91,6 +93,21 @@ bool WaitInterruptibly(Call& call, absl::Duration timeout) {
     }
     if (absl::Now() >= until) return false;
   }
+}
+
+// tasks.LeggedTask's base terms of every env: (n, 10) float64 from the
+// base poses (n, 7) and twists (n, 6).
+py::array_t<double> LeggedBaseTermsOf(
+    const py::array_t<double, py::array::c_style | py::array::forcecast>& pose,
+    const py::array_t<double, py::array::c_style | py::array::forcecast>& twist) {
+  if (pose.ndim() != 2 || pose.shape(1) != 7 || twist.ndim() != 2 || twist.shape(1) != 6 ||
+      twist.shape(0) != pose.shape(0)) {
+    throw py::value_error("legged_base_terms takes base poses (n, 7) and twists (n, 6)");
+  }
+  const long n = static_cast<long>(pose.shape(0));
+  py::array_t<double> out({static_cast<py::ssize_t>(n), py::ssize_t{kLeggedBaseTerms}});
+  LeggedBaseTerms(pose.data(), twist.data(), n, out.mutable_data());
+  return out;
 }
 
 class Server {
@@ -200,6 +217,11 @@ PYBIND11_MODULE(_local, m) {
   namespace server = moreau::server;
   using server::DirectStepBatch;
   m.doc() = "The in-process engine of the moreau Python client (see moreau.local).";
+
+  m.def("legged_base_terms", &moreau::local::LeggedBaseTermsOf, py::arg("base_pose"),
+        py::arg("base_twist"),
+        "(n, 10): base height, gravity direction (3) and linear velocity (3) in the base "
+        "frame, angular velocity (3); the bits of moreau.tasks' numpy formulas.");
 
   py::class_<UnaryCall, std::shared_ptr<UnaryCall>>(m, "UnaryCall")
       .def(
