@@ -306,3 +306,47 @@ def test_walk_observes_the_same_with_and_without_the_compiled_terms(local_server
     assert compiled[2].keys() == numpy_only[2].keys()
     for key in compiled[2]:
         np.testing.assert_array_equal(compiled[2][key], numpy_only[2][key])
+
+
+def written_into(client: moreau.Client) -> list:
+    """Packed StepBatch replies written into rows of an ObservationBatch (a
+    slice, then indices), with an unknown entry, then with every entry
+    unknown; the rows and labels after each, ids replaced by their position."""
+    made = client.create_instances("mini_cheetah", 4, settings={"control_mode": "pd"})
+    ids = made.ids
+    out = made.observations
+    targets = np.tile([0.1, -0.9, 1.7], (4, 4))
+    seen = []
+
+    def look() -> None:
+        arrays = [getattr(out, name).copy() for name in out.ARRAY_FIELDS]
+        labels = [ids.index(i) if i in ids else i for i in out.instance_ids]
+        seen.append((arrays, labels, list(out.status_message)))
+
+    client.prepare_step_batch(ids, 12, 7, packed=True)(targets, into=(out, slice(0, 4)))
+    look()
+    mixed = [ids[2], "nope", ids[0]]
+    client.prepare_step_batch(mixed, 12, 9, packed=True)(targets[:3],
+                                                         into=(out, np.array([3, 1, 0])))
+    look()
+    client.prepare_step_batch(["gone", "lost"], 12, 3, packed=True)(targets[:2],
+                                                                     into=(out, slice(1, 3)))
+    look()
+    client.destroy_instances(ids)
+    return seen
+
+
+def test_replies_written_into_rows_are_the_remote_ones(address: str, local_server) -> None:
+    # In process, a blocking packed StepBatch writes the server's arrays
+    # straight into the rows; over the network the reply bytes are decoded.
+    with moreau.Client(address) as remote, moreau.Client(local_server) as local:
+        there = written_into(remote)
+        here = written_into(local)
+    for (a, labels_a, messages_a), (b, labels_b, messages_b) in zip(here, there):
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)
+        assert labels_a == labels_b and messages_a == messages_b
+    arrays, labels, messages = here[1]
+    assert labels == [0, "nope", 2, 2] and messages[3] == "" and "nope" in messages[1]
+    arrays, labels, messages = here[2]
+    assert labels[1:3] == ["gone", "lost"] and np.isnan(arrays[2][1:3]).all()  # q

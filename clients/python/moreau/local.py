@@ -217,6 +217,17 @@ class _StepBatch(_UnaryUnary):
         return _Future(self._server.start_step_batch(self._bytes(request), timeout),
                        self._deserializer)
 
+    def into(self, request: bytes, timeout: float | None, out: Any,
+             where: Any) -> tuple[list[str], list[str]] | None:
+        """A blocking call of a packed StepBatch whose reply is written into
+        rows ``where`` of the ObservationBatch ``out``, from the server's
+        arrays (no reply bytes to make and decode): None when every entry
+        is OK, else the replies' (instance ids, status messages)."""
+        code, message, labels = self._server.step_batch_into(request, timeout, out, where)
+        if code != 0:
+            raise LocalRpcError(code, message)
+        return labels
+
 
 class _UnaryStream(_UnaryUnary):
     def __call__(self, request: Any, timeout: float | None = None, **_: Any) -> _Stream:

@@ -8,10 +8,13 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "absl/time/time.h"
 #include "clients/python/native/local_calls.h"
@@ -25,6 +28,7 @@ namespace moreau::local {
 namespace {
 
 namespace server = moreau::server;
+namespace v1 = moreau::v1;
 
 // The longest single wait with the GIL released: waits are sliced so that
 // Ctrl-C (a pending Python signal) interrupts a long call.
@@ -68,6 +72,98 @@ py::tuple Outcome(server::DirectStepBatch& call) {
   call.reply().SerializeWithCachedSizesToArray(
       reinterpret_cast<uint8_t*>(PyBytes_AS_STRING(bytes)));
   return py::make_tuple(0, "", out);
+}
+
+// Copies `count` rows of `width` values from `source` (row-major) into rows
+// `rows` of `target` (n, width) or (n,), whatever its strides; an empty
+// source (a batch whose instances all failed) writes NaN or 0 instead.
+template <typename T, typename Values>
+void CopyRows(const char* name, const Values& source, int count,
+              const std::vector<py::ssize_t>& rows, py::array& target) {
+  if (!target.dtype().is(py::dtype::of<T>())) {
+    throw py::type_error(std::string("ObservationBatch.") + name + " has dtype " +
+                         std::string(py::str(target.dtype())));
+  }
+  const py::ssize_t width = target.ndim() == 1 ? 1 : target.shape(1);
+  const bool empty = source.empty();
+  if (!empty && static_cast<py::ssize_t>(source.size()) != count * width) {
+    throw py::value_error(std::string("ObservationBatch.") + name + " rows have " +
+                          std::to_string(count > 0 ? source.size() / count : 0) +
+                          " values, this batch's have " + std::to_string(width));
+  }
+  const T fill = std::numeric_limits<T>::has_quiet_NaN ? std::numeric_limits<T>::quiet_NaN() : T{};
+  char* base = static_cast<char*>(target.mutable_data());
+  const py::ssize_t row_stride = target.strides(0);
+  const py::ssize_t column_stride = target.ndim() == 1 ? 0 : target.strides(1);
+  for (int k = 0; k < count; ++k) {
+    char* row = base + rows[static_cast<size_t>(k)] * row_stride;
+    for (py::ssize_t j = 0; j < width; ++j) {
+      *reinterpret_cast<T*>(row + j * column_stride) =
+          empty ? fill : static_cast<T>(source.Get(static_cast<int>(k * width + j)));
+    }
+  }
+}
+
+// Writes the packed reply of a finished direct StepBatch into rows `where`
+// (a slice or indices) of `out`'s arrays (a moreau.ObservationBatch), as
+// moreau._wire.decode_packed_into does from its bytes. Returns
+// (code, message, labels): labels is None when every entry is OK (the ids are
+// the request's, the messages empty), else (instance ids, status messages).
+py::tuple OutcomeInto(server::DirectStepBatch& call, py::object out, py::object where) {
+  const absl::Status& status = call.status();
+  if (!status.ok()) {
+    return py::make_tuple(static_cast<int>(status.code()), std::string(status.message()),
+                          py::none());
+  }
+  const v1::ObservationBatch& batch = call.reply().packed();
+  const int count = batch.count();
+  std::vector<py::ssize_t> rows(static_cast<size_t>(count));
+  if (py::isinstance<py::slice>(where)) {
+    py::ssize_t start = 0, stop = 0, step = 0, length = 0;
+    const py::ssize_t n = py::len(out.attr("status_code"));
+    if (!where.cast<py::slice>().compute(n, &start, &stop, &step, &length) || length != count) {
+      throw py::value_error("the rows to write do not match the reply's");
+    }
+    for (int k = 0; k < count; ++k) rows[static_cast<size_t>(k)] = start + k * step;
+  } else {
+    auto indices = py::array_t<py::ssize_t, py::array::forcecast>::ensure(where);
+    if (!indices || indices.ndim() != 1 || indices.shape(0) != count) {
+      throw py::value_error("the rows to write do not match the reply's");
+    }
+    for (int k = 0; k < count; ++k) rows[static_cast<size_t>(k)] = indices.at(k);
+  }
+  auto array = [&out](const char* name) { return out.attr(name).cast<py::array>(); };
+  py::array a;
+#define MOREAU_COPY(T, name, field) \
+  a = array(name);                  \
+  CopyRows<T>(name, batch.field(), count, rows, a)
+  MOREAU_COPY(double, "time", time);
+  MOREAU_COPY(int64_t, "steps", steps);
+  MOREAU_COPY(double, "q", q);
+  MOREAU_COPY(double, "v", v);
+  MOREAU_COPY(double, "joint_positions", joint_positions);
+  MOREAU_COPY(double, "joint_velocities", joint_velocities);
+  MOREAU_COPY(double, "joint_torques", joint_torques);
+  MOREAU_COPY(double, "base_pose", base_pose);
+  MOREAU_COPY(double, "base_twist", base_twist);
+  MOREAU_COPY(double, "contact_normal_forces", contact_normal_forces);
+  MOREAU_COPY(bool, "contact_flags", contact_flags);
+  MOREAU_COPY(int32_t, "solver_iterations", solver_iterations);
+  MOREAU_COPY(bool, "solver_converged", solver_converged);
+  MOREAU_COPY(int32_t, "status_code", status_codes);
+  MOREAU_COPY(double, "link_positions", link_positions);
+  MOREAU_COPY(int32_t, "substeps_done", substeps_done);
+#undef MOREAU_COPY
+  const bool all_ok = std::all_of(batch.status_codes().begin(), batch.status_codes().end(),
+                                  [](int32_t code) { return code == 0; });
+  if (all_ok && batch.status_codes_size() == count) return py::make_tuple(0, "", py::none());
+  py::list ids, messages;
+  for (const std::string& id : batch.instance_ids()) ids.append(py::str(id));
+  for (const std::string& message : batch.status_messages()) {
+    messages.append(py::reinterpret_steal<py::object>(
+        PyUnicode_DecodeUTF8(message.data(), static_cast<Py_ssize_t>(message.size()), "replace")));
+  }
+  return py::make_tuple(0, "", py::make_tuple(ids, messages));
 }
 
 void Cancel(UnaryCall& call) { call.Cancel(); }
@@ -147,6 +243,12 @@ class Server {
   // stepping entries alongside the pool: (code, message, reply bytes or
   // None), as Call gives.
   py::tuple StepBatch(std::string_view request, std::optional<double> timeout_s) {
+    return Outcome(*StepBatchCall(request, timeout_s));
+  }
+
+  // The finished direct call of StepBatch.
+  std::shared_ptr<server::DirectStepBatch> StepBatchCall(std::string_view request,
+                                                         std::optional<double> timeout_s) {
     std::shared_ptr<server::InProcessServer> running = Shared();
     std::shared_ptr<server::DirectStepBatch> call;
     {
@@ -157,7 +259,15 @@ class Server {
       running.reset();
     }
     WaitInterruptibly(*call, absl::InfiniteDuration());
-    return Outcome(*call);
+    return call;
+  }
+
+  // StepBatch as above, its packed reply written into rows `where` of the
+  // moreau.ObservationBatch `out` (OutcomeInto) instead of returned as bytes.
+  py::tuple StepBatchInto(std::string_view request, std::optional<double> timeout_s, py::object out,
+                          py::object where) {
+    std::shared_ptr<server::DirectStepBatch> call = StepBatchCall(request, timeout_s);
+    return OutcomeInto(*call, std::move(out), std::move(where));
   }
 
   // The same started on the pool alone, to wait for later.
@@ -304,6 +414,10 @@ PYBIND11_MODULE(_local, m) {
            py::arg("timeout") = py::none())
       .def("step_batch", &Server::StepBatch, py::arg("request"), py::arg("timeout") = py::none(),
            "StepBatch without gRPC, the caller stepping too: (code, message, reply or None).")
+      .def("step_batch_into", &Server::StepBatchInto, py::arg("request"), py::arg("timeout"),
+           py::arg("out"), py::arg("where"),
+           "step_batch, the packed reply written into rows `where` of the ObservationBatch "
+           "`out`: (code, message, None or (instance ids, status messages)).")
       .def("start_step_batch", &Server::StartStepBatch, py::arg("request"),
            py::arg("timeout") = py::none(), "StepBatch without gRPC, on the pool alone.")
       .def("open", &Server::Open, py::arg("method"), py::arg("timeout") = py::none())
