@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <string_view>
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
@@ -24,7 +25,7 @@ absl::StatusOr<std::unique_ptr<StepBatchRun>> StepBatchRun::Prepare(
   std::unique_ptr<StepBatchRun> run(new StepBatchRun(request, response, deadline));
   // Validate the whole request before stepping anything: sub-step limits and
   // duplicates fail the call; unknown ids fail only their own entry.
-  absl::flat_hash_set<std::string> seen;
+  absl::flat_hash_set<std::string_view> seen;
   seen.reserve(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
     const v1::StepRequest& step = request.steps(i);
