@@ -54,7 +54,8 @@ class DirectStepBatch : public std::enable_shared_from_this<DirectStepBatch> {
  private:
   friend class InProcessServer;
   DirectStepBatch() = default;
-  // One runner finished: the last one serializes the reply.
+  // One runner finished: the last one checks the deadline and the reply's
+  // size against the message limit, then marks the call done.
   void Leave();
 
   InProcessServer* server_ = nullptr;
