@@ -84,12 +84,7 @@ INTROS = {
     "python": "`examples/random_rollout.py --policy zero` (`walk`: 20 sub-steps of 1 ms per "
               "env-step) as a Python `VectorEnv` on one `moreaud --workers 2` (remote) and on a "
               "`moreau.LocalServer(workers=2)` (in process), and the same physics stepped by C++ "
-              "(`moreau_loadgen --mode=inprocess`, PD to the task's standing pose, no "
-              "observations); env-steps/s. The standing robot's steps get cheaper as it "
-              "settles: the C++ run of a fixed duration covers a later, cheaper stretch of "
-              "simulated time than the rollout; the last columns' C++ run steps the rollout's "
-              "own stretch (its warm-up, then as many policy steps, after a reset with noise of the "
-              "same scale).",
+              "(PD to the task's standing pose, no observations); env-steps/s.",
     "container": "`localhost/moreau:latest` built by podman from the `Dockerfile` with no layer "
                  "cache and no compiler cache (its base made by debootstrap when no registry "
                  "answers); its size above `debian:bookworm-slim`. Then the Python rollout of "
@@ -394,8 +389,7 @@ def format_python(raw: str) -> str:
                      f"{100 * remote / ref:.0f} %", str(local_run["env_steps"]), num(same),
                      f"{100 * local / same:.0f} %"])
     return table(["num_envs", "C++ in process", "Python in process", "ratio", "Python remote",
-                  "ratio", "env-steps timed", "C++ over the rollout's interval",
-                  "Python in process / it"], rows)
+                  "ratio", "env-steps timed", "C++, same interval", "ratio"], rows)
 
 
 def format_container(raw: str) -> str:

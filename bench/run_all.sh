@@ -271,8 +271,8 @@ area_python() {
   cmd+=" $(q 10 "300 (100 at 256 envs)")$(q " --warmup 2" "")\` for N in ${envs// /, }, each followed"
   cmd+=" by the same with \`--local --workers 2\` (in process) and by \`moreau_loadgen --json"
   cmd+=" --mode=inprocess --instances=N --substeps=20 --threads=2 --targets=0,-0.8,1.6"
-  cmd+=" --duration_s=$dur\`, then by the same over the rollout's simulated interval"
-  cmd+=" (\`--reset_noise=0.05 --warmup_rounds=$(q 2 20) --rounds=STEPS\`)"
+  cmd+=" --duration_s=$dur\` (last: \`--reset_noise=0.05 --warmup_rounds=$(q 2 20)"
+  cmd+=" --rounds=STEPS\`)"
   start_server --workers 2
   local pythonpath
   pythonpath="$root/clients/python:$(cd "$B" && pwd)/clients/python"
