@@ -82,10 +82,9 @@ INTROS = {
                "that a client steps flat out, against none. `moreaud --workers 1` alone on core "
                "1 (nice -20), the rest on core 0 (browsers run on viewers' machines). ABBA.",
     "python": "`examples/random_rollout.py --policy zero` (`walk`: 20 sub-steps of 1 ms per "
-              "env-step) as a Python `VectorEnv` on one `moreaud --workers 2` (remote) and on a "
-              "`moreau.LocalServer(workers=2)` (in process), and the same physics stepped by C++ "
-              "(`moreau_loadgen --mode=inprocess`, PD to the task's standing pose, no "
-              "observations); env-steps/s.",
+              "env-step) as a Python `VectorEnv` on `moreaud --workers 2` (remote) and on "
+              "`moreau.LocalServer(workers=2)` (in process), and the same physics in C++ "
+              "(PD to the task's standing pose, no observations); env-steps/s.",
     "container": "`localhost/moreau:latest` built by podman from the `Dockerfile` with no layer "
                  "cache and no compiler cache (its base made by debootstrap when no registry "
                  "answers); its size above `debian:bookworm-slim`. Then the Python rollout of "
@@ -422,10 +421,12 @@ def format_python(raw: str) -> str:
         local_run = read_json(os.path.join(raw, f"local_{n}.json"))
         local = local_run["env_steps_per_s"]
         ref = read_json(os.path.join(raw, f"inproc_{n}.json"))["env_steps_per_s"]
+        same = read_json(os.path.join(raw, f"inproc_rollout_{n}.json"))["env_steps_per_s"]
         rows.append([str(n), num(ref), num(local), f"{100 * local / ref:.0f} %", num(remote),
-                     f"{100 * remote / ref:.0f} %", str(local_run["env_steps"])])
+                     f"{100 * remote / ref:.0f} %", str(local_run["env_steps"]), num(same),
+                     f"{100 * local / same:.0f} %"])
     return table(["num_envs", "C++ in process", "Python in process", "ratio", "Python remote",
-                  "ratio", "env-steps timed"], rows)
+                  "ratio", "env-steps timed", "C++, same interval", "ratio"], rows)
 
 
 def format_container(raw: str) -> str:

@@ -291,7 +291,8 @@ area_python() {
   cmd+=" $(q 10 "300 (100 at 256 envs)")$(q " --warmup 2" "")\` for N in ${envs// /, }, each followed"
   cmd+=" by the same with \`--local --workers 2\` (in process) and by \`moreau_loadgen --json"
   cmd+=" --mode=inprocess --instances=N --substeps=20 --threads=2 --targets=0,-0.8,1.6"
-  cmd+=" --duration_s=$dur\`"
+  cmd+=" --duration_s=$dur\` (last: \`--reset_noise=0.05 --warmup_rounds=$(q 2 20)"
+  cmd+=" --rounds=STEPS\`)"
   start_server --workers 2
   local pythonpath
   pythonpath="$root/clients/python:$(cd "$B" && pwd)/clients/python"
@@ -306,6 +307,9 @@ area_python() {
       --warmup "$(q 2 20)" >"$raw/local_$n.json"
     "$B/bench/service/moreau_loadgen" --json --mode=inprocess --instances="$n" --substeps=20 \
       --threads=2 --targets=0,-0.8,1.6 --duration_s="$dur" >"$raw/inproc_$n.json"
+    "$B/bench/service/moreau_loadgen" --json --mode=inprocess --instances="$n" --substeps=20 \
+      --threads=2 --targets=0,-0.8,1.6 --reset_noise=0.05 --warmup_rounds="$(q 2 20)" \
+      --rounds="$steps" >"$raw/inproc_rollout_$n.json"
   done
   stop_server
 }

@@ -1,5 +1,6 @@
 #include "server/in_process_server.h"
 
+#include <algorithm>
 #include <chrono>
 #include <utility>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "moreau/v1/simulator.grpc.pb.h"
 #include "server/in_flight_interceptor.h"
+#include "server/step_batch.h"
 
 namespace moreau::server {
 
@@ -53,9 +55,11 @@ ServiceOptions WithMessageLimit(ServiceOptions options, int max_message_bytes) {
 }  // namespace
 
 InProcessServer::InProcessServer(const ServiceOptions& options, int max_message_bytes)
-    : parts_(options, &metrics_),
+    : options_(WithMessageLimit(options, max_message_bytes)),
+      max_message_bytes_(max_message_bytes),
+      parts_(options, &metrics_),
       maintenance_(&parts_, &metrics_, /*checkpoints=*/nullptr, /*per_tenant_gauges=*/false),
-      service_(WithMessageLimit(options, max_message_bytes), &parts_, &metrics_) {
+      service_(options_, &parts_, &metrics_) {
   grpc::ServerBuilder builder;
   builder.RegisterService(&service_);
   std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> creators;
@@ -76,6 +80,98 @@ InProcessServer::~InProcessServer() {
   maintenance_.StopStreams();
   server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(1));
   server_->Wait();
+}
+
+namespace {
+
+// gRPC's error for a message over the limit, as the RPC would end.
+absl::Status TooLarge(size_t bytes, int max_message_bytes) {
+  return absl::ResourceExhaustedError(
+      absl::StrCat("Sent message larger than max (", bytes, " vs. ", max_message_bytes, ")"));
+}
+
+}  // namespace
+
+std::shared_ptr<DirectStepBatch> InProcessServer::StartStepBatch(std::string_view request,
+                                                                 std::optional<double> timeout_s,
+                                                                 bool caller_helps) {
+  std::shared_ptr<DirectStepBatch> call(new DirectStepBatch());
+  call->server_ = this;
+  call->start_ = absl::Now();
+  const absl::Time deadline =
+      timeout_s.has_value() ? call->start_ + absl::Seconds(*timeout_s) : absl::InfiniteFuture();
+  auto fail = [&](absl::Status status) {
+    metrics_.ObserveRpc(Rpc::kStepBatch, static_cast<grpc::StatusCode>(status.code()),
+                        absl::ToDoubleSeconds(absl::Now() - call->start_));
+    call->status_ = std::move(status);
+    call->helper_left_ = true;
+    call->done_.Notify();
+    return call;
+  };
+  if (request.size() > static_cast<size_t>(max_message_bytes_)) {
+    return fail(TooLarge(request.size(), max_message_bytes_));
+  }
+  if (!call->request_.ParseFromArray(request.data(), static_cast<int>(request.size()))) {
+    return fail(absl::InternalError("the StepBatch request could not be parsed"));
+  }
+  absl::StatusOr<std::unique_ptr<StepBatchRun>> run = StepBatchRun::Prepare(
+      options_, parts_.registry, /*tenant=*/"", call->request_, deadline, &call->response_);
+  if (!run.ok()) return fail(run.status());
+  call->run_ = *std::move(run);
+  const InstanceStepper& stepper = parts_.stepper;
+  if (stepper.RunsInline(call->run_->total_substeps())) {
+    call->runners_ = 1;
+    call->helper_left_ = true;
+    call->run_->Run(stepper);
+    call->Leave();
+    return call;
+  }
+  const int wanted = std::min(call->run_->size(), parts_.pool.size());
+  const int pool_runners = caller_helps ? wanted - 1 : std::max(1, wanted);
+  call->helper_left_ = !caller_helps;
+  call->runners_ = pool_runners + (caller_helps ? 1 : 0);
+  for (int r = 0; r < pool_runners; ++r) SubmitRunner(call);
+  return call;
+}
+
+void InProcessServer::SubmitRunner(std::shared_ptr<DirectStepBatch> call) {
+  parts_.pool.Submit([call = std::move(call)] {
+    call->run_->Run(call->server_->parts_.stepper);
+    call->Leave();
+  });
+}
+
+DirectStepBatch::~DirectStepBatch() = default;
+
+void DirectStepBatch::Help(absl::Time until) {
+  if (helper_left_) return;
+  helper_left_ = true;
+  run_->Run(server_->parts_.stepper, until);
+  if (!run_->claimed_all()) {
+    // Out of time: a pool runner takes the caller's place.
+    runners_.fetch_add(1, std::memory_order_relaxed);
+    server_->SubmitRunner(shared_from_this());
+  }
+  Leave();
+}
+
+bool DirectStepBatch::Wait(absl::Duration timeout) {
+  return done_.WaitForNotificationWithTimeout(timeout);
+}
+
+void DirectStepBatch::Leave() {
+  if (runners_.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  if (absl::Now() > run_->deadline()) {
+    status_ = absl::DeadlineExceededError("Deadline Exceeded");
+  } else {
+    reply_bytes_ = response_.ByteSizeLong();
+    if (reply_bytes_ > static_cast<size_t>(server_->max_message_bytes_)) {
+      status_ = TooLarge(reply_bytes_, server_->max_message_bytes_);
+    }
+  }
+  server_->metrics_.ObserveRpc(Rpc::kStepBatch, static_cast<grpc::StatusCode>(status_.code()),
+                               absl::ToDoubleSeconds(absl::Now() - start_));
+  done_.Notify();
 }
 
 }  // namespace moreau::server

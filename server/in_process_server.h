@@ -9,9 +9,17 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <atomic>
 #include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/time.h"
+#include "moreau/v1/simulator.pb.h"
 #include "server/maintenance.h"
 #include "server/metrics.h"
 #include "server/server_parts.h"
@@ -19,6 +27,48 @@
 #include "server/service_options.h"
 
 namespace moreau::server {
+
+class InProcessServer;
+class StepBatchRun;
+
+// A StepBatch called without gRPC (InProcessServer::StartStepBatch): the
+// same request bytes, validation, stepping, reply bytes and errors as the
+// RPC, with none of its thread hand-offs. Pool runners step entries; the
+// caller may step some itself (Help) instead of waiting for a worker.
+class DirectStepBatch : public std::enable_shared_from_this<DirectStepBatch> {
+ public:
+  ~DirectStepBatch();
+
+  // Steps unclaimed entries on the calling thread until none is left or
+  // `until` passes; entries left then are stepped by the pool.
+  void Help(absl::Time until);
+  // Waits up to `timeout` for the call to finish; whether it has.
+  bool Wait(absl::Duration timeout);
+  bool done() const { return done_.HasBeenNotified(); }
+  // After done(): the call's status and, when OK, the reply and its
+  // serialized size (computed: SerializeWithCachedSizesToArray writes it).
+  const absl::Status& status() const { return status_; }
+  const v1::StepBatchResponse& reply() const { return response_; }
+  size_t reply_bytes() const { return reply_bytes_; }
+
+ private:
+  friend class InProcessServer;
+  DirectStepBatch() = default;
+  // One runner finished: the last one checks the deadline and the reply's
+  // size against the message limit, then marks the call done.
+  void Leave();
+
+  InProcessServer* server_ = nullptr;
+  absl::Time start_;
+  v1::StepBatchRequest request_;
+  v1::StepBatchResponse response_;
+  std::unique_ptr<StepBatchRun> run_;
+  std::atomic<int> runners_{0};
+  bool helper_left_ = false;  // the caller's own share (Help) has ended
+  absl::Status status_;
+  size_t reply_bytes_ = 0;
+  absl::Notification done_;
+};
 
 class InProcessServer {
  public:
@@ -37,8 +87,23 @@ class InProcessServer {
   std::shared_ptr<grpc::Channel> channel() const { return channel_; }
   int workers() const { return parts_.pool.size(); }
 
+  // Starts a StepBatch of the serialized `request` (with `timeout_s`, as a
+  // call's deadline) as the RPC would run: the same validation, stepping and
+  // reply. With `caller_helps`, one pool worker fewer is asked for: the
+  // caller is to call Help. The server must outlive the call's stepping
+  // (its destructor waits for the pool to drain).
+  std::shared_ptr<DirectStepBatch> StartStepBatch(std::string_view request,
+                                                  std::optional<double> timeout_s,
+                                                  bool caller_helps);
+
  private:
   InProcessServer(const ServiceOptions& options, int max_message_bytes);
+  friend class DirectStepBatch;
+  // Submits one pool runner of `call`.
+  void SubmitRunner(std::shared_ptr<DirectStepBatch> call);
+
+  const ServiceOptions options_;
+  const int max_message_bytes_;
 
   Metrics metrics_;
   ServerParts parts_;

@@ -10,7 +10,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/dynamics/configuration.h"
@@ -23,6 +22,7 @@
 #include "server/grpc_status.h"
 #include "server/instance_list.h"
 #include "server/packed_observations.h"
+#include "server/step_batch.h"
 
 namespace moreau::server {
 namespace {
@@ -322,34 +322,18 @@ grpc::ServerUnaryReactor* SimulatorService::Step(grpc::CallbackServerContext* co
 
 namespace {
 
-// One StepBatch in flight: its instances, claimed one at a time by the
-// runners (an atomic cursor, so a few pool tasks drain the whole batch with
-// no per-instance hand-off); the last runner to finish replies.
+// One StepBatch in flight on the worker pool: its runners share the run; the
+// last runner to finish replies.
 struct BatchCall {
   grpc::ServerUnaryReactor* reactor;
   Metrics* metrics;
   absl::Time start;
-  absl::Time deadline;
-  const v1::StepBatchRequest* request;
-  v1::StepBatchResponse* response;
-  // The packed reply (sized before the runners start), or nullptr.
-  v1::ObservationBatch* packed = nullptr;
-  std::vector<std::shared_ptr<Instance>> instances;  // nullptr: already answered
-  std::string tenant;                                // the caller's (metrics)
-  std::atomic<int> next{0};
+  std::string tenant;  // the caller's (metrics)
+  std::unique_ptr<StepBatchRun> run;
   std::atomic<int> runners{0};
 
   void Run(const InstanceStepper& stepper) {
-    const int n = static_cast<int>(instances.size());
-    for (int i = next.fetch_add(1); i < n; i = next.fetch_add(1)) {
-      Instance* instance = instances[static_cast<size_t>(i)].get();
-      if (instance == nullptr) continue;
-      if (packed != nullptr) {
-        stepper.Step(*instance, request->steps(i), deadline, i, packed);
-      } else {
-        stepper.Step(*instance, request->steps(i), deadline, response->mutable_observations(i));
-      }
-    }
+    run->Run(stepper);
     if (runners.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
     metrics->ObserveRpc(Rpc::kStepBatch, grpc::StatusCode::OK,
                         absl::ToDoubleSeconds(absl::Now() - start), tenant);
@@ -366,93 +350,21 @@ grpc::ServerUnaryReactor* SimulatorService::StepBatch(grpc::CallbackServerContex
   const absl::Time start = absl::Now();
   absl::StatusOr<Tenant> caller = Caller(context);
   if (!caller.ok()) return Finish(context, Rpc::kStepBatch, start, caller.status());
-  const int n = request->steps_size();
-  if (n > options_.max_batch) {
-    return Finish(context, Rpc::kStepBatch, start,
-                  absl::InvalidArgumentError(
-                      absl::StrCat("StepBatch has ", n, " instances, at most ", options_.max_batch,
-                                   " (the server's --max-batch)")));
-  }
-  // Validate the whole request before stepping anything: sub-step limits and
-  // duplicates fail the call; unknown ids fail only their own entry.
-  absl::flat_hash_set<std::string> seen;
-  long total_substeps = 0;
-  for (int i = 0; i < n; ++i) {
-    const v1::StepRequest& step = request->steps(i);
-    if (step.substeps() < 0 || step.substeps() > options_.max_substeps) {
-      return Finish(context, Rpc::kStepBatch, start,
-                    absl::InvalidArgumentError(absl::StrCat(
-                        "steps[", i, "]: substeps must be in [1, ", options_.max_substeps,
-                        "] (the server's --max_substeps), got ", step.substeps())));
-    }
-    if (!seen.insert(step.instance_id()).second) {
-      return Finish(
-          context, Rpc::kStepBatch, start,
-          absl::InvalidArgumentError(absl::StrCat("steps[", i, "]: instance '", step.instance_id(),
-                                                  "' appears twice in the batch")));
-    }
-    total_substeps += std::max(1, step.substeps());
-  }
-  std::vector<std::shared_ptr<Instance>> instances(static_cast<size_t>(n));
-  std::vector<absl::Status> not_found(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) {
-    auto instance = parts_->registry.Get(request->steps(i).instance_id(), caller->name);
-    if (instance.ok()) {
-      instances[static_cast<size_t>(i)] = std::move(*instance);
-    } else {
-      not_found[static_cast<size_t>(i)] = instance.status();
-    }
-  }
-  ObservationShape shape;
-  if (request->packed()) {
-    std::vector<std::optional<ObservationShape>> shapes(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i) {
-      Instance* instance = instances[static_cast<size_t>(i)].get();
-      if (instance == nullptr) continue;
-      absl::MutexLock lock(&instance->mu);
-      shapes[static_cast<size_t>(i)] =
-          ObservationShape::Of(instance->sim->model(), instance->observed.size());
-    }
-    auto common = CommonShape(shapes);
-    if (!common.ok()) return Finish(context, Rpc::kStepBatch, start, common.status());
-    shape = *common;
-  }
-  auto* call = new BatchCall{context->DefaultReactor(),
-                             metrics_,
-                             start,
-                             DeadlineOf(context),
-                             request,
-                             response,
-                             /*packed=*/nullptr,
-                             std::move(instances),
-                             std::move(caller->name)};
-  if (request->packed()) {
-    call->packed = response->mutable_packed();
-    SizeObservationBatch(shape, n, call->packed);
-    for (int i = 0; i < n; ++i) {
-      if (call->instances[static_cast<size_t>(i)] != nullptr) continue;
-      SetRowOutcome(i, request->steps(i).instance_id(), not_found[static_cast<size_t>(i)], 0,
-                    call->packed);
-    }
-  } else {
-    for (int i = 0; i < n; ++i) response->add_observations();
-    for (int i = 0; i < n; ++i) {
-      if (call->instances[static_cast<size_t>(i)] != nullptr) continue;
-      v1::Observation* obs = response->mutable_observations(i);
-      obs->set_instance_id(request->steps(i).instance_id());
-      SetStatus(not_found[static_cast<size_t>(i)], obs->mutable_status());
-    }
-  }
-  grpc::ServerUnaryReactor* reactor = call->reactor;
+  absl::StatusOr<std::unique_ptr<StepBatchRun>> run = StepBatchRun::Prepare(
+      options_, parts_->registry, caller->name, *request, DeadlineOf(context), response);
+  if (!run.ok()) return Finish(context, Rpc::kStepBatch, start, run.status());
   const InstanceStepper& stepper = parts_->stepper;
-  if (stepper.RunsInline(total_substeps)) {
-    call->runners = 1;
+  WorkerPool& pool = parts_->pool;
+  const bool inline_run = stepper.RunsInline((*run)->total_substeps());
+  const int runners = inline_run ? 1 : std::min((*run)->size(), pool.size());
+  auto* call = new BatchCall{context->DefaultReactor(), metrics_, start, std::move(caller->name),
+                             *std::move(run)};
+  grpc::ServerUnaryReactor* reactor = call->reactor;
+  call->runners = std::max(1, runners);
+  if (inline_run || runners < 1) {
     call->Run(stepper);
     return reactor;
   }
-  WorkerPool& pool = parts_->pool;
-  const int runners = std::min(n, pool.size());
-  call->runners = runners;
   for (int r = 0; r < runners; ++r) pool.Submit([this, call] { call->Run(parts_->stepper); });
   return reactor;
 }

@@ -164,6 +164,9 @@ void WatchHub::Pump() {
     bool done = false;
     {
       absl::MutexLock lock(&mu_);
+      // Nothing watched: no tick (no thread waking every millisecond beside
+      // the stepping threads) until a Watch is admitted or the hub stops.
+      mu_.Await(absl::Condition(&WatchHub::PumpHasWork, this));
       const int64_t now = MonotonicNowNs();
       for (Reactor* r : reactors_) {
         const Reactor::Action action = r->Poll(now);
@@ -191,6 +194,11 @@ void WatchHub::Pump() {
     if (done) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
+}
+
+bool WatchHub::PumpHasWork(WatchHub* hub) {
+  hub->mu_.AssertHeld();
+  return !hub->reactors_.empty() || hub->starting_ > 0 || hub->stopping_;
 }
 
 }  // namespace moreau::server

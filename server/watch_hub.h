@@ -49,6 +49,9 @@ class WatchHub {
  private:
   class Reactor;
   void Pump() ABSL_LOCKS_EXCLUDED(mu_);
+  // A stream is open or being admitted, or the hub is stopping: the pump
+  // ticks (every millisecond); else it sleeps until one of these changes.
+  static bool PumpHasWork(WatchHub* hub);
 
   Metrics* const metrics_;
   const int max_streams_;

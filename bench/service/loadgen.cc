@@ -13,7 +13,10 @@
 //                     (--packed replies by default): simulation steps/s and
 //                     env-steps/s
 //   --mode=inprocess  the same work as batch, stepped in this process by
-//                     --threads threads (no gRPC): the reference
+//                     --threads threads (no gRPC): the reference; with
+//                     --warmup_rounds and --rounds, over the simulated interval
+//                     of a rollout (a standing robot's steps get cheaper as it
+//                     settles, so a longer run is faster per step)
 //
 // Every mode uses the PD control mode holding the default pose (a standing
 // robot after it settles), or the joint positions --targets gives (the
@@ -32,8 +35,8 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
-#include "absl/strings/str_cat.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
@@ -69,6 +72,11 @@ ABSL_FLAG(double, reset_noise, 0.0,
           "inprocess: instance i starts from the default pose perturbed by seeded noise of this "
           "scale (Simulation::ResetWithNoise(i, scale), as the Python tasks' episodes start)");
 ABSL_FLAG(double, duration_s, 5.0, "Timed seconds (batch, inprocess)");
+ABSL_FLAG(int, warmup_rounds, 0,
+          "inprocess: rounds (every instance stepped once) before the clock starts");
+ABSL_FLAG(int, rounds, 0,
+          "inprocess: time this many rounds after the warm-up instead of --duration_s (the "
+          "same simulated interval as a rollout of that many policy steps)");
 ABSL_FLAG(bool, json, false, "Print one JSON object");
 ABSL_FLAG(std::string, tls_ca_file, "",
           "Connect to moreaud over TLS trusting these PEM CA certificates (not --mode=health)");
@@ -116,9 +124,8 @@ absl::StatusOr<Eigen::VectorXd> Targets(Eigen::VectorXd default_pose) {
   }
   const Eigen::Index nu = default_pose.size();
   if (nu % static_cast<Eigen::Index>(values.size()) != 0) {
-    return absl::InvalidArgumentError(absl::StrCat("--targets: ", values.size(),
-                                                   " values do not divide the model's ", nu,
-                                                   " actuators"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--targets: ", values.size(), " values do not divide the model's ", nu, " actuators"));
   }
   Eigen::VectorXd target(nu);
   for (Eigen::Index a = 0; a < nu; ++a) target[a] = values[static_cast<size_t>(a) % values.size()];
@@ -411,19 +418,33 @@ int RunInProcess() {
   // after round, every instance once per round as a StepBatch does, with no
   // barrier between rounds: the service's per-call hand-offs are what the
   // ratio measures, so the reference has none.
+  const int warmup_rounds = absl::GetFlag(FLAGS_warmup_rounds);
+  const int rounds = absl::GetFlag(FLAGS_rounds);
   std::atomic<bool> stop{false};
+  for (int r = 0; r < warmup_rounds && !stop; ++r) {
+    std::vector<std::thread> warm;
+    for (int w = 0; w < threads; ++w) {
+      warm.emplace_back([&, w] {
+        for (int i = w; i < n; i += threads) {
+          if (!sims[static_cast<size_t>(i)]->StepAction(target, substeps).ok()) stop = true;
+        }
+      });
+    }
+    for (std::thread& t : warm) t.join();
+  }
   std::atomic<long> env_steps{0};
   const Clock::time_point start = Clock::now();
   std::vector<std::thread> workers;
   for (int w = 0; w < threads; ++w) {
     workers.emplace_back([&, w] {
       long local = 0;
-      while (!stop) {
+      for (int round = 0; !stop; ++round) {
+        if (rounds > 0 && round >= rounds) break;
         for (int i = w; i < n; i += threads) {
           if (!sims[static_cast<size_t>(i)]->StepAction(target, substeps).ok()) stop = true;
           ++local;
         }
-        if (Seconds(Clock::now() - start) >= duration) break;
+        if (rounds == 0 && Seconds(Clock::now() - start) >= duration) break;
       }
       env_steps += local;
     });

@@ -43,3 +43,12 @@ def test_unknown_mode_is_named(address):
     result = loadgen("--address", address, "--mode", "warp")
     assert result.returncode != 0
     assert "warp" in result.stderr and "health" in result.stderr
+
+
+def test_inprocess_rounds_time_that_many_rounds_after_the_warmup(address):
+    result = loadgen("--mode", "inprocess", "--instances", "4", "--substeps", "1000",
+                     "--threads", "2", "--warmup_rounds", "2", "--rounds", "5", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    # 4 instances × 5 rounds timed (wall_s is printed to the ms).
+    assert report["env_steps_per_s"] * report["wall_s"] == pytest.approx(20, rel=0.1)

@@ -17,6 +17,8 @@ import pytest
 import moreau
 from moreau._proto import pb
 
+from conftest import Server
+
 
 def random_rollout(env: moreau.VectorEnv, steps: int, seed: int) -> list[np.ndarray]:
     rng = np.random.default_rng(seed)
@@ -179,3 +181,172 @@ def test_futures_run_calls_at_once(local_server) -> None:
             missing.result()
         assert error.value.code == grpc.StatusCode.NOT_FOUND
         client.destroy_instances(ids)
+
+
+def step_batch_outcomes(client: moreau.Client) -> dict[str, tuple]:
+    """StepBatch calls the service refuses whole (code, message) or answers
+    with a failed entry (its row's status), ids replaced by their position."""
+    cheetahs = client.create_instances("mini_cheetah", 3, settings={"control_mode": "pd"}).ids
+    pendulum = client.create_instances("pendulum").ids
+    names = {i: f"ID{k}" for k, i in enumerate(cheetahs + pendulum)}
+
+    def scrub(text: str) -> str:
+        for i, name in names.items():
+            text = text.replace(i, name)
+        return text
+
+    calls = {
+        "a duplicate": lambda: client.step_batch([cheetahs[0], cheetahs[0]],
+                                                 np.zeros((2, 12)), 5, packed=True),
+        "too many sub-steps": lambda: client.step_batch(cheetahs, np.zeros((3, 12)), 10**6),
+        "above the batch limit": lambda: client.step_batch(cheetahs + pendulum,
+                                                           np.zeros((4, 12)), 5),
+        "two shapes packed": lambda: client.step_batch([cheetahs[0], pendulum[0]],
+                                                       np.zeros((2, 12)), 5, packed=True),
+    }
+    seen: dict[str, tuple] = {}
+    for name, call in calls.items():
+        with pytest.raises(moreau.MoreauError) as error:
+            call()
+        seen[name] = (error.value.code, scrub(error.value.message))
+    for packed in (False, True):
+        batch = client.step_batch([cheetahs[1], "nope", cheetahs[2]], np.zeros((3, 12)), 25,
+                                  packed=packed)
+        seen[f"an unknown entry, packed={packed}"] = (
+            batch.status_code.tolist(), [scrub(m) for m in batch.status_message],
+            batch.substeps_done.tolist(), batch.steps.tolist())
+    client.destroy_instances(cheetahs + pendulum)
+    return seen
+
+
+def test_step_batch_errors_are_the_services(local_server) -> None:
+    # In process, StepBatch bypasses gRPC's transport (the caller steps too):
+    # its refusals and failed entries must still be the remote server's.
+    remote_server = Server("--workers", "2", "--max-batch", "3")
+    try:
+        with moreau.Client(remote_server.address) as remote, \
+                moreau.LocalServer(workers=2, max_batch=3) as server:
+            there = step_batch_outcomes(remote)
+            here = step_batch_outcomes(moreau.Client(server))
+    finally:
+        remote_server.stop()
+    assert here == there
+    assert here["a duplicate"][0] == grpc.StatusCode.INVALID_ARGUMENT
+    assert "appears twice" in here["a duplicate"][1]
+    assert here["above the batch limit"][0] == grpc.StatusCode.INVALID_ARGUMENT
+    assert here["an unknown entry, packed=True"][0] == [0, 5, 0]
+    assert here["an unknown entry, packed=True"][2] == [25, 0, 25]
+
+
+def test_step_batch_past_the_message_limit_is_resource_exhausted() -> None:
+    # 40 packed Mini Cheetah rows are about 31.7 kB; the request, 40 × 0.1 kB.
+    with moreau.LocalServer(workers=2, max_message_bytes=30000) as server:
+        client = moreau.Client(server)
+        ids = [client.create_instances("mini_cheetah").ids[0] for _ in range(40)]
+        assert len(client.step_batch(ids[:30], np.zeros((30, 12)), 5, packed=True)) == 30
+        for call in (lambda: client.step_batch(ids, np.zeros((40, 12)), 5, packed=True),
+                     lambda: client.step_batch(ids * 8, np.zeros((320, 12)), 5)):
+            with pytest.raises(moreau.MoreauError) as info:
+                call()
+            assert info.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert "larger than max" in info.value.message and "vs. 30000" in info.value.message
+
+
+def test_a_step_batch_future_and_a_blocking_call_agree(local_server) -> None:
+    with moreau.Client(local_server) as client:
+        ids = client.create_instances("mini_cheetah", 6, settings={"control_mode": "pd"}).ids
+        batch = client.prepare_step_batch(ids, 12, 30, packed=True)
+        targets = np.tile([0.1, -0.9, 1.7], (6, 4))
+        blocking = batch(targets)
+        client.step_batch(ids, np.zeros((6, 12)), 1)  # moves on: then back to the same start
+        state = [client.get_state(i) for i in ids]
+        for i, s in zip(ids, state):
+            client.set_state(i, s)
+        first = batch(targets)
+        for i, s in zip(ids, state):
+            client.set_state(i, s)
+        later = batch.future(targets).result()
+        np.testing.assert_array_equal(first.q, later.q)
+        np.testing.assert_array_equal(first.v, later.v)
+        assert blocking.steps.tolist() == [30] * 6 and later.steps.tolist() == [61] * 6
+        client.destroy_instances(ids)
+
+
+def test_compiled_legged_terms_are_numpys_bits() -> None:
+    from moreau import _local
+    from moreau.tasks import projected_gravity, quat_rotate_inverse
+    rng = np.random.default_rng(5)
+    pose = rng.normal(size=(257, 7))
+    pose[:, 3:7] /= np.linalg.norm(pose[:, 3:7], axis=1, keepdims=True)
+    pose[3] = np.nan  # a diverged row stays NaN
+    twist = rng.normal(scale=3.0, size=(257, 6))
+    block = _local.legged_base_terms(pose, twist)
+    quat = pose[:, 3:7]
+    expected = np.concatenate([pose[:, 2:3], projected_gravity(quat),
+                               quat_rotate_inverse(quat, twist[:, :3]), twist[:, 3:6]], axis=1)
+    assert block.shape == (257, 10)
+    np.testing.assert_array_equal(block, expected)
+    assert np.isnan(block[3, :7]).all()
+    with pytest.raises(ValueError, match="base poses"):
+        _local.legged_base_terms(pose[:, :6], twist)
+
+
+def test_walk_observes_the_same_with_and_without_the_compiled_terms(local_server) -> None:
+    with moreau.VectorEnv("walk", 3, servers=[local_server], seed=2) as env:
+        obs, _ = env.reset()
+        obs, *_ = env.step(np.full((3, 12), 0.3))
+        assert env.task._native_terms is not None
+        compiled = env.task.outputs(env.observation_batch, env._actions, env._last_actions,
+                                    env._last_actions)
+        env.task._native_terms = None
+        numpy_only = env.task.outputs(env.observation_batch, env._actions, env._last_actions,
+                                      env._last_actions)
+    for a, b in zip(compiled[:2] + compiled[3:], numpy_only[:2] + numpy_only[3:]):
+        np.testing.assert_array_equal(a, b)
+    assert compiled[2].keys() == numpy_only[2].keys()
+    for key in compiled[2]:
+        np.testing.assert_array_equal(compiled[2][key], numpy_only[2][key])
+
+
+def written_into(client: moreau.Client) -> list:
+    """Packed StepBatch replies written into rows of an ObservationBatch (a
+    slice, then indices), with an unknown entry, then with every entry
+    unknown; the rows and labels after each, ids replaced by their position."""
+    made = client.create_instances("mini_cheetah", 4, settings={"control_mode": "pd"})
+    ids = made.ids
+    out = made.observations
+    targets = np.tile([0.1, -0.9, 1.7], (4, 4))
+    seen = []
+
+    def look() -> None:
+        arrays = [getattr(out, name).copy() for name in out.ARRAY_FIELDS]
+        labels = [ids.index(i) if i in ids else i for i in out.instance_ids]
+        seen.append((arrays, labels, list(out.status_message)))
+
+    client.prepare_step_batch(ids, 12, 7, packed=True)(targets, into=(out, slice(0, 4)))
+    look()
+    mixed = [ids[2], "nope", ids[0]]
+    client.prepare_step_batch(mixed, 12, 9, packed=True)(targets[:3],
+                                                         into=(out, np.array([3, 1, 0])))
+    look()
+    client.prepare_step_batch(["gone", "lost"], 12, 3, packed=True)(targets[:2],
+                                                                     into=(out, slice(1, 3)))
+    look()
+    client.destroy_instances(ids)
+    return seen
+
+
+def test_replies_written_into_rows_are_the_remote_ones(address: str, local_server) -> None:
+    # In process, a blocking packed StepBatch writes the server's arrays
+    # straight into the rows; over the network the reply bytes are decoded.
+    with moreau.Client(address) as remote, moreau.Client(local_server) as local:
+        there = written_into(remote)
+        here = written_into(local)
+    for (a, labels_a, messages_a), (b, labels_b, messages_b) in zip(here, there):
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)
+        assert labels_a == labels_b and messages_a == messages_b
+    arrays, labels, messages = here[1]
+    assert labels == [0, "nope", 2, 2] and messages[3] == "" and "nope" in messages[1]
+    arrays, labels, messages = here[2]
+    assert labels[1:3] == ["gone", "lost"] and np.isnan(arrays[2][1:3]).all()  # q

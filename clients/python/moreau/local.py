@@ -204,6 +204,31 @@ class _Stream:
         return self._stream.done()
 
 
+class _StepBatch(_UnaryUnary):
+    """StepBatch without gRPC's in-process transport (the same request and
+    reply bytes, validation, stepping and errors): a blocking call steps
+    some of the instances on the calling thread, the GIL released, instead
+    of waiting for a worker; a future runs on the worker pool alone."""
+
+    def __call__(self, request: Any, timeout: float | None = None, **_: Any) -> Any:
+        return _reply(self._server.step_batch(self._bytes(request), timeout), self._deserializer)
+
+    def future(self, request: Any, timeout: float | None = None, **_: Any) -> _Future:
+        return _Future(self._server.start_step_batch(self._bytes(request), timeout),
+                       self._deserializer)
+
+    def into(self, request: bytes, timeout: float | None, out: Any,
+             where: Any) -> tuple[list[str], list[str]] | None:
+        """A blocking call of a packed StepBatch whose reply is written into
+        rows ``where`` of the ObservationBatch ``out``, from the server's
+        arrays (no reply bytes to make and decode): None when every entry
+        is OK, else the replies' (instance ids, status messages)."""
+        code, message, labels = self._server.step_batch_into(request, timeout, out, where)
+        if code != 0:
+            raise LocalRpcError(code, message)
+        return labels
+
+
 class _UnaryStream(_UnaryUnary):
     def __call__(self, request: Any, timeout: float | None = None, **_: Any) -> _Stream:
         stream = self._server.open(self._method, timeout)
@@ -228,6 +253,9 @@ class _StreamStream(_UnaryUnary):
         return _Stream(stream, self._deserializer)
 
 
+_STEP_BATCH = "/moreau.v1.Simulator/StepBatch"
+
+
 class LocalChannel:
     """The part of grpc.Channel the generated stubs and moreau.Client use,
     over a LocalServer."""
@@ -238,7 +266,8 @@ class LocalChannel:
     def unary_unary(self, method: str, request_serializer: Callable[[Any], bytes] | None = None,
                     response_deserializer: Callable[[bytes], Any] | None = None,
                     **_: Any) -> _UnaryUnary:
-        return _UnaryUnary(self._server, method, request_serializer, response_deserializer)
+        kind = _StepBatch if method == _STEP_BATCH else _UnaryUnary
+        return kind(self._server, method, request_serializer, response_deserializer)
 
     def unary_stream(self, method: str, request_serializer: Callable[[Any], bytes] | None = None,
                      response_deserializer: Callable[[bytes], Any] | None = None,

@@ -72,6 +72,16 @@ def projected_gravity(quat: np.ndarray) -> np.ndarray:
                       1.0 - 2.0 * (x * x + y * y)], axis=1)
 
 
+def native_base_terms() -> Callable[[np.ndarray, np.ndarray], np.ndarray] | None:
+    """The compiled module's LeggedTask.base_terms (``moreau._local.legged_base_terms``),
+    or None without the module (numpy computes the same bits)."""
+    try:
+        from moreau._local import legged_base_terms
+    except ImportError:
+        return None
+    return legged_base_terms
+
+
 class Task:
     """The interface VectorEnv drives. Subclasses set the model, the
     settings, the observation and the reward.
@@ -208,12 +218,14 @@ class LeggedTask(Task):
         if height is None:
             raise ValueError(f"no nominal base height known for '{model}': pass base_height=")
         self.base_height = float(height)
+        self._native_terms: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
 
     def model_source(self) -> Any:
         return model_source(self.model)
 
     def bind(self, spec: Any, num_envs: int, positions_at: PositionsAt | None = None) -> None:
         super().bind(spec, num_envs, positions_at)
+        self._native_terms = native_base_terms()
         if not spec.model.floating_base:
             raise ValueError(f"task '{self.name}' needs a floating-base model")
         if self.stand_pose.shape != (self.action_size,):
@@ -230,7 +242,14 @@ class LeggedTask(Task):
                 [f"last_action/{a}" for a in self.action_labels])
 
     def base_terms(self, obs: ObservationBatch) -> dict[str, np.ndarray]:
-        """Height, gravity direction, base-frame velocities, cos(tilt)."""
+        """Height, gravity direction, base-frame velocities, cos(tilt); with
+        the compiled module, computed by it (the same bits) and the first
+        four also as one (n, 10) block, ``"block"``."""
+        if self._native_terms is not None:
+            block = self._native_terms(obs.base_pose, obs.base_twist)
+            gravity = block[:, 1:4]
+            return {"height": block[:, 0], "gravity": gravity, "lin_vel": block[:, 4:7],
+                    "ang_vel": block[:, 7:10], "cos_tilt": -gravity[:, 2], "block": block}
         quat = obs.base_pose[:, 3:7]
         gravity = projected_gravity(quat)
         return {
@@ -262,9 +281,10 @@ class LeggedTask(Task):
 
     def _observe(self, obs: ObservationBatch, last_actions: np.ndarray,
                  t: dict[str, np.ndarray], extra: tuple[np.ndarray, ...] = ()) -> np.ndarray:
+        base = ([t["block"]] if "block" in t else
+                [t["height"][:, None], t["gravity"], t["lin_vel"], t["ang_vel"]])
         return np.concatenate(
-            [t["height"][:, None], t["gravity"], t["lin_vel"], t["ang_vel"],
-             obs.joint_positions - self.pose, obs.joint_velocities, last_actions, *extra],
+            [*base, obs.joint_positions - self.pose, obs.joint_velocities, last_actions, *extra],
             axis=1, dtype=np.float32)
 
     def fell(self, t: dict[str, np.ndarray]) -> np.ndarray:

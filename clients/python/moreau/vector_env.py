@@ -307,21 +307,29 @@ class VectorEnv:
         else:
             mask = np.zeros(self.num_envs, dtype=bool)
             mask[rows] = True
-        if (self._in_flight & mask).any():
+        if self._in_flight.any() and (self._in_flight & mask).any():
             busy = np.flatnonzero(self._in_flight & mask)
             raise ValueError(f"env {int(busy[0])} is already in a send() awaiting recv()")
-        resetting = (self._needs_reset & mask) if self.autoreset else np.zeros_like(mask)
+        if self.autoreset and self._needs_reset.any():
+            resetting = self._needs_reset & mask
+        else:
+            resetting = np.zeros_like(mask)
         index = slice(None) if rows is None else rows
         self._actions[index] = actions
         self._targets[index] = self.task.targets(actions)
         # Resets and steps go out together; an env being reset is left out of
         # its server's StepBatch (its action is ignored).
-        reset_pending = self._start_resets(np.flatnonzero(resetting))
-        plan = []
-        for shard in self._shards:
-            keep = mask[shard.start:shard.stop] & ~resetting[shard.start:shard.stop]
-            if keep.any():
-                plan.append((shard, None if keep.all() else np.flatnonzero(keep)))
+        if rows is None and not resetting.any():
+            # Every env steps: each shard's whole block.
+            reset_pending = []
+            plan = [(shard, None) for shard in self._shards if shard.stop > shard.start]
+        else:
+            reset_pending = self._start_resets(np.flatnonzero(resetting))
+            plan = []
+            for shard in self._shards:
+                keep = mask[shard.start:shard.stop] & ~resetting[shard.start:shard.stop]
+                if keep.any():
+                    plan.append((shard, None if keep.all() else np.flatnonzero(keep)))
         targets = self._targets
         calls = []
         for shard, local in plan:
@@ -345,8 +353,11 @@ class VectorEnv:
         self._finish_resets(round_.reset_pending)
 
         codes = self._obs.status_code
-        diverged = (codes == _FAILED_PRECONDITION) & mask & ~resetting
-        failed = (codes != 0) & mask & ~diverged & ~resetting
+        if codes.any():
+            diverged = (codes == _FAILED_PRECONDITION) & mask & ~resetting
+            failed = (codes != 0) & mask & ~diverged & ~resetting
+        else:  # the common case: every instance stepped
+            diverged = failed = np.zeros(self.num_envs, dtype=bool)
         if failed.any():
             i = int(np.flatnonzero(failed)[0])
             raise MoreauError(status_code(codes[i]), self._obs.status_message[i],
@@ -363,15 +374,22 @@ class VectorEnv:
         reward, terminated, info, obs = self.task.outputs(
             self._obs, self._actions, self._last_actions, last_actions)
         self._last_actions = last_actions
-        self._episode_step[stepped] += 1
-        terminated = (terminated | diverged) & stepped
-        truncated = (self._episode_step >= self.task.max_episode_steps) & stepped & ~terminated
+        if everyone:
+            self._episode_step += 1
+            terminated = terminated | diverged
+            truncated = (self._episode_step >= self.task.max_episode_steps) & ~terminated
+        else:
+            self._episode_step[stepped] += 1
+            terminated = (terminated | diverged) & stepped
+            truncated = ((self._episode_step >= self.task.max_episode_steps) & stepped &
+                         ~terminated)
         if not everyone:
             reward = np.where(stepped, reward, 0.0)
             info = {key: np.where(stepped, value, 0) if value.dtype != bool else value & stepped
                     for key, value in info.items()}
         if self.autoreset:
-            self._needs_reset = np.where(mask, terminated | truncated, self._needs_reset)
+            ended = terminated | truncated
+            self._needs_reset = ended if everyone else np.where(mask, ended, self._needs_reset)
         info.update(reset=resetting, diverged=diverged, episode_step=self._episode_step.copy())
         rows = round_.rows
         if rows is None:
