@@ -62,8 +62,8 @@ INTROS = {
               "and the first that fails. Deterministic.",
     "stand_slip": "The Mini Cheetah standing 10 s (`--controller stand`): a foot's largest "
                   "travel since its touchdown (landing included) and the deepest penetration.",
-    "a1": "The A1 (`models/unitree_a1/a1.urdf`) trotting 10 s with and without "
-          "`--weight-feedforward` (stance legs carry their share of the weight).",
+    "a1": "The A1 (`models/unitree_a1/a1.urdf`) trotting 10 s with 001's gains "
+          "(`--tuning paper-001`), with and without `--weight-feedforward`.",
     "chains": "`four_bar` (a parallelogram closed by a revolute cut joint) released from "
               "θ = 0.6 rad for 10 s, against the reduced pendulum (RK4) and Freudenstein's "
               "relation; `biped` (box feet, four corner contacts each) dropped 5 cm, standing "
@@ -543,10 +543,11 @@ def keep(args: argparse.Namespace) -> int:
         old = split_sections(f.read()).get(args.area)
     if old is None:
         return 1
-    # The Commit line keeps its commit and date, and says that this run kept it
-    # (replacing what an earlier keep said).
-    old = re.sub(r"(?m)^(Commit: .*?)(; (?:kept: |not rerun ).*)?\.?$", lambda m: f"{m.group(1)}; {args.note}.",
-                 old, count=1)
+    # The Commit line keeps its commit and date, and the note of this run
+    # (replacing what an earlier keep said; none when the note is empty).
+    suffix = f"; {args.note}." if args.note else "."
+    old = re.sub(r"(?m)^(Commit: .*?)(; (?:kept: |not rerun ).*)?\.?$",
+                 lambda m: f"{m.group(1)}{suffix}", old, count=1)
     print(old)
     return 0
 
@@ -593,7 +594,7 @@ def main() -> int:
     p = sub.add_parser("keep")
     p.add_argument("area")
     p.add_argument("old")
-    p.add_argument("--note", required=True)
+    p.add_argument("--note", default="")
     p = sub.add_parser("check")
     p.add_argument("file")
     p.add_argument("--areas", default="", help="these areas must have a section")

@@ -382,16 +382,19 @@ new="$work/new.md"
 {
   echo "# Benchmarks"
   echo
-  echo "By \`bench/run_all.sh\` (\`--help\`); earlier figures in git history. Build: \`$build\`,"
-  echo "Release, \`$arch\`, $compiler."
+  echo "By \`bench/run_all.sh\` (\`--help\`), each section at the commit its Commit line names;"
+  echo "earlier figures in git history."
+  echo "Build: \`$build\`, Release, \`$arch\`, $compiler."
   echo
 } >"$new"
 for a in "${all_areas[@]}"; do
   if [[ -z "${run[$a]:-}" ]]; then
-    note="not rerun at $commit"
-    if [[ "$a" == fuzz ]]; then note+=" (\`--fuzz\` reruns it)"; fi
-    if [[ "$a" == ab ]]; then note+=" (\`--baseline COMMIT\` reruns it)"; fi
-    if [[ "$a" == container ]]; then note+=" (\`--container\` reruns it)"; fi
+    # A kept section's Commit line says when it ran; the areas only a flag
+    # reruns also say which flag.
+    note=""
+    if [[ "$a" == fuzz ]]; then note="not rerun at $commit (\`--fuzz\` reruns it)"; fi
+    if [[ "$a" == ab ]]; then note="not rerun at $commit (\`--baseline COMMIT\` reruns it)"; fi
+    if [[ "$a" == container ]]; then note="not rerun at $commit (\`--container\` reruns it)"; fi
     "$py" "$fmt" keep "$a" "$old" --note "$note" >>"$new" || log "$a: no earlier section to keep"
     continue
   fi

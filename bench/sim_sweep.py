@@ -164,8 +164,9 @@ def area_a1(args: argparse.Namespace) -> None:
     for label, dt in cases:
         row = {"contact": label, "dt": dt}
         for key, extra in (("feedforward", ["--weight-feedforward"]), ("pd_only", [])):
-            r = run_sim(args, A1_URDF, ["--controller", "trot", "--dt", str(dt), *flags_of[label],
-                                        *extra])
+            # 001's gains: the derived tuning always feeds the weight forward.
+            r = run_sim(args, A1_URDF, ["--controller", "trot", "--tuning", "paper-001", "--dt",
+                                        str(dt), *flags_of[label], *extra])
             row[key] = {"outcome": outcome(r), "final_x": r["final_base_pose"][0]}
         emit(row)
 
