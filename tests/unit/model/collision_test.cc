@@ -2,6 +2,7 @@
 // geometry becomes which contact slots, the per-link overrides and their
 // errors, the mesh hull and its inertia-box fallback.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -53,7 +54,8 @@ constexpr char kRobot[] = R"(<robot name="bot">
 </robot>)";
 
 fs::path WriteRobot() {
-  const fs::path dir = fs::temp_directory_path() / "moreau_model_collision_test";
+  const fs::path dir =
+      fs::temp_directory_path() / ("moreau_model_collision_test_" + std::to_string(getpid()));
   fs::create_directories(dir / "meshes");
   std::ofstream(dir / "robot.urdf") << kRobot;
   std::ofstream obj(dir / "meshes" / "cube.obj");

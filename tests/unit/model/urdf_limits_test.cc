@@ -4,6 +4,7 @@
 // text nested far deeper than TinyXML's recursion can take fails cleanly.
 #include <gtest/gtest.h>
 #include <tinyxml.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -121,8 +122,9 @@ TEST(UrdfLimits, Bytes) {
 }
 
 TEST(UrdfLimits, FileOverTheByteLimitIsNotRead) {
-  const std::string path =
-      (std::filesystem::temp_directory_path() / "moreau_urdf_limits_test.urdf").string();
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("moreau_urdf_limits_test_" + std::to_string(getpid()) + ".urdf"))
+                               .string();
   {
     std::ofstream file(path);
     file << ChainUrdf(2);

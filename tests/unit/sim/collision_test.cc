@@ -4,6 +4,7 @@
 // cylinder rolls down an incline at (2/3) g sin θ; a mesh cube (an STL
 // written here) behaves as the box.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -44,7 +45,8 @@ std::string BoxUrdf() {
 // the 12 triangles of the cube's faces).
 std::string WriteMeshCube() {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / "moreau_collision_test";
+  const fs::path dir =
+      fs::temp_directory_path() / ("moreau_collision_test_" + std::to_string(getpid()));
   fs::create_directories(dir);
   std::vector<Vec3> corners;
   for (int c = 0; c < 8; ++c)
