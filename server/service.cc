@@ -16,6 +16,7 @@
 #include "engine/model/builtin_meshes.h"
 #include "engine/model/loader.h"
 #include "engine/sim/inspection.h"
+#include "engine/util/clip_text.h"
 #include "server/auth_interceptor.h"
 #include "server/checkpoint_store.h"
 #include "server/convert.h"
@@ -105,14 +106,8 @@ grpc::ServerUnaryReactor* SimulatorService::GetModel(grpc::CallbackServerContext
 
 namespace {
 
-// At most `max` bytes of a client's string, cut at a UTF-8 character
-// boundary, for quoting it in an error message.
-std::string Clip(const std::string& text, size_t max = 200) {
-  if (text.size() <= max) return text;
-  size_t end = max;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-  return text.substr(0, end) + "…";
-}
+// The most bytes of a client's name an error message quotes.
+constexpr size_t kMaxQuotedName = 200;
 
 // The mesh's bytes: NOT_FOUND naming what is missing, INVALID_ARGUMENT for an
 // empty field, RESOURCE_EXHAUSTED for a reply past `max_message_bytes`.
@@ -125,7 +120,7 @@ absl::Status FindMesh(const v1::GetMeshRequest& request, int max_message_bytes,
     return absl::InvalidArgumentError(
         "mesh is empty: give a mesh file name as the model's shapes name it (ShapeSpec.mesh)");
   }
-  const std::string model = Clip(request.model());
+  const std::string model = ClipText(request.model(), kMaxQuotedName);
   const std::vector<std::string> meshes = BuiltinMeshNames(request.model());
   if (meshes.empty()) {
     const std::vector<std::string> builtins = BuiltinModelNames();
@@ -141,7 +136,7 @@ absl::Status FindMesh(const v1::GetMeshRequest& request, int max_message_bytes,
   const std::optional<std::string_view> bytes = BuiltinMesh(request.model(), request.mesh());
   if (!bytes.has_value()) {
     return absl::NotFoundError(absl::StrCat("model '", model, "' has no mesh '",
-                                            Clip(request.mesh()),
+                                            ClipText(request.mesh(), kMaxQuotedName),
                                             "'; its meshes: ", absl::StrJoin(meshes, ", ")));
   }
   response->set_format(std::string(MeshFormat(request.mesh())));

@@ -19,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "engine/util/clip_text.h"
 
 namespace moreau::model_internal {
 namespace {
@@ -29,16 +30,13 @@ using Rgba = std::array<double, 4>;
 // of malformed visuals must not make a spec of warnings.
 constexpr int kMaxWarnings = 20;
 
-// `text` cut to its first 80 bytes (at a character boundary): warnings quote
-// the document without growing with it.
-std::string Clip(const std::string& text) {
-  constexpr size_t kMax = 80;
-  if (text.size() <= kMax) return text;
-  size_t end = kMax;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-  return absl::StrCat(text.substr(0, end), "…");
+// The most bytes of the document a warning quotes: warnings do not grow
+// with it.
+constexpr size_t kMaxQuoted = 80;
+
+std::string Quote(const std::string& text) {
+  return absl::StrCat("'", ClipText(text, kMaxQuoted), "'");
 }
-std::string Quote(const std::string& text) { return absl::StrCat("'", Clip(text), "'"); }
 
 std::string AttributeOf(const TiXmlElement& element, const char* name) {
   const char* value = element.Attribute(name);
@@ -158,8 +156,9 @@ absl::Status ReadGeometry(const TiXmlElement& visual, VisualShape& shape) {
       shape.size = Vec3((*scale)[0], (*scale)[1], (*scale)[2]);
     }
   } else {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "geometry <", Clip(kind), "> is not supported (box, sphere, cylinder or mesh)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("geometry <", ClipText(kind, kMaxQuoted),
+                     "> is not supported (box, sphere, cylinder or mesh)"));
   }
   return absl::OkStatus();
 }
