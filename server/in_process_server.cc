@@ -56,8 +56,7 @@ ServiceOptions WithMessageLimit(ServiceOptions options, int max_message_bytes) {
 
 InProcessServer::InProcessServer(const ServiceOptions& options, int max_message_bytes)
     : options_(WithMessageLimit(options, max_message_bytes)),
-      max_message_bytes_(max_message_bytes),
-      parts_(options, &metrics_),
+      parts_(options_, &metrics_),
       maintenance_(&parts_, &metrics_, /*checkpoints=*/nullptr, /*per_tenant_gauges=*/false),
       service_(options_, &parts_, &metrics_) {
   grpc::ServerBuilder builder;
@@ -108,8 +107,8 @@ std::shared_ptr<DirectStepBatch> InProcessServer::StartStepBatch(std::string_vie
     call->done_.Notify();
     return call;
   };
-  if (request.size() > static_cast<size_t>(max_message_bytes_)) {
-    return fail(TooLarge(request.size(), max_message_bytes_));
+  if (request.size() > static_cast<size_t>(options_.max_message_bytes)) {
+    return fail(TooLarge(request.size(), options_.max_message_bytes));
   }
   if (!call->request_.ParseFromArray(request.data(), static_cast<int>(request.size()))) {
     return fail(absl::InternalError("the StepBatch request could not be parsed"));
@@ -165,8 +164,9 @@ void DirectStepBatch::Leave() {
     status_ = absl::DeadlineExceededError("Deadline Exceeded");
   } else {
     reply_bytes_ = response_.ByteSizeLong();
-    if (reply_bytes_ > static_cast<size_t>(server_->max_message_bytes_)) {
-      status_ = TooLarge(reply_bytes_, server_->max_message_bytes_);
+    const int max_message_bytes = server_->options_.max_message_bytes;
+    if (reply_bytes_ > static_cast<size_t>(max_message_bytes)) {
+      status_ = TooLarge(reply_bytes_, max_message_bytes);
     }
   }
   server_->metrics_.ObserveRpc(Rpc::kStepBatch, static_cast<grpc::StatusCode>(status_.code()),

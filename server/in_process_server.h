@@ -102,8 +102,8 @@ class InProcessServer {
   // Submits one pool runner of `call`.
   void SubmitRunner(std::shared_ptr<DirectStepBatch> call);
 
+  // The options, with max_message_bytes the server's message limit.
   const ServiceOptions options_;
-  const int max_message_bytes_;
 
   Metrics metrics_;
   ServerParts parts_;

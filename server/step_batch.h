@@ -40,7 +40,7 @@ class StepBatchRun {
   absl::Time deadline() const { return deadline_; }
 
   // Steps unclaimed entries one at a time until none is left, or until
-  // `until` (then some may be left for other runners; see done()). Safe
+  // `until` (then some may be left for other runners; see claimed_all()). Safe
   // from several threads at once.
   void Run(const InstanceStepper& stepper, absl::Time until = absl::InfiniteFuture());
   // Every entry has been claimed (not necessarily finished stepping).
