@@ -191,6 +191,26 @@ bool WaitInterruptibly(Call& call, absl::Duration timeout) {
   }
 }
 
+// The Python class `name` of a call of kind Call (UnaryCall or
+// DirectStepBatch): wait, done, outcome and cancel, as moreau.local's
+// futures use them.
+template <typename Call>
+void BindCall(py::module_& m, const char* name) {
+  py::class_<Call, std::shared_ptr<Call>>(m, name)
+      .def(
+          "wait",
+          [](Call& call, std::optional<double> timeout_s) {
+            return WaitInterruptibly(call, WaitFor(timeout_s));
+          },
+          py::arg("timeout") = py::none(),
+          "Waits up to `timeout` s (None: until it finishes); whether it finished.")
+      .def("done", &Call::done)
+      .def(
+          "outcome", [](Call& call) { return Outcome(call); },
+          "(code, message, reply bytes or None) once done.")
+      .def("cancel", [](Call& call) { Cancel(call); });
+}
+
 // tasks.LeggedTask's base terms of every env: (n, 10) float64 from the
 // base poses (n, 7) and twists (n, 6).
 py::array_t<double> LeggedBaseTermsOf(
@@ -315,15 +335,14 @@ class Server {
 }  // namespace moreau::local
 
 PYBIND11_MODULE(_local, m) {
+  using moreau::local::BindCall;
   using moreau::local::Bytes;
   using moreau::local::CallStatus;
   using moreau::local::kWaitSlice;
-  using moreau::local::Outcome;
   using moreau::local::Server;
   using moreau::local::StreamCall;
   using moreau::local::UnaryCall;
   using moreau::local::WaitFor;
-  using moreau::local::WaitInterruptibly;
   namespace server = moreau::server;
   using server::DirectStepBatch;
   m.doc() = "The in-process engine of the moreau Python client (see moreau.local).";
@@ -333,33 +352,8 @@ PYBIND11_MODULE(_local, m) {
         "(n, 10): base height, gravity direction (3) and linear velocity (3) in the base "
         "frame, angular velocity (3); the bits of moreau.tasks' numpy formulas.");
 
-  py::class_<UnaryCall, std::shared_ptr<UnaryCall>>(m, "UnaryCall")
-      .def(
-          "wait",
-          [](UnaryCall& call, std::optional<double> timeout_s) {
-            return WaitInterruptibly(call, WaitFor(timeout_s));
-          },
-          py::arg("timeout") = py::none(),
-          "Waits up to `timeout` s (None: until it finishes); whether it finished.")
-      .def("done", &UnaryCall::done)
-      .def(
-          "outcome", [](UnaryCall& call) { return Outcome(call); },
-          "(code, message, reply bytes or None) once done.")
-      .def("cancel", &UnaryCall::Cancel);
-
-  py::class_<DirectStepBatch, std::shared_ptr<DirectStepBatch>>(m, "DirectStepBatch")
-      .def(
-          "wait",
-          [](DirectStepBatch& call, std::optional<double> timeout_s) {
-            return WaitInterruptibly(call, WaitFor(timeout_s));
-          },
-          py::arg("timeout") = py::none(),
-          "Waits up to `timeout` s (None: until it finishes); whether it finished.")
-      .def("done", &DirectStepBatch::done)
-      .def(
-          "outcome", [](DirectStepBatch& call) { return Outcome(call); },
-          "(code, message, reply bytes or None) once done.")
-      .def("cancel", [](DirectStepBatch& /*call*/) {});
+  BindCall<UnaryCall>(m, "UnaryCall");
+  BindCall<DirectStepBatch>(m, "DirectStepBatch");
 
   py::class_<StreamCall, std::shared_ptr<StreamCall>>(m, "StreamCall")
       .def(
