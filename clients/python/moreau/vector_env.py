@@ -383,7 +383,6 @@ class VectorEnv:
             terminated = (terminated | diverged) & stepped
             truncated = ((self._episode_step >= self.task.max_episode_steps) & stepped &
                          ~terminated)
-        if not everyone:
             reward = np.where(stepped, reward, 0.0)
             info = {key: np.where(stepped, value, 0) if value.dtype != bool else value & stepped
                     for key, value in info.items()}

@@ -6,7 +6,8 @@
 //
 // Browser → bridge (JSON, one object per message, `type` naming it):
 //   list                                  → {type: 'instances', instances}
-//   create {model, contactModel, controller} → {type: 'created', id, spec}
+//   create {model, contactModel, controller, collision, excludeLinks}
+//                                         → {type: 'created', id, spec}
 //   reset {id}                            → {type: 'reset', id, time} (to every browser)
 //   destroy {id}                          → {type: 'destroyed', id}
 //   spec {id}                             → {type: 'spec', id, spec}
@@ -35,8 +36,9 @@
 // Step of (elapsed wall time / dt) sub-steps with the instance's current
 // command as the action. Only instances this bridge created with a
 // controller, under control mode "command", and the demo arm. Runs but the
-// demo's stop when the last browser disconnects. The command applied ramps toward the one asked for at each
-// element's bound per second of simulated time (lib/command_ramp.js).
+// demo's stop when the last browser disconnects. The command applied ramps
+// toward the one asked for at each element's bound per second of simulated
+// time (lib/command_ramp.js).
 
 const fs = require('node:fs');
 const http = require('node:http');
