@@ -75,33 +75,35 @@ void AddWeightFeedforward(const Model& model, const LegLayout& layout, const Vec
   }
 }
 
+// The stand's and the trot's joint PD: per-actuator gains under the derived
+// tuning (tuning.h), else the options' pair for every actuator.
+StablePd MakeStablePd(const Model& model, const PdGains& gains, const ControllerTuning& tuning) {
+  if (tuning.tuning == Tuning::kDerived)
+    return StablePd(model, tuning.kp, tuning.kd, tuning.inertia);
+  return StablePd(model, gains, tuning.inertia);
+}
+
 class StandController final : public Controller {
  public:
   StandController(const Model& model, const ControllerOptions& options,
                   const ControllerTuning& tuning, LegLayout layout)
       : Controller(model, options.gains),
-        inertia_(tuning.inertia),
-        pd_joints_(MakePdJoints(model)),
-        per_joint_(tuning.tuning == Tuning::kDerived),
-        kp_(tuning.kp),
-        kd_(tuning.kd),
+        pd_(MakeStablePd(model, options.gains, tuning)),
         weight_feedforward_(tuning.weight_feedforward && model.floating_base &&
                             layout.legs.size() <= kMaxControllerLegs),
         weight_force_(-model.TotalMass() * model.gravity),
         layout_(std::move(layout)) {
     q_des_ = tuning.q_stand;
-    if (per_joint_) pd_time_constant_s_ = MaxTimeConstant(kp_, kd_);
+    if (tuning.tuning == Tuning::kDerived) {
+      pd_time_constant_s_ = MaxTimeConstant(tuning.kp, tuning.kd);
+    }
   }
   std::string_view Name() const override { return "stand"; }
   void Compute(const Model& model, double /*t*/, double dt, const Eigen::VectorXd& q,
                const Eigen::VectorXd& v, ControllerState& state,
                Eigen::Ref<Eigen::VectorXd> tau) override {
     // 001 eq. 44 to the constant standing pose, q̇_d = 0.
-    if (per_joint_) {
-      StableJointPd(pd_joints_, q, v, q_des_, qd_des_, kp_, kd_, inertia_, dt, tau);
-    } else {
-      StableJointPd(pd_joints_, q, v, q_des_, qd_des_, gains_, inertia_, dt, tau);
-    }
+    pd_.Torques(q, v, q_des_, qd_des_, dt, tau);
     if (weight_feedforward_) {
       // Every foot carries its share m g / n (tuning.h, derived).
       const double support[kMaxControllerLegs] = {1.0, 1.0, 1.0, 1.0};
@@ -111,11 +113,7 @@ class StandController final : public Controller {
   }
 
  private:
-  Eigen::VectorXd inertia_;  // StableJointPd's I_j; empty: JointPd
-  PdJoints pd_joints_;       // the model's actuators, for StableJointPd
-  bool per_joint_;           // kp_, kd_ per actuator (derived) instead of gains_
-  Eigen::VectorXd kp_;
-  Eigen::VectorXd kd_;
+  StablePd pd_;  // 001 eq. 44, discretized for the step (pd.h)
   bool weight_feedforward_;
   Vec3 weight_force_;  // −m g (world, N)
   LegLayout layout_;
@@ -188,11 +186,7 @@ class TrotController final : public Controller {
   TrotController(const Model& model, const ControllerOptions& options, LegLayout layout,
                  const ControllerTuning& tuning)
       : Controller(model, options.gains),
-        inertia_(tuning.inertia),
-        pd_joints_(MakePdJoints(model)),
-        per_joint_(tuning.tuning == Tuning::kDerived),
-        kp_(tuning.kp),
-        kd_(tuning.kd),
+        pd_(MakeStablePd(model, options.gains, tuning)),
         gait_(tuning.gait),
         delay_s_(options.start_delay_s),
         ramp_s_(options.start_ramp_s),
@@ -217,7 +211,9 @@ class TrotController final : public Controller {
                           {"yaw_rate", "rad/s", -kMaxYawRate, kMaxYawRate}}};
     q_des_ = tuning.q_stand;  // the initial targets: standing, what the ramp starts from
     q_stand_ = tuning.q_stand;
-    if (per_joint_) pd_time_constant_s_ = MaxTimeConstant(kp_, kd_);
+    if (tuning.tuning == Tuning::kDerived) {
+      pd_time_constant_s_ = MaxTimeConstant(tuning.kp, tuning.kd);
+    }
     for (const Leg& leg : layout_.legs) {
       nominal_.push_back(NominalFoot(leg, stand_height));
       offset_.push_back(TrotPhaseOffset(leg));
@@ -359,11 +355,7 @@ class TrotController final : public Controller {
       }
     }
     state.leg_targets_set = true;
-    if (per_joint_) {  // 001 eq. 44
-      StableJointPd(pd_joints_, q, v, q_des_, qd_des_, kp_, kd_, inertia_, dt, tau);
-    } else {
-      StableJointPd(pd_joints_, q, v, q_des_, qd_des_, gains_, inertia_, dt, tau);
-    }
+    pd_.Torques(q, v, q_des_, qd_des_, dt, tau);  // 001 eq. 44
     if (weight_feedforward_) AddWeightFeedforward(model, layout_, weight_force_, q, support, tau);
     // The oscillator, dφ/dt = f, runs once the delay is over.
     const double run_dt = std::max(0.0, std::min(dt, state.elapsed_s + dt - delay_s_));
@@ -418,12 +410,8 @@ class TrotController final : public Controller {
            Vec3(step.x() * d.x() + offset.x(), step.y() * d.x() + offset.y(), d.y() + lift);
   }
 
-  Eigen::VectorXd inertia_;  // StableJointPd's I_j; empty: JointPd
-  PdJoints pd_joints_;       // the model's actuators, for StableJointPd
-  bool per_joint_;           // kp_, kd_ per actuator (derived) instead of gains_
+  StablePd pd_;  // 001 eq. 44, discretized for the step (pd.h)
   std::array<CommandElement, 3> command_elements_;
-  Eigen::VectorXd kp_;
-  Eigen::VectorXd kd_;
   GaitParams gait_;  // at full amplitude
   double delay_s_;
   double ramp_s_;

@@ -4,6 +4,7 @@
 #include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numbers>
 #include <utility>
@@ -81,46 +82,58 @@ void StableJointPd(const Model& model, const Eigen::VectorXd& q, const Eigen::Ve
   }
 }
 
-PdJoints MakePdJoints(const Model& model) {
-  PdJoints joints;
+StablePd::StablePd(const Model& model, const PdGains& gains, Eigen::VectorXd inertia)
+    : StablePd(model, Eigen::VectorXd::Constant(model.nu(), gains.kp),
+               Eigen::VectorXd::Constant(model.nu(), gains.kd), std::move(inertia)) {
+  cap_stiffness_ = false;
+}
+
+StablePd::StablePd(const Model& model, Eigen::VectorXd kp, Eigen::VectorXd kd,
+                   Eigen::VectorXd inertia)
+    : kp_(std::move(kp)),
+      kd_(std::move(kd)),
+      inertia_(Eigen::VectorXd::Zero(model.nu())),
+      cap_stiffness_(true),
+      dt_(std::numeric_limits<double>::quiet_NaN()),
+      kp_step_(kp_),
+      kd_step_(kd_) {
   for (const Actuator& actuator : model.actuators) {
     const Joint& joint = model.joints[actuator.joint];
-    joints.q_index.push_back(joint.q_index);
-    joints.v_index.push_back(joint.v_index);
-    joints.effort_limit.push_back(actuator.effort_limit);
-    joints.wrap.push_back(WrapsAround(joint));
+    q_index_.push_back(joint.q_index);
+    v_index_.push_back(joint.v_index);
+    effort_limit_.push_back(actuator.effort_limit);
+    wrap_.push_back(WrapsAround(joint));
   }
-  return joints;
+  const Eigen::Index given = std::min<Eigen::Index>(inertia.size(), model.nu());
+  inertia_.head(given) = inertia.head(given);
 }
 
-void StableJointPd(const PdJoints& joints, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                   const Eigen::VectorXd& q_des, const Eigen::VectorXd& qd_des,
-                   const PdGains& gains, const Eigen::VectorXd& inertia, double dt,
-                   Eigen::Ref<Eigen::VectorXd> tau) {
-  tau.setZero();
-  const int n = static_cast<int>(joints.q_index.size());
-  for (int k = 0; k < n; ++k) {
-    const int vk = joints.v_index[k];
-    tau[vk] =
-        StablePdTorque(q_des[k], q[joints.q_index[k]], qd_des[k], v[vk], joints.wrap[k] != 0,
-                       k < inertia.size() ? inertia[k] : 0.0, dt, gains, joints.effort_limit[k]);
+void StablePd::CapGains(double dt) {
+  dt_ = dt;
+  for (Eigen::Index k = 0; k < kp_.size(); ++k) {
+    kp_step_[k] = kp_[k];
+    kd_step_[k] = kd_[k];
+    const double inertia = inertia_[k];
+    if (dt > 0.0 && inertia > 0.0) {
+      if (cap_stiffness_) kp_step_[k] = std::min(kp_[k], 0.5 * inertia / (dt * dt));
+      kd_step_[k] = std::min(kd_[k], inertia / dt);  // the deadbeat damping I/Δt
+    }
   }
 }
 
-void StableJointPd(const PdJoints& joints, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                   const Eigen::VectorXd& q_des, const Eigen::VectorXd& qd_des,
-                   const Eigen::VectorXd& kp, const Eigen::VectorXd& kd,
-                   const Eigen::VectorXd& inertia, double dt, Eigen::Ref<Eigen::VectorXd> tau) {
+void StablePd::Torques(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                       const Eigen::VectorXd& q_des, const Eigen::VectorXd& qd_des, double dt,
+                       Eigen::Ref<Eigen::VectorXd> tau) {
+  if (!(dt == dt_)) CapGains(dt);
   tau.setZero();
-  const int n = static_cast<int>(joints.q_index.size());
+  const int n = static_cast<int>(q_index_.size());
   for (int k = 0; k < n; ++k) {
-    const int vk = joints.v_index[k];
-    const double inertia_k = k < inertia.size() ? inertia[k] : 0.0;
-    PdGains gains{kp[k], kd[k]};
-    // The stiffness cap 0.5 I / Δt² (see the header).
-    if (dt > 0.0 && inertia_k > 0.0) gains.kp = std::min(gains.kp, 0.5 * inertia_k / (dt * dt));
-    tau[vk] = StablePdTorque(q_des[k], q[joints.q_index[k]], qd_des[k], v[vk], joints.wrap[k] != 0,
-                             inertia_k, dt, gains, joints.effort_limit[k]);
+    double error = q_des[k] - q[q_index_[k]];
+    if (wrap_[k] != 0) error = WrapAngle(error);
+    const int vk = v_index_[k];
+    // 001 eq. 44 (restoring sign), plus velocity feedforward q̇_d.
+    const double t = kp_step_[k] * error + kd_step_[k] * (qd_des[k] - v[vk]);
+    tau[vk] = std::clamp(t, -effort_limit_[k], effort_limit_[k]);
   }
 }
 

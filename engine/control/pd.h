@@ -59,36 +59,46 @@ void StableJointPd(const Model& model, const Eigen::VectorXd& q, const Eigen::Ve
                    const PdGains& gains, const Eigen::VectorXd& inertia, double dt,
                    Eigen::Ref<Eigen::VectorXd> tau);
 
-// What StableJointPd reads of each actuator (actuator order), gathered from
-// the Model once: a controller's per-step PD then reads these arrays instead
-// of each actuator's Actuator and Joint. Allocates (set-up only).
-struct PdJoints {
-  std::vector<int> q_index;          // the actuated joint's coordinate in q
-  std::vector<int> v_index;          // and in v, τ
-  std::vector<double> effort_limit;  // τ_max (joint side)
-  std::vector<char> wrap;            // 1: continuous revolute, error wrapped
-};
-PdJoints MakePdJoints(const Model& model);
-
-// StableJointPd for the model `joints` was made from: the same τ.
-// Allocation-free.
-void StableJointPd(const PdJoints& joints, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                   const Eigen::VectorXd& q_des, const Eigen::VectorXd& qd_des,
-                   const PdGains& gains, const Eigen::VectorXd& inertia, double dt,
-                   Eigen::Ref<Eigen::VectorXd> tau);
-
-// StableJointPd with gains per actuator (kp, kd: actuator-shaped) and the
-// stiffness capped as well, at half its explicit limit:
+// StableJointPd for a controller that runs it at every step, the same τ bit
+// for bit: what it reads of each actuator (indices, limit, wrap) gathered
+// from the Model once, and each actuator's capped gains made once per Δt
+// rather than divided out at every step. Gains are one pair for every
+// actuator (StableJointPd's), or one pair per actuator with the stiffness
+// capped as well, at half its explicit limit:
 //   τ_j = clamp(k_p' (q_d − q) + min(k_d, I_j/Δt) (q̇_d − q̇), ±τ_max),
 //   k_p' = min(k_p, 0.5 I_j / Δt²).
 // A spring k on inertia I held over the step with the deadbeat damper scales
 // its error by 1 − k Δt² / I per step: at the cap by ½, never reversed; the
 // derived tuning's stiff gains (tuning.h) then stay stable at 2.5 ms.
-// dt = 0 or I_j ≤ 0: no caps. Allocation-free.
-void StableJointPd(const PdJoints& joints, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                   const Eigen::VectorXd& q_des, const Eigen::VectorXd& qd_des,
-                   const Eigen::VectorXd& kp, const Eigen::VectorXd& kd,
-                   const Eigen::VectorXd& inertia, double dt, Eigen::Ref<Eigen::VectorXd> tau);
+// dt = 0 or I_j ≤ 0 (inertia shorter than the actuators): no caps.
+class StablePd {
+ public:
+  // One gain pair for every actuator; the stiffness is not capped.
+  // Allocates (set-up only).
+  StablePd(const Model& model, const PdGains& gains, Eigen::VectorXd inertia);
+  // Gains per actuator (kp, kd: actuator-shaped); both capped.
+  StablePd(const Model& model, Eigen::VectorXd kp, Eigen::VectorXd kd, Eigen::VectorXd inertia);
+
+  // τ (nv, every entry written) for a step of dt; q_des, qd_des
+  // actuator-shaped. A dt other than the last call's remakes the capped
+  // gains. Allocation-free.
+  void Torques(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& q_des,
+               const Eigen::VectorXd& qd_des, double dt, Eigen::Ref<Eigen::VectorXd> tau);
+
+ private:
+  // kp_step_, kd_step_ for dt: the caps above.
+  void CapGains(double dt);
+
+  std::vector<int> q_index_;          // the actuated joint's coordinate in q
+  std::vector<int> v_index_;          // and in v, τ
+  std::vector<double> effort_limit_;  // τ_max (joint side)
+  std::vector<char> wrap_;            // 1: continuous revolute, error wrapped
+  Eigen::VectorXd kp_, kd_;           // the gains asked for, per actuator
+  Eigen::VectorXd inertia_;           // I_j, per actuator (0 beyond the given ones)
+  bool cap_stiffness_;
+  double dt_;                          // the Δt of kp_step_, kd_step_ (NaN: none yet)
+  Eigen::VectorXd kp_step_, kd_step_;  // the capped gains for dt_
+};
 
 // The smallest inertia the branch of each actuated joint shows at
 // configuration q (nq), with the rest of the tree free to move: 1 / λ_max of

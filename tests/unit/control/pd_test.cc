@@ -202,19 +202,19 @@ TEST(StableJointPd, JointPdUnlessTheExplicitDamperWouldOvershoot) {
   }
 }
 
-// The PdJoints form (fields gathered once) gives the same τ, bit for bit, on
-// continuous joints (Mini Cheetah: errors wrapped) and limited ones (A1),
-// with clamping, capped damping and dt = 0.
-TEST(StableJointPd, PdJointsFormEqualsModelForm) {
+// StablePd (fields gathered once, gains capped once per Δt) gives the same τ,
+// bit for bit, on continuous joints (Mini Cheetah: errors wrapped) and
+// limited ones (A1), with clamping, capped damping, dt = 0 and Δt changing
+// from call to call (the capped gains remade).
+TEST(StablePd, EqualsStableJointPd) {
   std::mt19937_64 rng(13);
   std::normal_distribution<double> g(0.0, 1.0);
   for (auto model : {testing::MiniCheetah(), testing::UnitreeA1()}) {
     ASSERT_NE(model, nullptr);
-    const PdJoints joints = MakePdJoints(*model);
     const int na = model->nu();
-    ASSERT_EQ(joints.q_index.size(), static_cast<size_t>(na));
     const Eigen::VectorXd inertia = JointInertias(*model, model->q_default);
     const PdGains gains{60.0, 3.0};
+    StablePd pd(*model, gains, inertia);
     for (int trial = 0; trial < 100; ++trial) {
       Eigen::VectorXd q = model->q_default, v(model->nv);
       for (int i = 7; i < model->nq; ++i) q[i] = 4.0 * g(rng);  // some beyond ±π
@@ -225,10 +225,59 @@ TEST(StableJointPd, PdJointsFormEqualsModelForm) {
         qd_des[k] = 5.0 * g(rng);
       }
       const double dt = trial % 3 == 0 ? 0.0 : 1e-3 * (trial % 5);
-      Eigen::VectorXd by_model(model->nv), by_joints(model->nv);
+      Eigen::VectorXd by_model(model->nv), by_plan(model->nv);
       StableJointPd(*model, q, v, q_des, qd_des, gains, inertia, dt, by_model);
-      StableJointPd(joints, q, v, q_des, qd_des, gains, inertia, dt, by_joints);
-      EXPECT_EQ(by_joints, by_model) << trial;
+      pd.Torques(q, v, q_des, qd_des, dt, by_plan);
+      EXPECT_EQ(by_plan, by_model) << trial;
+    }
+  }
+}
+
+// Gains per actuator: the damping capped at I_j/Δt and the stiffness at
+// 0.5 I_j/Δt², each joint by its own gains, and the caps follow Δt; no
+// inertias: no caps.
+TEST(StablePd, PerActuatorGainsCappedForEachStep) {
+  auto model = testing::MiniCheetah();
+  ASSERT_NE(model, nullptr);
+  const int na = model->nu();
+  const Eigen::VectorXd inertia = JointInertias(*model, model->q_default);
+  Eigen::VectorXd kp(na), kd(na);
+  for (int k = 0; k < na; ++k) {
+    kp[k] = 20.0 + 40.0 * k;
+    kd[k] = 0.5 + 0.3 * k;
+  }
+  Eigen::VectorXd q = model->q_default, v = Eigen::VectorXd::Zero(model->nv);
+  Eigen::VectorXd q_des(na), qd_des = Eigen::VectorXd::Zero(na);
+  for (int k = 0; k < na; ++k) {
+    q_des[k] = q[model->joints[model->actuators[k].joint].q_index] + 0.01 * (k + 1);
+    v[model->joints[model->actuators[k].joint].v_index] = 0.2 - 0.05 * k;
+  }
+  StablePd pd(*model, kp, kd, inertia);
+  StablePd uncapped(*model, kp, kd, Eigen::VectorXd());
+  Eigen::VectorXd tau(model->nv), plain(model->nv);
+  for (double dt : {1e-4, 2.5e-3, 1e-2, 1e-4}) {
+    pd.Torques(q, v, q_des, qd_des, dt, tau);
+    uncapped.Torques(q, v, q_des, qd_des, dt, plain);
+    int capped = 0;
+    for (int k = 0; k < na; ++k) {
+      const Joint& joint = model->joints[model->actuators[k].joint];
+      const double error = q_des[k] - q[joint.q_index];
+      const double rate = -v[joint.v_index];
+      const double kp_cap = std::min(kp[k], 0.5 * inertia[k] / (dt * dt));
+      const double kd_cap = std::min(kd[k], inertia[k] / dt);
+      if (kp_cap < kp[k] || kd_cap < kd[k]) ++capped;
+      const double limit = model->actuators[k].effort_limit;
+      EXPECT_NEAR(tau[joint.v_index], std::clamp(kp_cap * error + kd_cap * rate, -limit, limit),
+                  1e-12)
+          << "dt " << dt << " actuator " << k;
+      EXPECT_NEAR(plain[joint.v_index], std::clamp(kp[k] * error + kd[k] * rate, -limit, limit),
+                  1e-12)
+          << "dt " << dt << " actuator " << k;
+    }
+    if (dt >= 2.5e-3) {
+      EXPECT_GT(capped, 0) << dt;
+    } else {
+      EXPECT_EQ(capped, 0) << dt;
     }
   }
 }
