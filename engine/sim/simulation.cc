@@ -132,7 +132,11 @@ Simulation::Simulation(std::shared_ptr<const Model> model, const Settings& setti
       tau_(Eigen::VectorXd::Zero(model_->nv)),
       actuation_(MakeActuationScratch(*model_, settings.dt)),
       controller_(std::move(controller)),
-      controlled_action_(Eigen::VectorXd::Zero(model_->nu())) {}
+      controlled_action_(Eigen::VectorXd::Zero(model_->nu())) {
+  // A force law's step writes no impulses (step::ExplicitStep).
+  step_writes_.impulses = ForceLawIntegrator(settings_.contact) == nullptr;
+  step_writes_.controller = controller_ != nullptr;
+}
 
 void Simulation::Reset() {
   state_ = DefaultState(*model_);
@@ -305,7 +309,7 @@ absl::Status Simulation::StepLoop(int substeps, absl::Time stop_at, const std::v
     // From here on state_ is a checked state: this one, a step's that passed
     // the check below, or last_good_ put back.
     state_checked_ = true;
-    CopyState(state_, last_good_);
+    CopyState(state_, last_good_, step_writes_);
     set_tau(state_);
     absl::Status status = StepOnce(tau_, f_ext, joint_rows);
     if (status.ok()) after_step();
@@ -315,7 +319,7 @@ absl::Status Simulation::StepLoop(int substeps, absl::Time stop_at, const std::v
                        " s (non-finite or exploding state); the last good state is kept"));
     }
     if (!status.ok()) {
-      CopyState(last_good_, state_);
+      CopyState(last_good_, state_, step_writes_);
       // A step that failed on the state (diverged, or M(q) not positive
       // definite) leaves the simulation diverged; other failures do not.
       if (absl::IsFailedPrecondition(status)) return RecordDivergence(std::move(status));

@@ -166,6 +166,9 @@ class Simulation {
   int force_law_substeps_ = 1;
   State state_;
   State last_good_;
+  // What a step can change of state_ beyond q, v, time, steps and the contact
+  // states: what StepLoop's rollback copy saves and restores.
+  StateParts step_writes_;
   step::StepWorkspace workspace_;
   StepReport report_;
   Eigen::VectorXd tau_;                              // nv: τ of the current step

@@ -125,7 +125,7 @@ State DefaultState(const Model& model) {
   return s;
 }
 
-void CopyState(const State& from, State& to) {
+void CopyState(const State& from, State& to, StateParts parts) {
   if (from.q.size() != to.q.size() || from.v.size() != to.v.size() ||
       from.contact_states.size() != to.contact_states.size() ||
       from.impulses.size() != to.impulses.size() ||
@@ -139,12 +139,16 @@ void CopyState(const State& from, State& to) {
   to.time = from.time;
   to.steps = from.steps;
   std::copy_n(from.contact_states.data(), from.contact_states.size(), to.contact_states.data());
-  std::copy_n(from.impulses.data(), from.impulses.size(), to.impulses.data());
-  std::copy_n(from.bilateral_impulses.data(), from.bilateral_impulses.size(),
-              to.bilateral_impulses.data());
-  to.controller = from.controller;
-  std::copy_n(from.controller_command.data(), from.controller_command.size(),
-              to.controller_command.data());
+  if (parts.impulses) {
+    std::copy_n(from.impulses.data(), from.impulses.size(), to.impulses.data());
+    std::copy_n(from.bilateral_impulses.data(), from.bilateral_impulses.size(),
+                to.bilateral_impulses.data());
+  }
+  if (parts.controller) {
+    to.controller = from.controller;
+    std::copy_n(from.controller_command.data(), from.controller_command.size(),
+                to.controller_command.data());
+  }
 }
 
 int BilateralRowCount(const Model& model) {

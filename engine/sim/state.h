@@ -35,9 +35,19 @@ struct State {
   Eigen::VectorXd controller_command;
 };
 
+// The parts of a State beyond q, v, time, steps and the contact states that a
+// step can change: the impulses (contact models that solve for them: hard,
+// least-constraint, micro-macro) and the controller's state and command
+// (with Settings::controller).
+struct StateParts {
+  bool impulses = true;
+  bool controller = true;
+};
+
 // to = from without allocating when their vectors already have equal sizes
-// (the step's rollback copy); otherwise as to = from.
-void CopyState(const State& from, State& to);
+// (the step's rollback copy), `parts` alone of the parts above; otherwise
+// as to = from, every part.
+void CopyState(const State& from, State& to, StateParts parts = {});
 
 // Bilateral rows of a hard-contact step for `model`: actuators + 5 per loop closure.
 int BilateralRowCount(const Model& model);

@@ -65,6 +65,41 @@ TEST(Divergence, BlownUpStepMarksItDivergedAndKeepsTheLastGoodState) {
   EXPECT_TRUE(sim->state().v.allFinite());
 }
 
+// Under every contact model, with and without a controller: a step blown up
+// by an external wrench after good steps on the ground leaves the whole state
+// of the last good step (q, v, contact memory, impulses, the controller's
+// state and command: the snapshot), though the failed step had run the
+// controller and the contact solve.
+TEST(Divergence, EveryContactModelAndControllerKeepTheWholeLastGoodState) {
+  auto model = LoadBuiltin("mini_cheetah");
+  ASSERT_TRUE(model.ok()) << model.status();
+  for (ContactModel contact :
+       {ContactModel::kSpringDamper, ContactModel::kHertz, ContactModel::kMicro,
+        ContactModel::kMoreauJor, ContactModel::kMoreauSor, ContactModel::kLeastConstraint,
+        ContactModel::kMicroMacro}) {
+    for (ControllerKind controller : {ControllerKind::kNone, ControllerKind::kStand}) {
+      SCOPED_TRACE(std::string(ContactModelName(contact)) +
+                   (controller == ControllerKind::kNone ? "" : ", stand"));
+      Settings settings;
+      settings.contact = DefaultContactSettings(contact);
+      settings.dt = 1e-3;
+      settings.max_speed = kInf;
+      settings.controller.kind = controller;
+      auto sim = Simulation::Create(*model, settings);
+      ASSERT_TRUE(sim.ok()) << sim.status();
+      const Eigen::VectorXd hold = Eigen::VectorXd::Zero((*sim)->action_size());
+      ASSERT_TRUE((*sim)->StepAction(hold, 300).ok());  // settled on its feet
+      const std::string before = (*sim)->Snapshot();
+      std::vector<Force> f_ext((*model)->nbodies, Force::Zero());
+      f_ext[1].linear = spatial::Vec3(0.0, 0.0, -std::numeric_limits<double>::max());
+      const absl::Status status = (*sim)->StepAction(hold, 5, &f_ext);
+      EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition) << status;
+      EXPECT_TRUE((*sim)->diverged());
+      EXPECT_EQ((*sim)->Snapshot(), before);
+    }
+  }
+}
+
 TEST(Divergence, StepsAreRefusedWhileDiverged) {
   auto sim = MakeSim();
   ASSERT_FALSE(Diverge(*sim).ok());
