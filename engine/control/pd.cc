@@ -12,6 +12,7 @@
 
 #include "engine/dynamics/crba.h"
 #include "engine/dynamics/data.h"
+#include "engine/util/set_zero.h"
 
 namespace moreau::control {
 
@@ -36,7 +37,7 @@ bool WrapsAround(const Joint& joint) {
 void JointPd(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
              const Eigen::VectorXd& q_des, const Eigen::VectorXd& qd_des, const PdGains& gains,
              Eigen::Ref<Eigen::VectorXd> tau) {
-  tau.setZero();
+  SetZero(tau);
   const int n = model.nu();
   for (int k = 0; k < n; ++k) {
     const Actuator& actuator = model.actuators[k];
@@ -70,7 +71,7 @@ void StableJointPd(const Model& model, const Eigen::VectorXd& q, const Eigen::Ve
                    const Eigen::VectorXd& q_des, const Eigen::VectorXd& qd_des,
                    const PdGains& gains, const Eigen::VectorXd& inertia, double dt,
                    Eigen::Ref<Eigen::VectorXd> tau) {
-  tau.setZero();
+  SetZero(tau);
   const int n = model.nu();
   for (int k = 0; k < n; ++k) {
     const Actuator& actuator = model.actuators[k];
@@ -125,7 +126,7 @@ void StablePd::Torques(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                        const Eigen::VectorXd& q_des, const Eigen::VectorXd& qd_des, double dt,
                        Eigen::Ref<Eigen::VectorXd> tau) {
   if (!(dt == dt_)) CapGains(dt);
-  tau.setZero();
+  SetZero(tau);
   const int n = static_cast<int>(q_index_.size());
   for (int k = 0; k < n; ++k) {
     double error = q_des[k] - q[q_index_[k]];

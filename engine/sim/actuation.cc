@@ -10,6 +10,7 @@
 #include "engine/dynamics/kinematics.h"
 #include "engine/dynamics/rnea.h"
 #include "engine/util/finite.h"
+#include "engine/util/set_zero.h"
 
 namespace moreau::sim {
 
@@ -153,7 +154,7 @@ void InverseDynamicsTorques(const Model& model, const ControlSettings& control,
     for (Eigen::Index r = 0; r < nU; ++r) scratch.qacc[scratch.unactuated[r]] = scratch.rhs_U[r];
   }
   // τ = M q̈ + h (RNEA with contact), the actuated rows, clamped.
-  tau.setZero();
+  SetZero(tau);
   for (int a = 0; a < model.nu(); ++a) {
     const int j = scratch.dofs[a];
     const double limit = model.actuators[a].effort_limit;
@@ -171,7 +172,7 @@ void ActionTorques(const Model& model, const ControlSettings& control,
                            scratch.joint_inertia, scratch.dt, tau);
     return;
   }
-  tau.setZero();
+  SetZero(tau);
   if (control.mode != ControlMode::kTorque) return;  // id, id-constraint: see actuation.h
   const Eigen::Index nu = scratch.effort_limit.size();
   const double* limit = scratch.effort_limit.data();
@@ -191,7 +192,7 @@ void ActionTorques(const Model& model, const ControlSettings& control,
 
 void ControlledActionTorques(const Eigen::VectorXd& action, const Eigen::VectorXd& command,
                              const ActuationScratch& scratch, Eigen::Ref<Eigen::VectorXd> tau) {
-  tau.setZero();
+  SetZero(tau);
   const Eigen::Index nu = scratch.effort_limit.size();
   const double* limit = scratch.effort_limit.data();
   if (scratch.dof_block >= 0) {
