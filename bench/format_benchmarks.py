@@ -74,10 +74,10 @@ INTROS = {
                "the velocity trot's stance-foot slip at Δt 10 ms (bench/control/stance_slip.h). "
                "The trot under `id-constraint` is the velocity trot, its error against its own "
                "targets.",
-    "service": "`moreau_loadgen` (the C++ client over loopback) against one `moreaud` on the "
-               "same machine; every mode drives mini_cheetah in the `pd` mode holding its "
-               "default pose, contact `moreau-sor`, Δt 1 ms. The in-process reference steps "
-               "the same instances with `Simulation::StepAction` (no gRPC).",
+    "service": "`moreau_loadgen` (C++, loopback) against `moreaud` on the same "
+               "machine; every mode: mini_cheetah, `pd` holding its default pose, contact "
+               "`moreau-sor`, Δt 1 ms. The in-process reference: `Simulation::StepAction`, no "
+               "gRPC.",
     "viewers": "Chromium pages each watch a trotting Mini Cheetah (30 Hz) "
                "that a client steps flat out, against none. `moreaud --workers 1` alone on core "
                "1 (nice -20), the rest on core 0 (browsers run on viewers' machines). ABBA.",
@@ -335,7 +335,7 @@ def format_control(raw: str) -> str:
 
 # ---- service and python: moreau_loadgen / random_rollout.py JSON ------------------------------------
 
-ROUND_TRIPS = [("floor", "floor: an empty gRPC service (no Moreau code)"),
+ROUND_TRIPS = [("floor", "floor: empty gRPC service (no Moreau code)"),
                ("bare", "bare unary call"), ("health", "gRPC health check"),
                ("unary", "unary `Step`"), ("session", "`Session` round trip")]
 
@@ -353,25 +353,33 @@ def format_service(raw: str) -> str:
             p99 = span([r["p99_us"] for r in runs], "µs") if mode in ("unary", "session") else "—"
             rows.append([label, span([r["p50_us"] for r in runs], "µs"), p99])
     calls = read_json(glob.glob(os.path.join(raw, "rt_*.json"))[0])["calls"]
-    out = f"Round trips, one physics step per call, {calls} calls per run (range over the runs):\n\n"
+    out = f"Round trips of one physics step, {calls} calls a run (range):\n\n"
     out += table(["call", "p50", "p99"], rows)
-    rows = []
     rounds = sorted({int(re.search(r"_(\d+)\.json$", p).group(1))
                      for p in glob.glob(os.path.join(raw, "inproc_*.json"))})
+    refs = [read_json(os.path.join(raw, f"inproc_{k}.json"))["steps_per_s"] for k in rounds]
+    rows = []
     batch = None
-    for k in rounds:
-        cells = []
-        ref = read_json(os.path.join(raw, f"inproc_{k}.json"))
+    # Every observation array, then q and v only (observation_fields): steps/s
+    # and the ratio to the reference run after it, each as median (range).
+    for kind, label in (("", "all"), ("qv_", "q, v")):
         for streams in (1, 2):
-            batch = read_json(os.path.join(raw, f"batch_{streams}_{k}.json"))
-            cells.append(batch["steps_per_s"])
-        rows.append([str(k), num(cells[0]), num(cells[1]), num(ref["steps_per_s"]),
-                     f"{100 * cells[0] / ref['steps_per_s']:.0f} / "
-                     f"{100 * cells[1] / ref['steps_per_s']:.0f} %"])
-    out += (f"\nStepBatch of {batch['instances']} instances × {batch['substeps']} sub-steps, "
-            f"{batch['wall_s']:.1f} s per run; simulation steps/s, the in-process reference "
-            f"(2 threads) right after each pair:\n\n")
-    out += table(["round", "1 stream", "2 streams", "in-process", "ratio, 1 / 2 streams"], rows)
+            runs = [read_json(os.path.join(raw, f"batch_{kind}{streams}_{k}.json"))
+                    for k in rounds]
+            batch = runs[0]
+            rates = [r["steps_per_s"] for r in runs]
+            ratios = [100 * r / ref for r, ref in zip(rates, refs)]
+            kb = batch.get("reply_bytes", 0) / 1000
+            size = f" ({kb:.0f} KB)" if streams == 1 else ""
+            rows.append([f"{label}{size}, {streams}", num(statistics.median(rates)),
+                         f"{statistics.median(ratios):.0f} ({min(ratios):.0f}–{max(ratios):.0f})"])
+    rows.append(["in-process", num(statistics.median(refs)), "—"])
+    out += (f"\nStepBatch {batch['instances']} × {batch['substeps']}, {batch['wall_s']:.1f} s a "
+            f"run, {len(rounds)} round(s), then in-process; reply: all arrays or "
+            f"`observation_fields` q, v. Median steps/s, % of in-process (range):\n\n")
+    out += table(["reply, streams", "steps/s", "%"], rows)
+    out += ("\nBelow in-process: 1 stream, workers idle in the round trip (polling "
+            "`--worker-spin-us`); 2, client and gRPC threads share the 2 cores.\n")
     return out
 
 

@@ -243,8 +243,8 @@ area_service() {
   cmd="\`$B/server/moreaud --host 127.0.0.1 --port 0 --metrics-port -1\`;"
   cmd+=" \`moreau_loadgen --json --mode=MODE --calls=$calls --substeps=1\` for floor, bare,"
   cmd+=" health, unary and session, $runs time(s) each; $rounds round(s) of \`--mode=batch"
-  cmd+=" --instances=64 --substeps=10 --duration_s=$dur --inflight=1|2\` and"
-  cmd+=" \`--mode=inprocess --threads=2\` (same flags)"
+  cmd+=" --instances=64 --substeps=10 --duration_s=$dur --inflight=1|2"
+  cmd+=" [--observation_fields=q,v]\` and \`--mode=inprocess --threads=2\` (same flags)"
   start_server
   for ((r = 1; r <= runs; ++r)); do
     for mode in floor bare health unary session; do
@@ -253,9 +253,13 @@ area_service() {
     done
   done
   for ((r = 1; r <= rounds; ++r)); do
-    for inflight in 1 2; do
-      "$lg" --json --address="$address" --mode=batch --instances=64 --substeps=10 \
-        --duration_s="$dur" --inflight=$inflight >"$raw/batch_${inflight}_$r.json"
+    # Every observation array, then q and v only (an empty --observation_fields: all).
+    for fields in "" q,v; do
+      for inflight in 1 2; do
+        "$lg" --json --address="$address" --mode=batch --instances=64 --substeps=10 \
+          --duration_s="$dur" --inflight=$inflight --observation_fields="$fields" \
+          >"$raw/batch_${fields:+qv_}${inflight}_$r.json"
+      done
     done
     "$lg" --json --mode=inprocess --instances=64 --substeps=10 --duration_s="$dur" --threads=2 \
       >"$raw/inproc_$r.json"

@@ -231,60 +231,72 @@ void FillBodyPoses(const Model& model, const std::vector<Transform>& X_0,
 void WriteObservationArrays(const sim::Simulation& sim, const ObservationArrays& out) {
   const Model& m = sim.model();
   const sim::State& s = sim.state();
-  std::copy(s.q.data(), s.q.data() + m.nq, out.q);
-  std::copy(s.v.data(), s.v.data() + m.nv, out.v);
+  if (out.q != nullptr) std::copy(s.q.data(), s.q.data() + m.nq, out.q);
+  if (out.v != nullptr) std::copy(s.v.data(), s.v.data() + m.nv, out.v);
   const Eigen::VectorXd& tau = sim.applied_torques();
   const int nu = m.nu();
   for (int a = 0; a < nu; ++a) {
     const Joint& j = m.joints[m.actuators[a].joint];
-    out.joint_positions[a] = s.q[j.q_index];
-    out.joint_velocities[a] = s.v[j.v_index];
-    out.joint_torques[a] = tau[j.v_index];
+    if (out.joint_positions != nullptr) out.joint_positions[a] = s.q[j.q_index];
+    if (out.joint_velocities != nullptr) out.joint_velocities[a] = s.v[j.v_index];
+    if (out.joint_torques != nullptr) out.joint_torques[a] = tau[j.v_index];
   }
-  if (m.floating_base) {
+  if (m.floating_base && out.base_pose != nullptr) {
     std::copy(s.q.data(), s.q.data() + 7, out.base_pose);
+  }
+  if (m.floating_base && out.base_twist != nullptr) {
     std::copy(s.v.data(), s.v.data() + 6, out.base_twist);
   }
   const contact::ContactSet& contacts = sim.contacts();
   for (int k = 0; k < contacts.capacity(); ++k) {
     const contact::Contact& c = contacts.contacts[k];
-    out.contact_normal_forces[k] = c.NormalForce();
-    out.contact_flags[k] = c.active;
+    if (out.contact_normal_forces != nullptr) out.contact_normal_forces[k] = c.NormalForce();
+    if (out.contact_flags != nullptr) out.contact_flags[k] = c.active;
   }
 }
 
-void FillObservation(const sim::Simulation& sim, ObservedLinks& observed, v1::Observation* obs) {
+void FillObservation(const sim::Simulation& sim, ObservedLinks& observed, v1::Observation* obs,
+                     ObservationFields fields) {
+  using F = ObservationField;
   const Model& m = sim.model();
   const sim::State& s = sim.state();
   const int nu = m.nu();
   const int nc = sim.contacts().capacity();
   const int base = m.floating_base ? 1 : 0;
-  obs->set_time(s.time);
-  obs->set_steps(static_cast<int64_t>(s.steps));
-  obs->mutable_q()->Resize(m.nq, 0.0);
-  obs->mutable_v()->Resize(m.nv, 0.0);
-  obs->mutable_joint_positions()->Resize(nu, 0.0);
-  obs->mutable_joint_velocities()->Resize(nu, 0.0);
-  obs->mutable_joint_torques()->Resize(nu, 0.0);
-  obs->mutable_base_pose()->Resize(7 * base, 0.0);
-  obs->mutable_base_twist()->Resize(6 * base, 0.0);
-  obs->mutable_contact_normal_forces()->Resize(nc, 0.0);
-  obs->mutable_contact_flags()->Resize(nc, false);
+  // `array` sized `size` and its data when `field` is asked for, else emptied
+  // and nullptr.
+  const auto sized = [&](F field, auto* array, int size, auto zero) {
+    if (!fields.has(field)) {
+      array->Clear();
+      return static_cast<decltype(array->mutable_data())>(nullptr);
+    }
+    array->Resize(size, zero);
+    return array->mutable_data();
+  };
+  if (fields.has(F::kTime)) obs->set_time(s.time);
+  if (fields.has(F::kSteps)) obs->set_steps(static_cast<int64_t>(s.steps));
   ObservationArrays out;
-  out.q = obs->mutable_q()->mutable_data();
-  out.v = obs->mutable_v()->mutable_data();
-  out.joint_positions = obs->mutable_joint_positions()->mutable_data();
-  out.joint_velocities = obs->mutable_joint_velocities()->mutable_data();
-  out.joint_torques = obs->mutable_joint_torques()->mutable_data();
-  out.base_pose = obs->mutable_base_pose()->mutable_data();
-  out.base_twist = obs->mutable_base_twist()->mutable_data();
-  out.contact_normal_forces = obs->mutable_contact_normal_forces()->mutable_data();
-  out.contact_flags = obs->mutable_contact_flags()->mutable_data();
+  out.q = sized(F::kQ, obs->mutable_q(), m.nq, 0.0);
+  out.v = sized(F::kV, obs->mutable_v(), m.nv, 0.0);
+  out.joint_positions = sized(F::kJointPositions, obs->mutable_joint_positions(), nu, 0.0);
+  out.joint_velocities = sized(F::kJointVelocities, obs->mutable_joint_velocities(), nu, 0.0);
+  out.joint_torques = sized(F::kJointTorques, obs->mutable_joint_torques(), nu, 0.0);
+  out.base_pose = sized(F::kBasePose, obs->mutable_base_pose(), 7 * base, 0.0);
+  out.base_twist = sized(F::kBaseTwist, obs->mutable_base_twist(), 6 * base, 0.0);
+  out.contact_normal_forces =
+      sized(F::kContactNormalForces, obs->mutable_contact_normal_forces(), nc, 0.0);
+  out.contact_flags = sized(F::kContactFlags, obs->mutable_contact_flags(), nc, false);
   WriteObservationArrays(sim, out);
-  obs->set_solver_iterations(sim.last_report().solver_iterations);
-  obs->set_solver_converged(sim.last_report().solver_converged);
-  obs->mutable_link_positions()->Resize(3 * observed.size(), 0.0);
-  observed.Write(s, obs->mutable_link_positions()->mutable_data());
+  if (fields.has(F::kSolverIterations)) {
+    obs->set_solver_iterations(sim.last_report().solver_iterations);
+  }
+  if (fields.has(F::kSolverConverged)) {
+    obs->set_solver_converged(sim.last_report().solver_converged);
+  }
+  if (double* links =
+          sized(F::kLinkPositions, obs->mutable_link_positions(), 3 * observed.size(), 0.0)) {
+    observed.Write(s, links);
+  }
 }
 
 void ToEigen(const google::protobuf::RepeatedField<double>& in, Eigen::VectorXd& out) {

@@ -13,6 +13,7 @@
 #include "engine/sim/settings.h"
 #include "engine/sim/simulation.h"
 #include "moreau/v1/simulator.pb.h"
+#include "server/observation_fields.h"
 #include "server/observed_links.h"
 #include "server/wire_settings.h"
 
@@ -34,13 +35,16 @@ void FillModelSpec(const Model& model, v1::ModelSpec* spec);
 // the controller's command) observing the positions of `observed`'s links.
 void FillSpec(const sim::Simulation& simulation, const ObservedLinks& observed, v1::Spec* spec);
 
-// Everything but instance_id, status and substeps_done; link_positions of
-// `observed`'s links.
-void FillObservation(const sim::Simulation& sim, ObservedLinks& observed, v1::Observation* obs);
+// Everything but instance_id, status and substeps_done, or of that only the
+// arrays of `fields` (the others left empty); link_positions of `observed`'s
+// links.
+void FillObservation(const sim::Simulation& sim, ObservedLinks& observed, v1::Observation* obs,
+                     ObservationFields fields = ObservationFields::All());
 
 // Where the per-instance arrays of an observation go (an Observation's
 // fields or a row of a packed ObservationBatch), each sized for the model:
 // nq, nv, actuators ×3, 7 and 6 (floating base only: else unused), contacts ×2.
+// A nullptr array is not written.
 struct ObservationArrays {
   double* q = nullptr;
   double* v = nullptr;

@@ -88,12 +88,12 @@ absl::Status InstanceStepper::StepAndObserve(
 }
 
 void InstanceStepper::Step(Instance& instance, const v1::StepRequest& request, absl::Time deadline,
-                           v1::Observation* obs) const {
+                           v1::Observation* obs, ObservationFields fields) const {
   int done = 0;
   const absl::Status status = StepAndObserve(
       instance, request, deadline,
-      [obs](const sim::Simulation& sim, ObservedLinks& observed) {
-        FillObservation(sim, observed, obs);
+      [obs, fields](const sim::Simulation& sim, ObservedLinks& observed) {
+        FillObservation(sim, observed, obs, fields);
       },
       done);
   obs->set_instance_id(instance.id);
@@ -102,12 +102,12 @@ void InstanceStepper::Step(Instance& instance, const v1::StepRequest& request, a
 }
 
 void InstanceStepper::Step(Instance& instance, const v1::StepRequest& request, absl::Time deadline,
-                           int row, v1::ObservationBatch* batch) const {
+                           int row, ObservationFields fields, v1::ObservationBatch* batch) const {
   int done = 0;
   const absl::Status status = StepAndObserve(
       instance, request, deadline,
-      [row, batch](const sim::Simulation& sim, ObservedLinks& observed) {
-        FillObservationRow(sim, observed, row, batch);
+      [row, fields, batch](const sim::Simulation& sim, ObservedLinks& observed) {
+        FillObservationRow(sim, observed, row, fields, batch);
       },
       done);
   SetRowOutcome(row, instance.id, status, done, batch);

@@ -17,6 +17,7 @@
 #include "moreau/v1/simulator.pb.h"
 #include "server/instance.h"
 #include "server/metrics.h"
+#include "server/observation_fields.h"
 #include "server/registry.h"
 #include "server/service_options.h"
 
@@ -34,14 +35,15 @@ class InstanceStepper {
                                                     const std::string& tenant) const;
 
   // Steps `instance` request.substeps() times (0 means 1) holding the
-  // request's action, or fewer when `deadline` comes; fills `obs`, its
-  // status and sub-steps done included. A diverged instance is refused with
-  // FAILED_PRECONDITION.
+  // request's action, or fewer when `deadline` comes; fills the arrays of
+  // `fields` of `obs`, its status and sub-steps done. A diverged instance is
+  // refused with FAILED_PRECONDITION.
   void Step(Instance& instance, const v1::StepRequest& request, absl::Time deadline,
-            v1::Observation* obs) const;
-  // The same into row `row` of a packed batch sized for the instance's model.
+            v1::Observation* obs, ObservationFields fields = ObservationFields::All()) const;
+  // The same into row `row` of a packed batch sized for the instance's model
+  // and `fields`.
   void Step(Instance& instance, const v1::StepRequest& request, absl::Time deadline, int row,
-            v1::ObservationBatch* batch) const;
+            ObservationFields fields, v1::ObservationBatch* batch) const;
 
   // Whether a call with this many sub-steps in all runs on the thread that
   // received it rather than on the worker pool.

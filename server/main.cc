@@ -74,6 +74,9 @@ ABSL_FLAG(double, idle_timeout_s, 600.0, "Instances unused for this long are fre
 ABSL_FLAG(int, workers, 0, "Stepping threads (0: one per core)");
 ABSL_FLAG(int, inline_substeps, 4,
           "Calls with at most this many sub-steps in all run on the receiving thread");
+ABSL_FLAG(double, worker_spin_us, 500.0,
+          "A worker out of tasks polls for the next one this long before it sleeps (0: sleeps "
+          "at once)");
 ABSL_FLAG(double, deadline_margin_ms, 20.0,
           "StepBatch stops starting sub-steps this long before the call's deadline");
 ABSL_FLAG(double, shutdown_grace_s, 10.0,
@@ -199,6 +202,11 @@ int main(int argc, char** argv) {
   options.worker_threads = absl::GetFlag(FLAGS_workers);
   options.inline_substeps = absl::GetFlag(FLAGS_inline_substeps);
   options.deadline_margin = absl::Milliseconds(absl::GetFlag(FLAGS_deadline_margin_ms));
+  const double worker_spin_us = absl::GetFlag(FLAGS_worker_spin_us);
+  if (!(worker_spin_us >= 0.0 && worker_spin_us <= 1e6)) {
+    return Fail("--worker-spin-us must be in [0, 1000000]");
+  }
+  options.worker_spin = absl::Microseconds(worker_spin_us);
   if (absl::Status s = ApplyLimitFlags(options); !s.ok()) return Fail(std::string(s.message()));
   const int max_message = absl::GetFlag(FLAGS_max_message_bytes);
   options.max_message_bytes = max_message;

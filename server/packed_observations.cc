@@ -56,8 +56,12 @@ absl::StatusOr<ObservationShape> CommonShape(
   return shape;
 }
 
-void SizeObservationBatch(const ObservationShape& shape, int count, v1::ObservationBatch* batch) {
+void SizeObservationBatch(const ObservationShape& shape, int count, ObservationFields fields,
+                          v1::ObservationBatch* batch) {
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  using F = ObservationField;
+  // Rows of `width` values when `field` is asked for, else none.
+  const auto rows = [&](F field, int width) { return fields.has(field) ? count * width : 0; };
   const int base_pose = shape.floating_base ? 7 : 0;
   const int base_twist = shape.floating_base ? 6 : 0;
   batch->set_count(count);
@@ -67,20 +71,22 @@ void SizeObservationBatch(const ObservationShape& shape, int count, v1::Observat
   batch->set_num_contacts(shape.num_contacts);
   batch->set_floating_base(shape.floating_base);
   batch->set_num_observed_links(shape.num_observed_links);
-  batch->mutable_time()->Resize(count, kNaN);
-  batch->mutable_steps()->Resize(count, 0);
-  batch->mutable_q()->Resize(count * shape.nq, kNaN);
-  batch->mutable_v()->Resize(count * shape.nv, kNaN);
-  batch->mutable_joint_positions()->Resize(count * shape.num_actuators, kNaN);
-  batch->mutable_joint_velocities()->Resize(count * shape.num_actuators, kNaN);
-  batch->mutable_joint_torques()->Resize(count * shape.num_actuators, kNaN);
-  batch->mutable_base_pose()->Resize(count * base_pose, kNaN);
-  batch->mutable_base_twist()->Resize(count * base_twist, kNaN);
-  batch->mutable_contact_normal_forces()->Resize(count * shape.num_contacts, kNaN);
-  batch->mutable_contact_flags()->Resize(count * shape.num_contacts, false);
-  batch->mutable_link_positions()->Resize(count * 3 * shape.num_observed_links, kNaN);
-  batch->mutable_solver_iterations()->Resize(count, 0);
-  batch->mutable_solver_converged()->Resize(count, false);
+  batch->mutable_time()->Resize(rows(F::kTime, 1), kNaN);
+  batch->mutable_steps()->Resize(rows(F::kSteps, 1), 0);
+  batch->mutable_q()->Resize(rows(F::kQ, shape.nq), kNaN);
+  batch->mutable_v()->Resize(rows(F::kV, shape.nv), kNaN);
+  batch->mutable_joint_positions()->Resize(rows(F::kJointPositions, shape.num_actuators), kNaN);
+  batch->mutable_joint_velocities()->Resize(rows(F::kJointVelocities, shape.num_actuators), kNaN);
+  batch->mutable_joint_torques()->Resize(rows(F::kJointTorques, shape.num_actuators), kNaN);
+  batch->mutable_base_pose()->Resize(rows(F::kBasePose, base_pose), kNaN);
+  batch->mutable_base_twist()->Resize(rows(F::kBaseTwist, base_twist), kNaN);
+  batch->mutable_contact_normal_forces()->Resize(rows(F::kContactNormalForces, shape.num_contacts),
+                                                 kNaN);
+  batch->mutable_contact_flags()->Resize(rows(F::kContactFlags, shape.num_contacts), false);
+  batch->mutable_link_positions()->Resize(rows(F::kLinkPositions, 3 * shape.num_observed_links),
+                                          kNaN);
+  batch->mutable_solver_iterations()->Resize(rows(F::kSolverIterations, 1), 0);
+  batch->mutable_solver_converged()->Resize(rows(F::kSolverConverged, 1), false);
   batch->mutable_status_codes()->Resize(count, 0);
   batch->mutable_substeps_done()->Resize(count, 0);
   for (int i = 0; i < count; ++i) {
@@ -90,29 +96,43 @@ void SizeObservationBatch(const ObservationShape& shape, int count, v1::Observat
 }
 
 void FillObservationRow(const sim::Simulation& sim, ObservedLinks& observed, int row,
-                        v1::ObservationBatch* batch) {
+                        ObservationFields fields, v1::ObservationBatch* batch) {
+  using F = ObservationField;
   const Model& m = sim.model();
   const int nu = m.nu();
   const int nc = sim.contacts().capacity();
+  // Row `row` of `array` (rows of `width`) when `field` is asked for, else nullptr.
+  const auto at = [&](F field, auto* array, int width) {
+    return fields.has(field) ? array->mutable_data() + row * width : nullptr;
+  };
   ObservationArrays out;
-  out.q = batch->mutable_q()->mutable_data() + row * m.nq;
-  out.v = batch->mutable_v()->mutable_data() + row * m.nv;
-  out.joint_positions = batch->mutable_joint_positions()->mutable_data() + row * nu;
-  out.joint_velocities = batch->mutable_joint_velocities()->mutable_data() + row * nu;
-  out.joint_torques = batch->mutable_joint_torques()->mutable_data() + row * nu;
+  out.q = at(F::kQ, batch->mutable_q(), m.nq);
+  out.v = at(F::kV, batch->mutable_v(), m.nv);
+  out.joint_positions = at(F::kJointPositions, batch->mutable_joint_positions(), nu);
+  out.joint_velocities = at(F::kJointVelocities, batch->mutable_joint_velocities(), nu);
+  out.joint_torques = at(F::kJointTorques, batch->mutable_joint_torques(), nu);
   if (m.floating_base) {
-    out.base_pose = batch->mutable_base_pose()->mutable_data() + row * 7;
-    out.base_twist = batch->mutable_base_twist()->mutable_data() + row * 6;
+    out.base_pose = at(F::kBasePose, batch->mutable_base_pose(), 7);
+    out.base_twist = at(F::kBaseTwist, batch->mutable_base_twist(), 6);
   }
-  out.contact_normal_forces = batch->mutable_contact_normal_forces()->mutable_data() + row * nc;
-  out.contact_flags = batch->mutable_contact_flags()->mutable_data() + row * nc;
+  out.contact_normal_forces =
+      at(F::kContactNormalForces, batch->mutable_contact_normal_forces(), nc);
+  out.contact_flags = at(F::kContactFlags, batch->mutable_contact_flags(), nc);
   WriteObservationArrays(sim, out);
-  observed.Write(sim.state(),
-                 batch->mutable_link_positions()->mutable_data() + row * 3 * observed.size());
-  batch->mutable_time()->Set(row, sim.state().time);
-  batch->mutable_steps()->Set(row, static_cast<int64_t>(sim.state().steps));
-  batch->mutable_solver_iterations()->Set(row, sim.last_report().solver_iterations);
-  batch->mutable_solver_converged()->Set(row, sim.last_report().solver_converged);
+  if (fields.has(F::kLinkPositions)) {
+    observed.Write(sim.state(),
+                   batch->mutable_link_positions()->mutable_data() + row * 3 * observed.size());
+  }
+  if (fields.has(F::kTime)) batch->mutable_time()->Set(row, sim.state().time);
+  if (fields.has(F::kSteps)) {
+    batch->mutable_steps()->Set(row, static_cast<int64_t>(sim.state().steps));
+  }
+  if (fields.has(F::kSolverIterations)) {
+    batch->mutable_solver_iterations()->Set(row, sim.last_report().solver_iterations);
+  }
+  if (fields.has(F::kSolverConverged)) {
+    batch->mutable_solver_converged()->Set(row, sim.last_report().solver_converged);
+  }
 }
 
 void SetRowOutcome(int row, const std::string& instance_id, const absl::Status& status,

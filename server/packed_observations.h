@@ -14,6 +14,7 @@
 #include "engine/model/model.h"
 #include "engine/sim/simulation.h"
 #include "moreau/v1/simulator.pb.h"
+#include "server/observation_fields.h"
 #include "server/observed_links.h"
 
 namespace moreau::server {
@@ -44,14 +45,16 @@ std::string DescribeShape(const ObservationShape& shape);
 absl::StatusOr<ObservationShape> CommonShape(
     absl::Span<const std::optional<ObservationShape>> shapes);
 
-// Sizes `batch` for `count` rows of `shape`: doubles NaN, the rest 0 / "".
-void SizeObservationBatch(const ObservationShape& shape, int count, v1::ObservationBatch* batch);
+// Sizes `batch` for `count` rows of `shape`, its arrays of `fields` only
+// (the others empty), with the row outcomes: doubles NaN, the rest 0 / "".
+void SizeObservationBatch(const ObservationShape& shape, int count, ObservationFields fields,
+                          v1::ObservationBatch* batch);
 
-// Row `row` from the simulation (time, steps, the arrays, solver report) and
-// the positions of `observed`'s links. `batch` must have been sized for the
-// simulation's model and those bodies.
+// Row `row` of the arrays of `fields` from the simulation (time, steps, the
+// arrays, solver report) and the positions of `observed`'s links. `batch`
+// must have been sized for the simulation's model, those bodies and `fields`.
 void FillObservationRow(const sim::Simulation& sim, ObservedLinks& observed, int row,
-                        v1::ObservationBatch* batch);
+                        ObservationFields fields, v1::ObservationBatch* batch);
 
 // Row `row`'s instance id, status and completed sub-steps.
 void SetRowOutcome(int row, const std::string& instance_id, const absl::Status& status,

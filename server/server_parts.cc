@@ -20,7 +20,7 @@ ServerParts::ServerParts(const ServiceOptions& options, Metrics* metrics)
       // The pool is built after the hub; the hub only keeps its address.
       sessions(&stepper, &pool, metrics, options.max_sessions),
       watches(metrics, options.max_watches),
-      pool(WorkerThreads(options.worker_threads), metrics) {
+      pool(WorkerThreads(options.worker_threads), metrics, options.worker_spin) {
   metrics->SetMaxInstances(options.max_instances);
 }
 

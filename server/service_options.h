@@ -21,6 +21,10 @@ struct ServiceOptions {
   // Calls whose total sub-steps are at most this run on the gRPC thread that
   // received them (saves a thread hop); longer ones go to the worker pool.
   int inline_substeps = 4;
+  // How long a worker out of tasks polls for the next one before it sleeps
+  // (the next StepBatch of a client that waits for each reply then starts
+  // without a wake-up).
+  absl::Duration worker_spin = absl::Microseconds(500);
   // A StepBatch stops starting sub-steps this long before its deadline, so
   // the reply (which says which instances advanced) arrives in time.
   absl::Duration deadline_margin = absl::Milliseconds(20);

@@ -22,7 +22,9 @@ absl::StatusOr<std::unique_ptr<StepBatchRun>> StepBatchRun::Prepare(
                                                    options.max_batch,
                                                    " (the server's --max-batch)"));
   }
-  std::unique_ptr<StepBatchRun> run(new StepBatchRun(request, response, deadline));
+  absl::StatusOr<ObservationFields> fields = ObservationFields::Parse(request.observation_fields());
+  if (!fields.ok()) return fields.status();
+  std::unique_ptr<StepBatchRun> run(new StepBatchRun(request, response, deadline, *fields));
   // Validate the whole request before stepping anything: sub-step limits and
   // duplicates fail the call; unknown ids fail only their own entry.
   absl::flat_hash_set<std::string_view> seen;
@@ -62,7 +64,7 @@ absl::StatusOr<std::unique_ptr<StepBatchRun>> StepBatchRun::Prepare(
     auto common = CommonShape(shapes);
     if (!common.ok()) return common.status();
     run->packed_ = response->mutable_packed();
-    SizeObservationBatch(*common, n, run->packed_);
+    SizeObservationBatch(*common, n, *fields, run->packed_);
     for (int i = 0; i < n; ++i) {
       if (run->instances_[static_cast<size_t>(i)] != nullptr) continue;
       SetRowOutcome(i, request.steps(i).instance_id(), not_found[static_cast<size_t>(i)], 0,
@@ -87,9 +89,10 @@ void StepBatchRun::Run(const InstanceStepper& stepper, absl::Time until) {
     Instance* instance = instances_[static_cast<size_t>(i)].get();
     if (instance != nullptr) {
       if (packed_ != nullptr) {
-        stepper.Step(*instance, request_.steps(i), deadline_, i, packed_);
+        stepper.Step(*instance, request_.steps(i), deadline_, i, fields_, packed_);
       } else {
-        stepper.Step(*instance, request_.steps(i), deadline_, response_->mutable_observations(i));
+        stepper.Step(*instance, request_.steps(i), deadline_, response_->mutable_observations(i),
+                     fields_);
       }
     }
     if (timed && absl::Now() >= until) return;

@@ -1,10 +1,10 @@
 // One StepBatch call between its validation and its reply, shared by the
 // service's RPC and the in-process server's direct call: the whole request
-// validated first (sizes, sub-step limits, duplicates, one observation shape
-// when packed), each instance resolved (an unknown id fails only its own
-// entry, answered at once), the reply sized, then the instances stepped by
-// any number of runners, each claiming one instance at a time (an atomic
-// cursor: the runners finish within one instance of each other).
+// validated first (sizes, sub-step limits, duplicates, the observation
+// fields asked for, one observation shape when packed), each instance resolved (an unknown id fails
+// only its own entry, answered at once), the reply sized, then the instances stepped by any number
+// of runners, each claiming one instance at a time (an atomic cursor: the runners finish within one
+// instance of each other).
 #ifndef MOREAU_SERVER_STEP_BATCH_H_
 #define MOREAU_SERVER_STEP_BATCH_H_
 
@@ -18,6 +18,7 @@
 #include "moreau/v1/simulator.pb.h"
 #include "server/instance.h"
 #include "server/instance_stepper.h"
+#include "server/observation_fields.h"
 #include "server/registry.h"
 #include "server/service_options.h"
 
@@ -48,12 +49,13 @@ class StepBatchRun {
 
  private:
   StepBatchRun(const v1::StepBatchRequest& request, v1::StepBatchResponse* response,
-               absl::Time deadline)
-      : request_(request), response_(response), deadline_(deadline) {}
+               absl::Time deadline, ObservationFields fields)
+      : request_(request), response_(response), deadline_(deadline), fields_(fields) {}
 
   const v1::StepBatchRequest& request_;
   v1::StepBatchResponse* const response_;
   const absl::Time deadline_;
+  const ObservationFields fields_;  // the arrays the reply carries
   // The packed reply, or nullptr for one Observation per entry.
   v1::ObservationBatch* packed_ = nullptr;
   std::vector<std::shared_ptr<Instance>> instances_;  // nullptr: already answered

@@ -1,6 +1,7 @@
 #include "server/worker_pool.h"
 
 #include <chrono>
+#include <thread>
 #include <utility>
 
 namespace moreau::server {
@@ -14,7 +15,8 @@ int64_t SteadyNowNs() {
 
 }  // namespace
 
-WorkerPool::WorkerPool(int threads, Metrics* metrics) : metrics_(metrics) {
+WorkerPool::WorkerPool(int threads, Metrics* metrics, absl::Duration spin)
+    : metrics_(metrics), spin_(spin) {
   if (threads < 1) threads = 1;
   if (metrics_ != nullptr) metrics_->SetWorkerThreads(threads);
   threads_.reserve(static_cast<size_t>(threads));
@@ -22,6 +24,7 @@ WorkerPool::WorkerPool(int threads, Metrics* metrics) : metrics_(metrics) {
 }
 
 WorkerPool::~WorkerPool() {
+  stop_spin_.store(true, std::memory_order_relaxed);
   {
     absl::MutexLock lock(&mu_);
     stopping_ = true;
@@ -33,11 +36,21 @@ void WorkerPool::Submit(absl::AnyInvocable<void() &&> task) {
   const int64_t now = metrics_ != nullptr ? SteadyNowNs() : 0;
   absl::MutexLock lock(&mu_);
   tasks_.push_back(Task{std::move(task), now});
+  queued_.fetch_add(1, std::memory_order_relaxed);
   if (metrics_ != nullptr) metrics_->SetQueueDepth(static_cast<int>(tasks_.size()));
 }
 
 void WorkerPool::Run() {
+  const int64_t spin_ns = absl::ToInt64Nanoseconds(spin_);
   for (;;) {
+    // Poll until a task is queued or the spin is over (then sleep in Await).
+    if (spin_ns > 0) {
+      const int64_t until = SteadyNowNs() + spin_ns;
+      while (queued_.load(std::memory_order_relaxed) == 0 &&
+             !stop_spin_.load(std::memory_order_relaxed) && SteadyNowNs() < until) {
+        std::this_thread::yield();
+      }
+    }
     Task task;
     {
       absl::MutexLock lock(&mu_);
@@ -45,6 +58,7 @@ void WorkerPool::Run() {
       if (tasks_.empty()) return;  // stopping and drained
       task = std::move(tasks_.front());
       tasks_.pop_front();
+      queued_.fetch_sub(1, std::memory_order_relaxed);
       if (metrics_ != nullptr) metrics_->SetQueueDepth(static_cast<int>(tasks_.size()));
     }
     if (metrics_ != nullptr) {

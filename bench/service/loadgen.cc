@@ -10,7 +10,8 @@
 //   --mode=unary      Step round trips (one instance, --substeps each): p50/p99
 //   --mode=session    Session round trips: p50/p99
 //   --mode=batch      StepBatch of --instances × --substeps, back to back
-//                     (--packed replies by default): simulation steps/s and
+//                     (--packed replies by default, of the arrays
+//                     --observation_fields names): simulation steps/s and
 //                     env-steps/s
 //   --mode=inprocess  the same work as batch, stepped in this process by
 //                     --threads threads (no gRPC): the reference; with
@@ -64,6 +65,9 @@ ABSL_FLAG(int, inflight, 1,
 ABSL_FLAG(bool, packed, true,
           "batch: ask for the packed reply (one ObservationBatch, struct of arrays) instead of "
           "one Observation per instance");
+ABSL_FLAG(std::string, observation_fields, "",
+          "batch: the observation arrays to ask for, comma-separated "
+          "(StepBatchRequest.observation_fields, e.g. q,v; empty: all of them)");
 ABSL_FLAG(int, calls, 20000, "Round trips to time (unary, session)");
 ABSL_FLAG(std::string, targets, "",
           "PD targets, one per actuator, comma-separated, or one leg's repeated over the "
@@ -156,18 +160,24 @@ void PrintLatency(const char* mode, const std::vector<double>& us, double wall) 
   }
 }
 
-void PrintThroughput(const char* mode, long env_steps, double wall) {
+// `reply_bytes`: the size of one StepBatch reply (0: not a batch mode).
+void PrintThroughput(const char* mode, long env_steps, double wall, size_t reply_bytes = 0) {
   const int substeps = absl::GetFlag(FLAGS_substeps);
   const double env_rate = static_cast<double>(env_steps) / wall;
   if (absl::GetFlag(FLAGS_json)) {
+    const std::string reply =
+        reply_bytes > 0 ? absl::StrCat(", \"reply_bytes\": ", reply_bytes) : std::string();
     std::printf(
         "{\"mode\": \"%s\", \"model\": \"%s\", \"contact\": \"%s\", \"instances\": %d, "
-        "\"substeps\": %d, \"wall_s\": %.3f, \"env_steps_per_s\": %.0f, \"steps_per_s\": %.0f}\n",
+        "\"substeps\": %d, \"wall_s\": %.3f, \"env_steps_per_s\": %.0f, \"steps_per_s\": "
+        "%.0f%s}\n",
         mode, absl::GetFlag(FLAGS_model).c_str(), absl::GetFlag(FLAGS_contact).c_str(),
-        absl::GetFlag(FLAGS_instances), substeps, wall, env_rate, env_rate * substeps);
+        absl::GetFlag(FLAGS_instances), substeps, wall, env_rate, env_rate * substeps,
+        reply.c_str());
   } else {
     std::printf("%s: %d instances × %d sub-steps: %.0f env-steps/s, %.0f simulation steps/s\n",
                 mode, absl::GetFlag(FLAGS_instances), substeps, env_rate, env_rate * substeps);
+    if (reply_bytes > 0) std::printf("%s: %zu bytes per reply\n", mode, reply_bytes);
   }
 }
 
@@ -327,7 +337,13 @@ int RunBatch() {
   const Eigen::VectorXd& target = *targets;
   // Stream k steps instances k, k + inflight, …: one StepBatch in flight each.
   std::vector<v1::StepBatchRequest> batches(static_cast<size_t>(inflight));
-  for (v1::StepBatchRequest& batch : batches) batch.set_packed(absl::GetFlag(FLAGS_packed));
+  const std::string fields = absl::GetFlag(FLAGS_observation_fields);
+  for (v1::StepBatchRequest& batch : batches) {
+    batch.set_packed(absl::GetFlag(FLAGS_packed));
+    for (absl::string_view field : absl::StrSplit(fields, ',', absl::SkipEmpty())) {
+      batch.add_observation_fields(std::string(field));
+    }
+  }
   for (int i = 0; i < n; ++i) {
     v1::StepRequest* step = batches[static_cast<size_t>(i % inflight)].add_steps();
     step->set_instance_id(created->instance_ids(i));
@@ -337,6 +353,7 @@ int RunBatch() {
   const double duration = absl::GetFlag(FLAGS_duration_s);
   std::atomic<long> env_steps{0};
   std::atomic<bool> failed{false};
+  std::atomic<size_t> reply_bytes{0};  // of a reply of stream 0 in its warm-up
   std::string error;
   absl::Mutex error_mu;
   Clock::time_point start;
@@ -347,10 +364,12 @@ int RunBatch() {
       std::unique_ptr<moreau::client::Client> own_client = Connect();
       moreau::client::Client& own = *own_client;
       const v1::StepBatchRequest& batch = batches[static_cast<size_t>(k)];
+      bool warming = true;
       const auto step = [&]() -> bool {
         auto r = own.StepBatch(batch);
         std::string problem = r.ok() ? "" : r.status().ToString();
         if (r.ok()) {
+          if (warming && k == 0) reply_bytes = r->ByteSizeLong();
           for (const v1::Observation& obs : r->observations()) {
             if (obs.status().code() != 0) problem = obs.status().message();
           }
@@ -366,6 +385,7 @@ int RunBatch() {
         return false;
       };
       for (int i = 0; i < 5; ++i) step();  // warm up
+      warming = false;
       go.WaitForNotification();
       long local = 0;
       while (!failed && Seconds(Clock::now() - start) < duration) {
@@ -383,7 +403,7 @@ int RunBatch() {
   std::vector<std::string> ids(created->instance_ids().begin(), created->instance_ids().end());
   client.DestroyInstances(ids).IgnoreError();
   if (failed) return Fail(error);
-  PrintThroughput("batch", env_steps.load(), wall);
+  PrintThroughput("batch", env_steps.load(), wall, reply_bytes.load());
   return 0;
 }
 

@@ -201,6 +201,21 @@ TEST_F(ServiceErrorsTest, DuplicateInstanceInBatch) {
   StepBystander();
 }
 
+TEST_F(ServiceErrorsTest, UnknownObservationFieldInBatch) {
+  v1::StepBatchRequest batch;
+  batch.set_packed(true);
+  *batch.add_steps() = MakeStep(bystander_, Eigen::VectorXd::Zero(12), 1);
+  batch.add_observation_fields("q");
+  batch.add_observation_fields("joint_angles");
+  ExpectError(client().StepBatch(batch).status(), StatusCode::kInvalidArgument,
+              {"observation_fields[1]", "'joint_angles'", "joint_positions"});
+  batch.set_packed(false);
+  batch.set_observation_fields(1, "");
+  ExpectError(client().StepBatch(batch).status(), StatusCode::kInvalidArgument,
+              "observation_fields[1]: ''");
+  StepBystander();
+}
+
 TEST_F(ServiceErrorsTest, OversizedMessage) {
   v1::CreateInstancesRequest request;
   request.set_count(1);

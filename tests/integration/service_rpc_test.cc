@@ -227,6 +227,89 @@ TEST_F(ServiceRpcTest, StepBatch_PackedReplyEqualsOneObservationPerInstance) {
   EXPECT_TRUE(std::isnan(packed.time(3)));
 }
 
+TEST_F(ServiceRpcTest, StepBatch_ObservationFieldsReplyOnlyThoseArraysWithTheFullValues) {
+  MOREAU_ASSERT_OK_AND_ASSIGN(auto created, client().CreateBuiltin("mini_cheetah", 2));
+  std::vector<v1::GetStateResponse> start;
+  for (const std::string& id : created.instance_ids()) {
+    ASSERT_TRUE(client().Step(id, TestAction(12, 0), 50).ok());
+    MOREAU_ASSERT_OK_AND_ASSIGN(v1::GetStateResponse state, client().GetState(id));
+    start.push_back(state);
+  }
+  v1::StepBatchRequest batch;
+  for (int i = 0; i < 2; ++i) {
+    *batch.add_steps() = MakeStep(created.instance_ids(i), TestAction(12, i), 10);
+  }
+  // Each reply from the same start: the full one, then the selections.
+  const auto step_from_start = [&](const v1::StepBatchRequest& request) {
+    for (int i = 0; i < 2; ++i) {
+      EXPECT_TRUE(client().SetState(created.instance_ids(i), start[i].state().data()).ok());
+    }
+    return client().StepBatch(request);
+  };
+  batch.set_packed(true);
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::StepBatchResponse full_response, step_from_start(batch));
+  const v1::ObservationBatch& full = full_response.packed();
+  for (const char* name : {"q", "v", "contact_flags", "q"}) batch.add_observation_fields(name);
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::StepBatchResponse some_response, step_from_start(batch));
+  const v1::ObservationBatch& some = some_response.packed();
+  // The shape, ids, statuses and sub-steps as in the full reply.
+  EXPECT_EQ(some.count(), 2);
+  EXPECT_EQ(some.nq(), 19);
+  EXPECT_EQ(some.nv(), 18);
+  EXPECT_EQ(some.num_actuators(), 12);
+  EXPECT_EQ(some.num_contacts(), 4);
+  EXPECT_TRUE(some.floating_base());
+  EXPECT_EQ(std::vector<std::string>(some.instance_ids().begin(), some.instance_ids().end()),
+            std::vector<std::string>(full.instance_ids().begin(), full.instance_ids().end()));
+  EXPECT_EQ(std::vector<int>(some.status_codes().begin(), some.status_codes().end()),
+            std::vector<int>({0, 0}));
+  EXPECT_EQ(std::vector<int>(some.substeps_done().begin(), some.substeps_done().end()),
+            std::vector<int>({10, 10}));
+  // The arrays asked for, bit for bit; the others empty.
+  auto all = [](const auto& field) { return std::vector<double>(field.begin(), field.end()); };
+  EXPECT_EQ(all(some.q()), all(full.q()));
+  EXPECT_EQ(all(some.v()), all(full.v()));
+  EXPECT_EQ(some.q_size(), 2 * 19);
+  EXPECT_EQ(std::vector<bool>(some.contact_flags().begin(), some.contact_flags().end()),
+            std::vector<bool>(full.contact_flags().begin(), full.contact_flags().end()));
+  EXPECT_EQ(some.contact_flags_size(), 2 * 4);
+  EXPECT_EQ(some.time_size(), 0);
+  EXPECT_EQ(some.steps_size(), 0);
+  EXPECT_EQ(some.joint_positions_size(), 0);
+  EXPECT_EQ(some.joint_velocities_size(), 0);
+  EXPECT_EQ(some.joint_torques_size(), 0);
+  EXPECT_EQ(some.base_pose_size(), 0);
+  EXPECT_EQ(some.base_twist_size(), 0);
+  EXPECT_EQ(some.contact_normal_forces_size(), 0);
+  EXPECT_EQ(some.solver_iterations_size(), 0);
+  EXPECT_EQ(some.solver_converged_size(), 0);
+  EXPECT_LT(some_response.ByteSizeLong(), full_response.ByteSizeLong() / 2);
+
+  // One Observation per instance: the same selection of its fields.
+  batch.set_packed(false);
+  batch.clear_observation_fields();
+  batch.add_observation_fields("joint_torques");
+  batch.add_observation_fields("time");
+  MOREAU_ASSERT_OK_AND_ASSIGN(v1::StepBatchResponse unpacked, step_from_start(batch));
+  ASSERT_EQ(unpacked.observations_size(), 2);
+  for (int i = 0; i < 2; ++i) {
+    SCOPED_TRACE(i);
+    const v1::Observation& obs = unpacked.observations(i);
+    EXPECT_EQ(obs.instance_id(), created.instance_ids(i));
+    EXPECT_EQ(obs.status().code(), 0);
+    EXPECT_EQ(obs.substeps_done(), 10);
+    EXPECT_EQ(obs.time(), full.time(i));
+    EXPECT_EQ(all(obs.joint_torques()),
+              std::vector<double>(full.joint_torques().begin() + 12 * i,
+                                  full.joint_torques().begin() + 12 * (i + 1)));
+    EXPECT_EQ(obs.q_size(), 0);
+    EXPECT_EQ(obs.v_size(), 0);
+    EXPECT_EQ(obs.base_pose_size(), 0);
+    EXPECT_EQ(obs.contact_flags_size(), 0);
+    EXPECT_EQ(obs.steps(), 0);
+  }
+}
+
 TEST_F(ServiceRpcTest, StepBatch_PackedRefusesInstancesOfDifferentShapes) {
   MOREAU_ASSERT_OK_AND_ASSIGN(auto cheetah, client().CreateBuiltin("mini_cheetah", 1));
   MOREAU_ASSERT_OK_AND_ASSIGN(auto pendulum, client().CreateBuiltin("pendulum", 1));
