@@ -42,14 +42,20 @@ void WorkerPool::Submit(absl::AnyInvocable<void() &&> task) {
 
 void WorkerPool::Run() {
   const int64_t spin_ns = absl::ToInt64Nanoseconds(spin_);
+  // Whether the last wait for a task ended within spin_ns.
+  bool tasks_come_soon = true;
   for (;;) {
+    const int64_t idle_from = SteadyNowNs();
     // Poll until a task is queued or the spin is over (then sleep in Await).
-    if (spin_ns > 0) {
-      const int64_t until = SteadyNowNs() + spin_ns;
+    if (spin_ns > 0 && tasks_come_soon) {
+      const int64_t until = idle_from + spin_ns;
+      int64_t now = idle_from;
       while (queued_.load(std::memory_order_relaxed) == 0 &&
-             !stop_spin_.load(std::memory_order_relaxed) && SteadyNowNs() < until) {
+             !stop_spin_.load(std::memory_order_relaxed) && now < until) {
         std::this_thread::yield();
+        now = SteadyNowNs();
       }
+      polled_ns_.fetch_add(now - idle_from, std::memory_order_relaxed);
     }
     Task task;
     {
@@ -61,8 +67,10 @@ void WorkerPool::Run() {
       queued_.fetch_sub(1, std::memory_order_relaxed);
       if (metrics_ != nullptr) metrics_->SetQueueDepth(static_cast<int>(tasks_.size()));
     }
+    const int64_t start = SteadyNowNs();
+    tasks_come_soon = start - idle_from < spin_ns;
     if (metrics_ != nullptr) {
-      metrics_->ObserveQueueWait(static_cast<double>(SteadyNowNs() - task.submitted_ns) * 1e-9);
+      metrics_->ObserveQueueWait(static_cast<double>(start - task.submitted_ns) * 1e-9);
     }
     std::move(task.run)();
   }

@@ -51,6 +51,33 @@ TEST(WorkerPoolTest, SpinningWorkersRunTasksWhetherPollingOrAsleep) {
   EXPECT_EQ(ran.load(), 24);
 }
 
+// Workers poll after a task only while tasks come sooner than the polling
+// window: after calls 100 ms apart (five times the window) a worker polls
+// once, then sleeps at once; calls back to back keep them polling.
+TEST(WorkerPoolTest, WorkersPollOnlyWhileTasksComeWithinTheWindow) {
+  constexpr absl::Duration kSpin = absl::Milliseconds(20);
+  WorkerPool pool(1, nullptr, kSpin);
+  auto run_one = [&pool] {
+    absl::BlockingCounter done(1);
+    pool.Submit([&done] { done.DecrementCount(); });
+    done.Wait();
+  };
+  run_one();
+  absl::SleepFor(absl::Milliseconds(100));  // polls kSpin, then sleeps
+  const absl::Duration after_first = pool.polled();
+  EXPECT_GE(after_first, kSpin);
+  for (int i = 0; i < 3; ++i) {
+    run_one();  // found after a wait longer than kSpin: no polling after it
+    absl::SleepFor(absl::Milliseconds(100));
+  }
+  EXPECT_LT(pool.polled() - after_first, kSpin / 2);
+  // Back to back: the wait was short, so the worker polls again.
+  run_one();
+  run_one();
+  absl::SleepFor(absl::Milliseconds(100));
+  EXPECT_GE(pool.polled() - after_first, kSpin);
+}
+
 // The destructor ends the polling: a pool whose workers would poll for an
 // hour is destroyed at once (a regression hangs here until ctest's timeout).
 TEST(WorkerPoolTest, DestructorEndsAWorkersPolling) {
