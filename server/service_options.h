@@ -23,8 +23,10 @@ struct ServiceOptions {
   int inline_substeps = 4;
   // How long a worker out of tasks polls for the next one before it sleeps
   // (the next StepBatch of a client that waits for each reply then starts
-  // without a wake-up).
-  absl::Duration worker_spin = absl::Microseconds(500);
+  // without a wake-up; moreaud's --worker-spin-us). 0 here: the in-process
+  // server's blocking StepBatch steps on the calling thread at once, and a
+  // polling worker would only take a core from it.
+  absl::Duration worker_spin = absl::ZeroDuration();
   // A StepBatch stops starting sub-steps this long before its deadline, so
   // the reply (which says which instances advanced) arrives in time.
   absl::Duration deadline_margin = absl::Milliseconds(20);

@@ -78,6 +78,16 @@ TEST(WorkerPoolTest, WorkersPollOnlyWhileTasksComeWithinTheWindow) {
   EXPECT_GE(pool.polled() - after_first, kSpin);
 }
 
+// One worker polls at a time: two idle workers, both free to poll when they
+// start, poll for one window between them, not two.
+TEST(WorkerPoolTest, OneWorkerPollsAtATime) {
+  constexpr absl::Duration kSpin = absl::Milliseconds(20);
+  WorkerPool pool(2, nullptr, kSpin);
+  absl::SleepFor(absl::Milliseconds(100));
+  EXPECT_GE(pool.polled(), kSpin);
+  EXPECT_LT(pool.polled(), kSpin * 3 / 2);
+}
+
 // The destructor ends the polling: a pool whose workers would poll for an
 // hour is destroyed at once (a regression hangs here until ctest's timeout).
 TEST(WorkerPoolTest, DestructorEndsAWorkersPolling) {
