@@ -378,8 +378,8 @@ def format_service(raw: str) -> str:
             f"run, {len(rounds)} round(s), then in-process; reply: all arrays or "
             f"`observation_fields` q, v. Median steps/s, % of in-process (range):\n\n")
     out += table(["reply, streams", "steps/s", "%"], rows)
-    out += ("\nBelow in-process: 1 stream, workers idle in the round trip (polling "
-            "`--worker-spin-us`); 2, client and gRPC threads share the 2 cores.\n")
+    out += ("\nBelow in-process: the round trip (1 stream); client and gRPC threads on the same "
+            "cores (2).\n")
     return out
 
 
