@@ -84,7 +84,8 @@ INTROS = {
     "python": "`examples/random_rollout.py --policy zero` (`walk`: 20 sub-steps of 1 ms per "
               "env-step) as a Python `VectorEnv` on `moreaud --workers 2` (remote) and on "
               "`moreau.LocalServer(workers=2)` (in process), and the same physics in C++ "
-              "(PD to the task's standing pose, no observations); env-steps/s.",
+              "(PD to the task's standing pose, no observations); env-steps/s, medians of the "
+              "rounds.",
     "container": "`localhost/moreau:latest` built by podman from the `Dockerfile` with no layer "
                  "cache and no compiler cache (its base made by debootstrap when no registry "
                  "answers); its size above `debian:bookworm-slim`. Then the Python rollout of "
@@ -421,18 +422,28 @@ def format_viewers(raw: str) -> str:
 
 
 def format_python(raw: str) -> str:
+    """One row per env count: the medians over the rounds of each figure and
+    of each round's ratio (a round's four runs ran back to back)."""
     rows = []
     for path in sorted(glob.glob(os.path.join(raw, "rollout_*.json")),
                        key=lambda p: int(re.search(r"_(\d+)\.json$", p).group(1))):
         n = int(re.search(r"_(\d+)\.json$", path).group(1))
-        remote = read_json(path)["env_steps_per_s"]
-        local_run = read_json(os.path.join(raw, f"local_{n}.json"))
-        local = local_run["env_steps_per_s"]
-        ref = read_json(os.path.join(raw, f"inproc_{n}.json"))["env_steps_per_s"]
-        same = read_json(os.path.join(raw, f"inproc_rollout_{n}.json"))["env_steps_per_s"]
-        rows.append([str(n), num(ref), num(local), f"{100 * local / ref:.0f} %", num(remote),
-                     f"{100 * remote / ref:.0f} %", str(local_run["env_steps"]), num(same),
-                     f"{100 * local / same:.0f} %"])
+
+        def rates(name: str) -> list[float]:
+            return [r["env_steps_per_s"] for r in read_jsonl(os.path.join(raw, f"{name}_{n}.json"))]
+
+        remote, local = rates("rollout"), rates("local")
+        ref, same = rates("inproc"), rates("inproc_rollout")
+        if not len(remote) == len(local) == len(ref) == len(same):
+            sys.exit(f"format_benchmarks: python area, {n} envs: rounds of unequal length")
+
+        def ratio(a: list[float], b: list[float]) -> str:
+            return f"{statistics.median(100 * x / y for x, y in zip(a, b)):.0f} %"
+
+        timed = read_jsonl(os.path.join(raw, f"local_{n}.json"))[0]["env_steps"]
+        rows.append([str(n), num(statistics.median(ref)), num(statistics.median(local)),
+                     ratio(local, ref), num(statistics.median(remote)), ratio(remote, ref),
+                     str(timed), num(statistics.median(same)), ratio(local, same)])
     return table(["num_envs", "C++ in process", "Python in process", "ratio", "Python remote",
                   "ratio", "env-steps timed", "C++, same interval", "ratio"], rows)
 

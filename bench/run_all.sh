@@ -288,12 +288,12 @@ area_viewers() {
 }
 
 area_python() {
-  local envs steps dur
-  envs=$(q "1 4" "1 16 64 256") dur=$(q 0.5 4)
+  local envs steps dur rounds
+  envs=$(q "1 4" "1 16 64 256") dur=$(q 0.5 4) rounds=$(q 1 3)
   cmd="\`$B/server/moreaud --host 127.0.0.1 --port 0 --metrics-port -1 --workers 2\`;"
-  cmd+=" \`examples/random_rollout.py --json --policy zero --num-envs N --steps"
-  cmd+=" $(q 10 "300 (100 at 256 envs)")$(q " --warmup 2" "")\` for N in ${envs// /, }, each followed"
-  cmd+=" by the same with \`--local --workers 2\` (in process) and by \`moreau_loadgen --json"
+  cmd+=" $rounds round(s) for N in ${envs// /, } of \`examples/random_rollout.py --json --policy zero"
+  cmd+=" --num-envs N --steps $(q 10 "300 (100 at 256 envs)")$(q " --warmup 2" "")\`, the same"
+  cmd+=" with \`--local --workers 2\` (in process) and \`moreau_loadgen --json"
   cmd+=" --mode=inprocess --instances=N --substeps=20 --threads=2 --targets=0,-0.8,1.6"
   cmd+=" --duration_s=$dur\` (last: \`--reset_noise=0.05 --warmup_rounds=$(q 2 20)"
   cmd+=" --rounds=STEPS\`)"
@@ -303,17 +303,20 @@ area_python() {
   for n in $envs; do
     steps=$(q 10 300)
     ((n >= 256 && !quick)) && steps=100
-    PYTHONPATH="$pythonpath" "$py" examples/random_rollout.py \
-      --json --servers "$address" --policy zero --num-envs "$n" --steps "$steps" \
-      --warmup "$(q 2 20)" >"$raw/rollout_$n.json"
-    PYTHONPATH="$pythonpath" "$py" examples/random_rollout.py \
-      --json --local --workers 2 --policy zero --num-envs "$n" --steps "$steps" \
-      --warmup "$(q 2 20)" >"$raw/local_$n.json"
-    "$B/bench/service/moreau_loadgen" --json --mode=inprocess --instances="$n" --substeps=20 \
-      --threads=2 --targets=0,-0.8,1.6 --duration_s="$dur" >"$raw/inproc_$n.json"
-    "$B/bench/service/moreau_loadgen" --json --mode=inprocess --instances="$n" --substeps=20 \
-      --threads=2 --targets=0,-0.8,1.6 --reset_noise=0.05 --warmup_rounds="$(q 2 20)" \
-      --rounds="$steps" >"$raw/inproc_rollout_$n.json"
+    # One JSON line per round in each file: the four runs of a round back to back.
+    for ((r = 0; r < rounds; r++)); do
+      PYTHONPATH="$pythonpath" "$py" examples/random_rollout.py \
+        --json --servers "$address" --policy zero --num-envs "$n" --steps "$steps" \
+        --warmup "$(q 2 20)" >>"$raw/rollout_$n.json"
+      PYTHONPATH="$pythonpath" "$py" examples/random_rollout.py \
+        --json --local --workers 2 --policy zero --num-envs "$n" --steps "$steps" \
+        --warmup "$(q 2 20)" >>"$raw/local_$n.json"
+      "$B/bench/service/moreau_loadgen" --json --mode=inprocess --instances="$n" --substeps=20 \
+        --threads=2 --targets=0,-0.8,1.6 --duration_s="$dur" >>"$raw/inproc_$n.json"
+      "$B/bench/service/moreau_loadgen" --json --mode=inprocess --instances="$n" --substeps=20 \
+        --threads=2 --targets=0,-0.8,1.6 --reset_noise=0.05 --warmup_rounds="$(q 2 20)" \
+        --rounds="$steps" >>"$raw/inproc_rollout_$n.json"
+    done
   done
   stop_server
 }
