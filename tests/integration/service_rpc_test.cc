@@ -34,6 +34,17 @@ class ServiceRpcTest : public ::testing::Test {
     ASSERT_NE(server_.client, nullptr);
   }
   client::Client& client() { return *server_.client; }
+  // `n` Mini Cheetahs, each stepped 50 sub-steps off its default pose, and
+  // their states then: replies compared from the same start.
+  void CreateSteppedCheetahs(int n, v1::CreateInstancesResponse& created,
+                             std::vector<v1::GetStateResponse>& start) {
+    MOREAU_ASSERT_OK_AND_ASSIGN(created, client().CreateBuiltin("mini_cheetah", n));
+    for (const std::string& id : created.instance_ids()) {
+      ASSERT_TRUE(client().Step(id, TestAction(12, 0), 50).ok());
+      MOREAU_ASSERT_OK_AND_ASSIGN(v1::GetStateResponse state, client().GetState(id));
+      start.push_back(state);
+    }
+  }
   LiveServer server_;
 };
 
@@ -166,13 +177,9 @@ TEST_F(ServiceRpcTest, StepBatch_StepsEachInstanceWithItsOwnActionAndSubsteps) {
 }
 
 TEST_F(ServiceRpcTest, StepBatch_PackedReplyEqualsOneObservationPerInstance) {
-  MOREAU_ASSERT_OK_AND_ASSIGN(auto created, client().CreateBuiltin("mini_cheetah", 3));
+  v1::CreateInstancesResponse created;
   std::vector<v1::GetStateResponse> start;
-  for (const std::string& id : created.instance_ids()) {
-    ASSERT_TRUE(client().Step(id, TestAction(12, 0), 50).ok());
-    MOREAU_ASSERT_OK_AND_ASSIGN(v1::GetStateResponse state, client().GetState(id));
-    start.push_back(state);
-  }
+  ASSERT_NO_FATAL_FAILURE(CreateSteppedCheetahs(3, created, start));
   v1::StepBatchRequest batch;
   for (int i = 0; i < 3; ++i) {
     *batch.add_steps() = MakeStep(created.instance_ids(i), TestAction(12, i), 10 + i);
@@ -228,13 +235,9 @@ TEST_F(ServiceRpcTest, StepBatch_PackedReplyEqualsOneObservationPerInstance) {
 }
 
 TEST_F(ServiceRpcTest, StepBatch_ObservationFieldsReplyOnlyThoseArraysWithTheFullValues) {
-  MOREAU_ASSERT_OK_AND_ASSIGN(auto created, client().CreateBuiltin("mini_cheetah", 2));
+  v1::CreateInstancesResponse created;
   std::vector<v1::GetStateResponse> start;
-  for (const std::string& id : created.instance_ids()) {
-    ASSERT_TRUE(client().Step(id, TestAction(12, 0), 50).ok());
-    MOREAU_ASSERT_OK_AND_ASSIGN(v1::GetStateResponse state, client().GetState(id));
-    start.push_back(state);
-  }
+  ASSERT_NO_FATAL_FAILURE(CreateSteppedCheetahs(2, created, start));
   v1::StepBatchRequest batch;
   for (int i = 0; i < 2; ++i) {
     *batch.add_steps() = MakeStep(created.instance_ids(i), TestAction(12, i), 10);
