@@ -1,34 +1,28 @@
 #include "server/observation_fields.h"
 
-#include <string_view>
-
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "engine/util/clip_text.h"
+#include "engine/util/enum_table.h"
 
 namespace moreau::server {
 namespace {
 
-struct NamedField {
-  std::string_view name;  // the field's name in v1::ObservationBatch and v1::Observation
-  ObservationField field;
-};
-
-constexpr NamedField kFields[] = {
-    {"time", ObservationField::kTime},
-    {"steps", ObservationField::kSteps},
-    {"q", ObservationField::kQ},
-    {"v", ObservationField::kV},
-    {"joint_positions", ObservationField::kJointPositions},
-    {"joint_velocities", ObservationField::kJointVelocities},
-    {"joint_torques", ObservationField::kJointTorques},
-    {"base_pose", ObservationField::kBasePose},
-    {"base_twist", ObservationField::kBaseTwist},
-    {"contact_normal_forces", ObservationField::kContactNormalForces},
-    {"contact_flags", ObservationField::kContactFlags},
-    {"solver_iterations", ObservationField::kSolverIterations},
-    {"solver_converged", ObservationField::kSolverConverged},
-    {"link_positions", ObservationField::kLinkPositions},
+// Each array by its name in v1::ObservationBatch and v1::Observation.
+constexpr EnumEntry<ObservationField> kFields[] = {
+    {ObservationField::kTime, "time"},
+    {ObservationField::kSteps, "steps"},
+    {ObservationField::kQ, "q"},
+    {ObservationField::kV, "v"},
+    {ObservationField::kJointPositions, "joint_positions"},
+    {ObservationField::kJointVelocities, "joint_velocities"},
+    {ObservationField::kJointTorques, "joint_torques"},
+    {ObservationField::kBasePose, "base_pose"},
+    {ObservationField::kBaseTwist, "base_twist"},
+    {ObservationField::kContactNormalForces, "contact_normal_forces"},
+    {ObservationField::kContactFlags, "contact_flags"},
+    {ObservationField::kSolverIterations, "solver_iterations"},
+    {ObservationField::kSolverConverged, "solver_converged"},
+    {ObservationField::kLinkPositions, "link_positions"},
 };
 
 // The longest name an error message quotes.
@@ -38,7 +32,7 @@ constexpr size_t kMaxQuotedName = 64;
 
 ObservationFields ObservationFields::All() {
   uint32_t bits = 0;
-  for (const NamedField& f : kFields) bits |= static_cast<uint32_t>(f.field);
+  for (const EnumEntry<ObservationField>& f : kFields) bits |= static_cast<uint32_t>(f.value);
   return ObservationFields(bits);
 }
 
@@ -48,19 +42,15 @@ absl::StatusOr<ObservationFields> ObservationFields::Parse(
   uint32_t bits = 0;
   for (int i = 0; i < names.size(); ++i) {
     const std::string& name = names.Get(i);
-    uint32_t bit = 0;
-    for (const NamedField& f : kFields) {
-      if (f.name == name) bit = static_cast<uint32_t>(f.field);
+    const absl::StatusOr<ObservationField> field =
+        ParseEnum<ObservationField>("observation array", kFields, name);
+    if (!field.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("observation_fields[", i, "]: '", ClipText(name, kMaxQuotedName),
+                       "' is no observation array; the arrays: ", EnumNameList(kFields),
+                       " (instance ids, statuses and substeps_done are always sent)"));
     }
-    if (bit == 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "observation_fields[", i, "]: '", ClipText(name, kMaxQuotedName),
-          "' is no observation array; the arrays: ",
-          absl::StrJoin(kFields, ", ",
-                        [](std::string* out, const NamedField& f) { out->append(f.name); }),
-          " (instance ids, statuses and substeps_done are always sent)"));
-    }
-    bits |= bit;
+    bits |= static_cast<uint32_t>(*field);
   }
   return ObservationFields(bits);
 }
