@@ -49,9 +49,7 @@ void WorkerPool::Run() {
     // Poll until a task is queued or the spin is over (then sleep in Await).
     // One worker at a time: the others sleep, so that polling takes at most
     // one core from the client and gRPC's threads.
-    int no_poller = 0;
-    if (spin_ns > 0 && tasks_come_soon &&
-        polling_.compare_exchange_strong(no_poller, 1, std::memory_order_acq_rel)) {
+    if (spin_ns > 0 && tasks_come_soon && !polling_.exchange(true, std::memory_order_acq_rel)) {
       const int64_t until = idle_from + spin_ns;
       int64_t now = idle_from;
       while (queued_.load(std::memory_order_relaxed) == 0 &&
@@ -59,7 +57,7 @@ void WorkerPool::Run() {
         std::this_thread::yield();
         now = SteadyNowNs();
       }
-      polling_.store(0, std::memory_order_release);
+      polling_.store(false, std::memory_order_release);
       polled_ns_.fetch_add(now - idle_from, std::memory_order_relaxed);
     }
     Task task;

@@ -27,11 +27,11 @@ class WorkerPool {
  public:
   // `threads` ≥ 1 workers, started now; `metrics` (optional) must outlive
   // the pool. A worker out of tasks polls for a new one for up to `spin`
-  // (yielding its core to any other runnable thread; one worker at a time,
-  // the others sleep) before it sleeps, when
+  // (yielding its core to any other runnable thread) before it sleeps, when
   // its last wait for a task was shorter than `spin` (or it has not waited
-  // yet): a client that sends its next call right after each reply finds it
-  // awake, and one that calls at longer intervals costs no polling.
+  // yet) and no other worker is polling: a client that sends its next call
+  // right after each reply finds a worker awake, and one that calls at
+  // longer intervals costs no polling.
   explicit WorkerPool(int threads, Metrics* metrics = nullptr,
                       absl::Duration spin = absl::ZeroDuration());
   // Runs every task already submitted, then joins the workers.
@@ -61,7 +61,7 @@ class WorkerPool {
   std::atomic<int> queued_{0};          // tasks_.size(), read without the lock
   std::atomic<bool> stop_spin_{false};  // the destructor ends the polling
   std::atomic<int64_t> polled_ns_{0};   // polled()
-  std::atomic<int> polling_{0};         // 1 while a worker polls
+  std::atomic<bool> polling_{false};    // a worker is polling
   absl::Mutex mu_;
   std::deque<Task> tasks_ ABSL_GUARDED_BY(mu_);
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
