@@ -32,6 +32,16 @@ bool WrapsAround(const Joint& joint) {
   return joint.type == JointType::kRevolute && !joint.limits.has_position_limits;
 }
 
+// One actuator's torque, 001 eq. 44 (restoring sign) plus velocity
+// feedforward q̇_d: clamp(k_p (q_d − q) + k_d (q̇_d − q̇), ±τ_max), the
+// position error taken the short way round on a continuous joint.
+inline double PdTorque(double q_des, double q, bool wrap, double qd_des, double rate, double kp,
+                       double kd, double limit) {
+  double error = q_des - q;
+  if (wrap) error = WrapAngle(error);
+  return std::clamp(kp * error + kd * (qd_des - rate), -limit, limit);
+}
+
 }  // namespace
 
 void JointPd(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
@@ -42,30 +52,10 @@ void JointPd(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd
   for (int k = 0; k < n; ++k) {
     const Actuator& actuator = model.actuators[k];
     const Joint& joint = model.joints[actuator.joint];
-    double error = q_des[k] - q[joint.q_index];
-    if (WrapsAround(joint)) error = WrapAngle(error);
-    // 001 eq. 44 (restoring sign), plus velocity feedforward q̇_d.
-    const double t = gains.kp * error + gains.kd * (qd_des[k] - v[joint.v_index]);
-    const double limit = actuator.effort_limit;
-    tau[joint.v_index] = std::clamp(t, -limit, limit);
+    tau[joint.v_index] = PdTorque(q_des[k], q[joint.q_index], WrapsAround(joint), qd_des[k],
+                                  v[joint.v_index], gains.kp, gains.kd, actuator.effort_limit);
   }
 }
-
-namespace {
-
-// One actuator's StableJointPd torque (see pd.h).
-inline double StablePdTorque(double q_des, double q, double qd_des, double rate, bool wrap,
-                             double inertia, double dt, const PdGains& gains, double limit) {
-  double error = q_des - q;
-  if (wrap) error = WrapAngle(error);
-  // The damping gain, capped at the deadbeat value I/Δt (see the header).
-  double kd = gains.kd;
-  if (dt > 0.0 && inertia > 0.0) kd = std::min(kd, inertia / dt);
-  const double t = gains.kp * error + kd * (qd_des - rate);
-  return std::clamp(t, -limit, limit);
-}
-
-}  // namespace
 
 void StableJointPd(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                    const Eigen::VectorXd& q_des, const Eigen::VectorXd& qd_des,
@@ -76,10 +66,12 @@ void StableJointPd(const Model& model, const Eigen::VectorXd& q, const Eigen::Ve
   for (int k = 0; k < n; ++k) {
     const Actuator& actuator = model.actuators[k];
     const Joint& joint = model.joints[actuator.joint];
-    const bool wrap = WrapsAround(joint);
-    tau[joint.v_index] =
-        StablePdTorque(q_des[k], q[joint.q_index], qd_des[k], v[joint.v_index], wrap,
-                       k < inertia.size() ? inertia[k] : 0.0, dt, gains, actuator.effort_limit);
+    const double inertia_k = k < inertia.size() ? inertia[k] : 0.0;
+    // The damping gain, capped at the deadbeat value I/Δt (see the header).
+    double kd = gains.kd;
+    if (dt > 0.0 && inertia_k > 0.0) kd = std::min(kd, inertia_k / dt);
+    tau[joint.v_index] = PdTorque(q_des[k], q[joint.q_index], WrapsAround(joint), qd_des[k],
+                                  v[joint.v_index], gains.kp, kd, actuator.effort_limit);
   }
 }
 
@@ -129,12 +121,9 @@ void StablePd::Torques(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
   SetZero(tau);
   const int n = static_cast<int>(q_index_.size());
   for (int k = 0; k < n; ++k) {
-    double error = q_des[k] - q[q_index_[k]];
-    if (wrap_[k] != 0) error = WrapAngle(error);
     const int vk = v_index_[k];
-    // 001 eq. 44 (restoring sign), plus velocity feedforward q̇_d.
-    const double t = kp_step_[k] * error + kd_step_[k] * (qd_des[k] - v[vk]);
-    tau[vk] = std::clamp(t, -effort_limit_[k], effort_limit_[k]);
+    tau[vk] = PdTorque(q_des[k], q[q_index_[k]], wrap_[k] != 0, qd_des[k], v[vk], kp_step_[k],
+                       kd_step_[k], effort_limit_[k]);
   }
 }
 
