@@ -78,8 +78,9 @@ void AddWeightFeedforward(const Model& model, const LegLayout& layout, const Vec
 // The stand's and the trot's joint PD: per-actuator gains under the derived
 // tuning (tuning.h), else the options' pair for every actuator.
 StablePd MakeStablePd(const Model& model, const PdGains& gains, const ControllerTuning& tuning) {
-  if (tuning.tuning == Tuning::kDerived)
+  if (tuning.tuning == Tuning::kDerived) {
     return StablePd(model, tuning.kp, tuning.kd, tuning.inertia);
+  }
   return StablePd(model, gains, tuning.inertia);
 }
 
